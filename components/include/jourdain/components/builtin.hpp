@@ -1,0 +1,14 @@
+// The component libraries that ship with Jourdain.
+#pragma once
+
+#include "jourdain/registry.hpp"
+
+namespace jourdain {
+
+void register_signal_components(Registry& registry);
+void register_mechanical1d_components(Registry& registry);
+
+// All of the above.
+void register_builtin_components(Registry& registry);
+
+}  // namespace jourdain

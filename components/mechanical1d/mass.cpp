@@ -1,0 +1,149 @@
+// Point mass on an axis, with gravity and optional end stops.
+//
+//   m dv/dt = sum of port forces + m g·e,   dx/dt = v
+// where e = (cos i, sin i) is the axis direction in the world plane (inclination i;
+// 90 deg is vertical, up) and g the world's gravity vector.
+//
+// End stops x_min <= x <= x_max are events, not stiff springs: on impact the velocity
+// is reversed and scaled by the coefficient of restitution (Newton's impact law,
+// v+ = -e v-); below rest_velocity the mass stays on the stop while the applied force
+// pushes it there, and leaves when that force changes sign (another event).
+// So that a step never hops over a landing, the top of a flight (v = 0, an extremum of
+// x) is an event too; its handler changes nothing.
+#include <cmath>
+#include <limits>
+
+#include "mechanical1d_library.hpp"
+
+namespace jourdain::mechanical1d_library {
+
+class Mass final : public Component {
+ public:
+  Mass() {
+    declare_real("mass", "kg", 1.0, "mass", Range::positive());
+    declare_real("inclination", "rad", 0.0, "angle of the +x axis above the horizontal (\"90 deg\": vertical, up)");
+    declare_real("x_min", "m", -std::numeric_limits<double>::infinity(), "lower end stop (-inf: none)");
+    declare_real("x_max", "m", std::numeric_limits<double>::infinity(), "upper end stop (inf: none)");
+    declare_real("restitution", "", 0.0, "coefficient of restitution at the end stops", Range::between(0.0, 1.0));
+    declare_real("rest_velocity", "m/s", 1e-3, "impact speed below which the mass comes to rest on a stop",
+                 Range::non_negative());
+  }
+
+  void configure() override {
+    m_ = real("mass");
+    inclination_ = real("inclination");
+    x_min_ = real("x_min");
+    x_max_ = real("x_max");
+    restitution_ = real("restitution");
+    rest_velocity_ = real("rest_velocity");
+    if (!(x_min_ < x_max_)) parameter_error("x_max", "must be above x_min");
+    port_ = declare_port("p", mech1d_domain(), PortSide::State,
+                         "position and velocity out, force in (any number of connections; forces add up)");
+    set_dependencies(port_, {});
+    x_ = declare_state("x", "m", 0.0, "position");
+    v_ = declare_state("v", "m/s", 0.0, "velocity");
+    a_ = declare_observable("a", "m/s^2", "acceleration");
+    force_ = declare_observable("force", "N", "sum of the forces applied at the port");
+    stop_force_ = declare_observable("stop_force", "N", "force of the end stop on the mass");
+    contact_ = declare_discrete("contact", 0.0, "0 free, -1 resting on x_min, +1 resting on x_max");
+    if (std::isfinite(x_min_)) {
+      hit_min_ = declare_zero_crossing("hit_x_min", CrossingDirection::Falling, "x - x_min");
+      top_ = declare_zero_crossing("top_of_flight", CrossingDirection::Falling, "v, while free");
+    }
+    if (std::isfinite(x_max_)) {
+      hit_max_ = declare_zero_crossing("hit_x_max", CrossingDirection::Falling, "x_max - x");
+      bottom_ = declare_zero_crossing("bottom_of_flight", CrossingDirection::Rising, "v, while free");
+    }
+    if (std::isfinite(x_min_) || std::isfinite(x_max_))
+      leave_ = declare_zero_crossing("leave_stop", CrossingDirection::Rising, "force pulling the mass off its stop");
+  }
+
+  void initialize(Eval& e) const override {
+    double x = e.state(x_);
+    if (x < x_min_ || x > x_max_) {
+      e.warn("initial position outside the end stops; placed on the nearest one");
+      e.set_state(x_, std::clamp(x, x_min_, x_max_));
+    }
+    // A mass that starts at rest on a stop and is pushed onto it stays there.
+    double f = applied_force(e);
+    if (e.state(v_) == 0.0 && e.state(x_) == x_min_ && f <= 0.0) e.set_discrete(contact_, -1.0);
+    if (e.state(v_) == 0.0 && e.state(x_) == x_max_ && f >= 0.0) e.set_discrete(contact_, 1.0);
+  }
+
+  void calc_outputs(Eval& e) const override {
+    e.set_out(port_, mech1d::position, e.state(x_));
+    e.set_out(port_, mech1d::velocity, e.state(v_));
+  }
+
+  void calc_derivatives(Eval& e) const override {
+    const double f = applied_force(e);
+    const bool resting = e.discrete(contact_) != 0.0;
+    const double a = resting ? 0.0 : f / m_;
+    e.set_derivative(x_, resting ? 0.0 : e.state(v_));
+    e.set_derivative(v_, a);
+    e.set_observable(a_, a);
+    e.set_observable(force_, f);
+    e.set_observable(stop_force_, resting ? -f : 0.0);
+  }
+
+  void calc_zero_crossings(Eval& e) const override {
+    const double contact = e.discrete(contact_);
+    const bool free = contact == 0.0;
+    const double v = e.state(v_);
+    if (hit_min_.valid()) {
+      e.set_zero_crossing(hit_min_, free ? e.state(x_) - x_min_ : 1.0);
+      e.set_zero_crossing(top_, free ? v : 0.0);
+    }
+    if (hit_max_.valid()) {
+      e.set_zero_crossing(hit_max_, free ? x_max_ - e.state(x_) : 1.0);
+      e.set_zero_crossing(bottom_, free ? v : 0.0);
+    }
+    if (leave_.valid()) {
+      const double f = applied_force(e);
+      e.set_zero_crossing(leave_, contact < 0.0 ? f : contact > 0.0 ? -f : -1.0);
+    }
+  }
+
+  void on_zero_crossing(Eval& e, ZeroCrossingId z) const override {
+    if (z == top_ || z == bottom_) return;  // a step boundary only
+    if (z == leave_) {
+      e.set_discrete(contact_, 0.0);
+      e.log_event(std::string("leaves the ") + (e.state(x_) <= x_min_ ? "lower" : "upper") + " end stop");
+      return;
+    }
+    const bool lower = z == hit_min_;
+    const double stop = lower ? x_min_ : x_max_;
+    const double v_impact = e.state(v_);
+    const double v_after = -restitution_ * v_impact;
+    e.set_state(x_, stop);
+    if (std::abs(v_after) <= rest_velocity_) {
+      e.set_state(v_, 0.0);
+      e.set_discrete(contact_, lower ? -1.0 : 1.0);
+      e.log_event(std::string("comes to rest on the ") + (lower ? "lower" : "upper") + " end stop (impact speed " +
+                  std::to_string(std::abs(v_impact)) + " m/s)");
+    } else {
+      e.set_state(v_, v_after);
+      e.log_event(std::string("bounces on the ") + (lower ? "lower" : "upper") + " end stop (impact speed " +
+                  std::to_string(std::abs(v_impact)) + " m/s)");
+    }
+  }
+
+ private:
+  double applied_force(const Eval& e) const {
+    const Eigen::Vector2d axis(std::cos(inclination_), std::sin(inclination_));
+    return e.in(port_, mech1d::force) + m_ * e.world().gravity.dot(axis);
+  }
+
+  double m_ = 1.0, inclination_ = 0.0, x_min_ = 0.0, x_max_ = 0.0, restitution_ = 0.0, rest_velocity_ = 0.0;
+  PortId port_;
+  StateId x_, v_;
+  ObservableId a_, force_, stop_force_;
+  DiscreteId contact_;
+  ZeroCrossingId hit_min_, hit_max_, top_, bottom_, leave_;
+};
+
+void register_mass(Registry& r) {
+  r.add<Mass>("mechanical1d.mass", "point mass on an axis, with gravity and end stops (events)");
+}
+
+}  // namespace jourdain::mechanical1d_library

@@ -1,0 +1,12 @@
+#include "jourdain/components/builtin.hpp"
+#include "mechanical1d_library.hpp"
+
+namespace jourdain {
+
+void register_mechanical1d_components(Registry& registry) {
+  mechanical1d_library::register_mass(registry);
+  mechanical1d_library::register_elements(registry);
+  mechanical1d_library::register_sensors(registry);
+}
+
+}  // namespace jourdain

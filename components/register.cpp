@@ -1,0 +1,10 @@
+#include "jourdain/components/builtin.hpp"
+
+namespace jourdain {
+
+void register_builtin_components(Registry& registry) {
+  register_signal_components(registry);
+  register_mechanical1d_components(registry);
+}
+
+}  // namespace jourdain

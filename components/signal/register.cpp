@@ -1,0 +1,12 @@
+#include "jourdain/components/builtin.hpp"
+#include "signal_library.hpp"
+
+namespace jourdain {
+
+void register_signal_components(Registry& registry) {
+  signal_library::register_sources(registry);
+  signal_library::register_math(registry);
+  signal_library::register_dynamics(registry);
+}
+
+}  // namespace jourdain

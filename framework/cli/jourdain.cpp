@@ -1,0 +1,191 @@
+// jourdain: check, run and describe netlists.
+//   jourdain run NETLIST [-o DIR] [--set comp.param=value ...] [--t-end T]
+//   jourdain check NETLIST
+//   jourdain list
+//   jourdain describe TYPE [--json]
+// Exit codes: 0 success; 1 the simulation failed (results so far are kept); 2 bad input.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "jourdain/components/builtin.hpp"
+#include "jourdain/descriptor.hpp"
+#include "jourdain/netlist.hpp"
+#include "jourdain/solvers/run.hpp"
+#include "jourdain/version.hpp"
+
+namespace {
+
+using namespace jourdain;
+
+constexpr int kOk = 0, kSimulationFailed = 1, kBadInput = 2;
+
+// A progress bar on stderr, redrawn at most ten times a second, only on a terminal.
+class ProgressBar {
+ public:
+  ProgressBar(double t0, double t_end, bool enabled) : t0_(t0), t_end_(t_end), enabled_(enabled) {}
+  void update(double t) {
+    if (!enabled_) return;
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(100) && t < t_end_) return;
+    last_ = now;
+    const double f = std::clamp((t - t0_) / (t_end_ - t0_), 0.0, 1.0);
+    const int width = 40, filled = static_cast<int>(f * width);
+    std::fprintf(stderr, "\r[%.*s%*s] %5.1f%%  t = %.6g s", filled, "========================================",
+                 width - filled, "", 100.0 * f, t);
+    std::fflush(stderr);
+    drawn_ = true;
+  }
+  void finish() {
+    if (drawn_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  double t0_, t_end_;
+  bool enabled_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+int cmd_run(Registry& registry, const std::string& file, const std::string& out_dir,
+            const std::vector<std::string>& sets, std::optional<double> t_end, bool quiet) {
+  NetlistOverrides overrides{sets};
+  Netlist net = load_netlist(file, registry, overrides);
+  std::filesystem::path dir = out_dir.empty() ? std::filesystem::path("results") / net.name : std::filesystem::path(out_dir);
+  SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""});
+  ProgressBar bar(settings.t_start, t_end.value_or(settings.t_end), !quiet && isatty(STDERR_FILENO));
+  RunOptions options;
+  options.output_dir = dir;
+  options.t_end = t_end;
+  options.progress = [&](double t) { bar.update(t); };
+  spdlog::info("running {} ({} components, {} states, method {})", net.name, net.model.components().size(),
+               net.model.state_count(), settings.method);
+  RunResult r = run_netlist(net, options);
+  bar.finish();
+  for (const auto& w : r.warnings) spdlog::warn("{}", w);
+  const auto& st = r.stats;
+  spdlog::info("{} steps ({} rejected), {} right-hand-side evaluations, {} Jacobians, {} events, {:.3f} s wall",
+               st.steps, st.rejected_steps, st.rhs_evaluations, st.jacobian_evaluations, st.events, r.wall_time_s);
+  if (!r.finished) {
+    spdlog::error("simulation failed {}", r.failure);
+    std::cout << "results up to the failure: " << (dir / "results.csv").string() << "\n"
+              << "summary: " << (dir / "summary.json").string() << "\n";
+    return kSimulationFailed;
+  }
+  std::cout << "results: " << (dir / "results.csv").string() << " (" << r.row_count << " rows, "
+            << r.columns.size() - 1 << " variables)\n"
+            << "summary: " << (dir / "summary.json").string() << "\n";
+  return kOk;
+}
+
+int cmd_check(Registry& registry, const std::string& file) {
+  Netlist net = load_netlist(file, registry);
+  const Model& m = net.model;
+  solver_settings_from_json(net.solver, {file, "/solver", "", ""});
+  std::vector<const Component*> comps;
+  for (const auto& c : m.components()) comps.push_back(c.get());
+  std::cout << "netlist " << net.name << ": OK\n"
+            << "  " << comps.size() << " components, " << m.state_count() << " continuous states, "
+            << m.zero_crossing_count() << " zero-crossing functions, " << m.schedule().loop_count()
+            << " algebraic loop(s)\n\nEvaluation order:\n"
+            << m.schedule().describe(comps);
+  std::vector<std::string> open;
+  for (const auto& c : m.components()) {
+    for (const auto& p : c->ports()) {
+      bool connected = false;
+      for (const auto& other : m.components()) (void)other;
+      (void)connected;
+      if (p.optional) open.push_back(c->name() + "." + p.name);
+    }
+  }
+  std::cout << "\nStates:";
+  for (const auto& s : m.state_names()) std::cout << " " << s;
+  std::cout << "\nRecorded: " << net.record.size() << " variables\n";
+  return kOk;
+}
+
+int cmd_list(const Registry& registry) {
+  for (const auto* t : registry.all()) {
+    std::printf("%-34s %s%s\n", t->name.c_str(), t->summary.c_str(),
+                t->origin == "built-in" ? "" : ("  [" + t->origin + "]").c_str());
+  }
+  return kOk;
+}
+
+int cmd_describe(const Registry& registry, const std::string& type, bool json) {
+  const ComponentType* t = registry.find(type);
+  if (!t) {
+    std::string hint;
+    for (const auto& s : registry.suggestions(type)) hint += (hint.empty() ? "; did you mean: " : ", ") + s;
+    throw InputError({"", "", "", ""}, "unknown component type '" + type + "'" + hint);
+  }
+  if (json) std::cout << describe_type(*t).dump(2) << "\n";
+  else std::cout << describe_type_text(*t);
+  return kOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Jourdain " JOURDAIN_VERSION " - component-library simulation of multi-domain engineering systems"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", JOURDAIN_VERSION);
+  bool verbose = false, quiet = false;
+  std::vector<std::string> plugins;
+  app.add_flag("-v,--verbose", verbose, "more log output");
+  app.add_flag("-q,--quiet", quiet, "errors only, no progress bar");
+  app.add_option("--plugin", plugins, "load a component plugin (shared library path); repeatable");
+
+  std::string netlist, out_dir, type;
+  std::vector<std::string> sets;
+  std::optional<double> t_end;
+  bool as_json = false;
+  auto* run = app.add_subcommand("run", "simulate a netlist; writes results.csv and summary.json");
+  run->add_option("netlist", netlist, "netlist file (JSON)")->required();
+  run->add_option("-o,--output", out_dir, "output folder (default: results/<netlist name>)");
+  run->add_option("--set", sets, "override a parameter: component.parameter=value (value may carry a unit)");
+  run->add_option("--t-end", t_end, "end time [s], overriding the netlist's solver.t_end");
+  auto* check = app.add_subcommand("check", "validate a netlist; print the evaluation order and loops");
+  check->add_option("netlist", netlist, "netlist file (JSON)")->required();
+  app.add_subcommand("list", "list the component types available");
+  auto* describe = app.add_subcommand("describe", "ports, parameters and states of a component type");
+  describe->add_option("type", type, "component type, e.g. mechanical1d.mass")->required();
+  describe->add_flag("--json", as_json, "machine-readable descriptor");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kOk : kBadInput;
+  }
+
+  auto logger = spdlog::stderr_color_mt("jourdain");
+  spdlog::set_default_logger(logger);
+  spdlog::set_pattern("%^%l%$: %v");
+  spdlog::set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
+
+  Registry registry;
+  try {
+    register_builtin_components(registry);
+    for (const auto& p : plugins) registry.load_plugin(p);
+    if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, t_end, quiet);
+    if (check->parsed()) return cmd_check(registry, netlist);
+    if (describe->parsed()) return cmd_describe(registry, type, as_json);
+    return cmd_list(registry);
+  } catch (const InputError& e) {
+    spdlog::error("{}", e.what());
+    return kBadInput;
+  } catch (const SimulationError& e) {
+    spdlog::error("simulation failed {}", e.what());
+    return kSimulationFailed;
+  } catch (const std::exception& e) {
+    spdlog::error("{}", e.what());
+    return kSimulationFailed;
+  }
+}

@@ -1,0 +1,231 @@
+// Component: the unit a netlist is made of.
+//
+// A component declares, in one place, what it is made of (STYLE.md 2, 10):
+//   - parameters, in its constructor (name, kind, unit, default, range);
+//   - ports, continuous states, discrete states, algebraic unknowns with their
+//     residuals, observables and zero-crossing functions, in configure(), which runs
+//     once its parameter values are known (a volume's port count may depend on them).
+// It then computes, through an Eval view of a Context, never holding run data itself:
+//   calc_outputs      port outputs (and residuals, observables) from t, states, inputs;
+//   calc_derivatives  state derivatives, once every output of the model is known;
+//   calc_zero_crossings, on_zero_crossing  events; initialize  consistent start.
+// calc_outputs must be a pure function of what it reads: the scheduler may call it more
+// than once per evaluation (a component whose ports sit at several places in the order).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <nlohmann/json.hpp>
+
+#include "jourdain/context.hpp"
+#include "jourdain/domain.hpp"
+#include "jourdain/parameter.hpp"
+
+namespace jourdain {
+
+// Typed indices, so that a state handle cannot be passed where a port is expected.
+template <class Tag>
+struct Id {
+  int index = -1;
+  bool valid() const { return index >= 0; }
+  bool operator==(const Id&) const = default;
+};
+using PortId = Id<struct PortTag>;
+using StateId = Id<struct StateTag>;
+using DiscreteId = Id<struct DiscreteTag>;
+using UnknownId = Id<struct UnknownTag>;
+using ObservableId = Id<struct ObservableTag>;
+using ZeroCrossingId = Id<struct ZeroCrossingTag>;
+
+enum class CrossingDirection { Rising, Falling, Either };
+
+struct PortSpec {
+  std::string name;
+  const Domain* domain = nullptr;
+  PortSide side = PortSide::State;
+  std::string description;
+  bool optional = false;  // a response-side port that may stay unconnected (reads 0)
+  // Input ports whose values this port's outputs read directly ("direct feedthrough",
+  // STYLE.md 3). Outputs computed from states alone depend on nothing and break loops.
+  std::vector<PortId> depends_on;
+  bool depends_on_all_inputs = true;  // the safe default until the component says less
+};
+
+struct StateSpec {
+  std::string name;
+  std::string unit;
+  double initial = 0.0;
+  std::string description;
+};
+
+struct NamedSpec {  // discrete states, unknowns, observables, zero crossings
+  std::string name;
+  std::string unit;
+  double initial = 0.0;
+  std::string description;
+  CrossingDirection direction = CrossingDirection::Either;
+};
+
+// Settings of the world the components live in (the netlist's "world" object).
+struct World {
+  Eigen::Vector2d gravity{0.0, -9.81};  // m/s², in the plane of planar mechanisms
+};
+
+// Where a component's data sit in the Context's flat vectors; filled by ModelBuilder.
+struct ComponentLayout {
+  int state_offset = 0;
+  int discrete_offset = 0;
+  int unknown_offset = 0;
+  int observable_offset = 0;
+  int zero_crossing_offset = 0;
+  std::vector<int> port_output_offset;             // per port, into Context::y (-1: none)
+  std::vector<std::vector<int>> port_input_sources;  // per port: output offsets summed
+};
+
+class Component;
+
+// A component's view of one Context during one evaluation. States and discrete states
+// may be changed only while handling an event or initializing.
+class Eval {
+ public:
+  enum class Phase { Outputs, Derivatives, ZeroCrossings, Event, Initialize };
+
+  Eval(const Component& c, const ComponentLayout& l, Context& ctx, const World& w, Phase p)
+      : component_(c), layout_(l), ctx_(ctx), world_(w), phase_(p) {}
+
+  double time() const { return ctx_.t; }
+  const World& world() const { return world_; }
+  Phase phase() const { return phase_; }
+
+  double state(StateId s) const { return ctx_.x[layout_.state_offset + s.index]; }
+  void set_derivative(StateId s, double value) { ctx_.xdot[layout_.state_offset + s.index] = value; }
+  void set_state(StateId s, double value);  // events and initialization only
+
+  // Sum over every port that drives `p` (one for a response-side port; any number,
+  // possibly none, for a state-side port).
+  double in(PortId p, Var v) const {
+    double sum = 0.0;
+    for (int offset : layout_.port_input_sources[p.index]) sum += ctx_.y[offset + v.index];
+    return sum;
+  }
+  void set_out(PortId p, Var v, double value) { ctx_.y[layout_.port_output_offset[p.index] + v.index] = value; }
+  double out(PortId p, Var v) const { return ctx_.y[layout_.port_output_offset[p.index] + v.index]; }
+  bool connected(PortId p) const { return !layout_.port_input_sources[p.index].empty(); }
+
+  double discrete(DiscreteId d) const { return ctx_.discrete[layout_.discrete_offset + d.index]; }
+  void set_discrete(DiscreteId d, double value);  // events and initialization only
+
+  double unknown(UnknownId u) const { return ctx_.unknowns[layout_.unknown_offset + u.index]; }
+  void set_residual(UnknownId u, double r) { ctx_.residuals[layout_.unknown_offset + u.index] = r; }
+
+  void set_observable(ObservableId o, double value) { ctx_.observables[layout_.observable_offset + o.index] = value; }
+  void set_zero_crossing(ZeroCrossingId z, double value) { ctx_.zero_crossings[layout_.zero_crossing_offset + z.index] = value; }
+
+  // Reports a discrete change for the run's event log (summary.json).
+  void log_event(std::string description);
+  void warn(std::string message);
+
+ private:
+  const Component& component_;
+  const ComponentLayout& layout_;
+  Context& ctx_;
+  const World& world_;
+  Phase phase_;
+};
+
+class Component {
+ public:
+  virtual ~Component() = default;
+  Component() = default;
+  Component(const Component&) = delete;
+  Component& operator=(const Component&) = delete;
+
+  // ---- evaluation hooks (see the file comment) ----
+  virtual void calc_outputs(Eval&) const {}
+  virtual void calc_derivatives(Eval&) const {}
+  virtual void calc_zero_crossings(Eval&) const {}
+  virtual void on_zero_crossing(Eval&, ZeroCrossingId) const {}
+  virtual void initialize(Eval&) const {}
+
+  // ---- identity ----
+  const std::string& name() const { return name_; }
+  const std::string& type_name() const { return type_name_; }
+
+  // ---- what the component declared ----
+  const std::vector<ParamSpec>& parameter_specs() const { return params_; }
+  const std::vector<PortSpec>& ports() const { return ports_; }
+  const std::vector<StateSpec>& states() const { return states_; }
+  const std::vector<NamedSpec>& discrete_states() const { return discretes_; }
+  const std::vector<NamedSpec>& unknowns() const { return unknowns_; }
+  const std::vector<NamedSpec>& observables() const { return observables_; }
+  const std::vector<NamedSpec>& zero_crossings() const { return zero_crossings_; }
+  PortId find_port(const std::string& name) const;  // invalid Id when absent
+  StateId find_state(const std::string& name) const;
+
+  // ---- set-up, called by the framework (netlist loader, ModelBuilder) ----
+  void set_identity(std::string name, std::string type_name);
+  // Stores a parameter value given in the netlist; converts units and checks the
+  // range. Throws InputError (the caller adds the file and JSON path).
+  void set_parameter(const std::string& name, const nlohmann::json& value);
+  // Fills defaults, checks required parameters, then calls configure().
+  void finish_configuration();
+  void set_state_initial(StateId s, double value) { states_[s.index].initial = value; }
+  bool configured() const { return configured_; }
+  const nlohmann::json& parameter_value(const std::string& name) const;  // SI
+
+ protected:
+  // ---- declarations (constructor: parameters; configure(): the rest) ----
+  void declare_real(std::string name, std::string unit, std::optional<double> default_value,
+                    std::string description, Range range = Range::any());
+  void declare_integer(std::string name, std::optional<long> default_value, std::string description,
+                       Range range = Range::any());
+  void declare_boolean(std::string name, bool default_value, std::string description);
+  void declare_text(std::string name, std::optional<std::string> default_value, std::string description,
+                    std::vector<std::string> choices = {});
+  void declare_real_list(std::string name, std::string unit, std::optional<std::vector<double>> default_value,
+                         std::string description);
+  void declare_table(std::string name, std::vector<std::string> column_units, std::string description);
+
+  virtual void configure() {}
+
+  PortId declare_port(std::string name, const Domain& domain, PortSide side, std::string description);
+  void set_optional(PortId p) { ports_[p.index].optional = true; }
+  // This port's outputs read the inputs of exactly `inputs` (empty: states only).
+  void set_dependencies(PortId p, std::vector<PortId> inputs);
+  StateId declare_state(std::string name, std::string unit, double initial, std::string description);
+  DiscreteId declare_discrete(std::string name, double initial, std::string description);
+  UnknownId declare_unknown(std::string name, std::string unit, double initial_guess, std::string description);
+  ObservableId declare_observable(std::string name, std::string unit, std::string description);
+  ZeroCrossingId declare_zero_crossing(std::string name, CrossingDirection direction, std::string description);
+
+  // ---- parameter values, in SI (valid from configure() on) ----
+  double real(const std::string& name) const;
+  long integer(const std::string& name) const;
+  bool boolean(const std::string& name) const;
+  std::string text(const std::string& name) const;
+  std::vector<double> real_list(const std::string& name) const;
+  std::vector<std::vector<double>> table(const std::string& name) const;  // rows
+
+  // Throws an InputError naming this component and the parameter.
+  [[noreturn]] void parameter_error(const std::string& param, const std::string& message) const;
+
+ private:
+  const ParamSpec& spec(const std::string& name) const;
+
+  std::string name_;
+  std::string type_name_;
+  std::vector<ParamSpec> params_;
+  nlohmann::json values_ = nlohmann::json::object();
+  std::vector<PortSpec> ports_;
+  std::vector<StateSpec> states_;
+  std::vector<NamedSpec> discretes_;
+  std::vector<NamedSpec> unknowns_;
+  std::vector<NamedSpec> observables_;
+  std::vector<NamedSpec> zero_crossings_;
+  bool configured_ = false;
+};
+
+}  // namespace jourdain

@@ -1,0 +1,59 @@
+// Port types: a port is a bundle of scalar variables with fixed causality.
+//
+// A connection always joins a "state" side to a "response" side (DESIGN.md §3, Ports
+// and causality): the state side outputs its across variables (position, pressure,
+// a signal's value), the response side outputs what it returns (force, flow rate).
+// A state-side port may serve several response-side ports at once; the variables they
+// return are then summed, as forces on a body or flows into a volume are. A
+// response-side port is driven by exactly one state-side port.
+//
+// The framework knows a domain only as this data; the four standard domains of
+// DESIGN.md are defined in domains.hpp and a plugin may define more.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace jourdain {
+
+enum class PortSide { State, Response };
+
+// Which way a variable travels across a connection.
+enum class Flow { StateToResponse, ResponseToState };
+
+struct VariableSpec {
+  std::string name;
+  std::string unit;
+  Flow flow;
+  std::string description;
+};
+
+struct Domain {
+  std::string name;
+  std::string description;
+  // Variables in order; within each Flow group their order defines Var::index.
+  std::vector<VariableSpec> variables;
+
+  // Number of variables that a port on `side` outputs / receives.
+  int output_count(PortSide side) const;
+  int input_count(PortSide side) const;
+  // The variables a port on `side` outputs / receives, in index order.
+  std::vector<const VariableSpec*> outputs(PortSide side) const;
+  std::vector<const VariableSpec*> inputs(PortSide side) const;
+};
+
+// The flow that a port on `side` outputs.
+constexpr Flow output_flow(PortSide side) {
+  return side == PortSide::State ? Flow::StateToResponse : Flow::ResponseToState;
+}
+
+// A handle on one variable of a domain: its flow group and its index in that group.
+// Components use the constants of domains.hpp, e.g. mech1d::force.
+struct Var {
+  Flow flow;
+  int index;
+};
+
+const char* to_string(PortSide side);
+
+}  // namespace jourdain

@@ -1,0 +1,62 @@
+// Errors that reach the user. Two families, mapped to the command line's exit codes:
+//   InputError      (exit 2) – the netlist or the command line is wrong; names the place.
+//   SimulationError (exit 1) – the model is well-formed but the run cannot go on;
+//                              names the time and the components involved.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace jourdain {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Where in the user's input something is wrong. Every field is optional; what() joins
+// the ones that are known, e.g.
+//   "netlists/x.json: /components/pump/params/displacement: component 'pump': ..."
+struct InputLocation {
+  std::string file;       // netlist path
+  std::string json_path;  // JSON pointer, e.g. /components/pump/params/displacement
+  std::string component;  // component instance name
+  std::string port;       // port name
+};
+
+class InputError : public Error {
+ public:
+  InputError(InputLocation where, const std::string& message);
+  const InputLocation& where() const { return where_; }
+  const std::string& message() const { return message_; }
+  // The same error, with a location filled in where it was still unknown.
+  InputError located(const InputLocation& outer) const;
+
+ private:
+  static std::string compose(const InputLocation& where, const std::string& message);
+  InputLocation where_;
+  std::string message_;
+};
+
+class SimulationError : public Error {
+ public:
+  SimulationError(double time, std::vector<std::string> components, const std::string& message);
+  double time() const { return time_; }
+  const std::vector<std::string>& components() const { return components_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  double time_;
+  std::vector<std::string> components_;
+  std::string message_;
+};
+
+// A NaN or infinity in a state, output or derivative. Explicit solvers may answer it
+// by retrying a smaller step; when they cannot, it ends the run like any SimulationError.
+class NonFiniteError : public SimulationError {
+ public:
+  using SimulationError::SimulationError;
+};
+
+}  // namespace jourdain

@@ -1,0 +1,127 @@
+// ModelBuilder collects components and connections; build() checks every connection,
+// orders the evaluation (scheduler.hpp) and freezes the result into a Model, the
+// assembled system that solvers see:  x' = f(t, x)  with zero-crossing functions g(t, x)
+// and event handlers. The Model is immutable; runs keep their data in a Context.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jourdain/component.hpp"
+#include "jourdain/errors.hpp"
+#include "jourdain/scheduler.hpp"
+
+namespace jourdain {
+
+// One variable a run can record: "component.variable" with its unit.
+struct RecordableVariable {
+  std::string name;  // e.g. "mass.x", "spring.force", "pid.output.value"
+  std::string unit;
+  enum class Source { State, Output, Observable, Discrete } source;
+  int index;  // into the Context vector of that source
+};
+
+struct ZeroCrossingInfo {
+  int component;
+  ZeroCrossingId id;
+  CrossingDirection direction;
+  std::string name;  // "component.crossing"
+};
+
+class Model {
+ public:
+  Model() = default;  // empty; ModelBuilder::build() makes real ones
+  Model(Model&&) = default;
+  Model& operator=(Model&&) = default;
+  int state_count() const { return static_cast<int>(ctx_sizes_.states); }
+  int zero_crossing_count() const { return static_cast<int>(zero_crossings_.size()); }
+  const std::vector<ZeroCrossingInfo>& zero_crossings() const { return zero_crossings_; }
+  const std::vector<std::unique_ptr<Component>>& components() const { return components_; }
+  const Component* find_component(const std::string& name) const;
+  const Schedule& schedule() const { return schedule_; }
+  const World& world() const { return world_; }
+  const std::vector<RecordableVariable>& recordable() const { return recordable_; }
+  // Finds "comp.var"; throws InputError listing the close names.
+  const RecordableVariable& recordable(const std::string& name) const;
+  // Names of every continuous state in Context::x order ("mass.x").
+  std::vector<std::string> state_names() const;
+  // Variables recorded when a netlist names none: states, observables, signal outputs.
+  std::vector<std::string> default_record() const;
+
+  // A Context sized for this model, holding the initial states and discrete states.
+  Context make_context(double t0) const;
+
+  // Initial evaluation: components' initialize() hooks, then a full evaluation.
+  void initialize(Context& ctx) const;
+
+  // Evaluates every output (solving the implicit blocks), every derivative and every
+  // observable at ctx.t, ctx.x. Throws SimulationError on a non-finite value (naming
+  // the component and variable) or when an algebraic loop cannot be solved.
+  void evaluate(Context& ctx) const;
+  // ctx.xdot = f(t, x), leaving ctx.x as given.
+  void derivatives(Context& ctx, double t, const Eigen::VectorXd& x) const;
+  // Outputs, then zero-crossing values into ctx.zero_crossings.
+  void evaluate_zero_crossings(Context& ctx, double t, const Eigen::VectorXd& x) const;
+  // Lets the owners of the triggered zero crossings react (discrete changes, state
+  // re-initialisation). ctx.t and ctx.x hold the event point; ctx.x may change.
+  void handle_zero_crossings(Context& ctx, const std::vector<int>& triggered) const;
+
+  // Values as recorded, for a context that was just evaluated.
+  double value(const Context& ctx, const RecordableVariable& v) const;
+
+ private:
+  friend class ModelBuilder;
+  void evaluate_outputs(Context& ctx) const;
+  void solve_block(Context& ctx, const ScheduledStep& step) const;
+  void check_finite(const Context& ctx, bool derivatives_too) const;
+  Eval view(int component, Context& ctx, Eval::Phase phase) const {
+    return Eval(*components_[component], layouts_[component], ctx, world_, phase);
+  }
+
+  World world_;
+  std::vector<std::unique_ptr<Component>> components_;
+  std::vector<ComponentLayout> layouts_;
+  Schedule schedule_;
+  std::vector<ZeroCrossingInfo> zero_crossings_;
+  std::vector<RecordableVariable> recordable_;
+  std::vector<std::string> output_names_;  // per Context::y slot, for messages
+  struct Sizes {
+    long states = 0, outputs = 0, discretes = 0, unknowns = 0, observables = 0, zero_crossings = 0;
+  } ctx_sizes_;
+};
+
+class ModelBuilder {
+ public:
+  explicit ModelBuilder(World world = {}) : world_(world) {}
+
+  // Adds a configured component; `where` locates it in the netlist for messages.
+  void add(std::unique_ptr<Component> component, InputLocation where = {});
+  // Joins "comp.port" to "comp.port" (in either order).
+  void connect(const std::string& a, const std::string& b, InputLocation where = {});
+  // Overrides a state's initial value (SI).
+  void set_initial(const std::string& component, const std::string& state, double value, InputLocation where = {});
+  Component* find(const std::string& name);
+
+  // Checks and freezes. Throws InputError naming the component and port at fault.
+  Model build() &&;
+
+ private:
+  struct Endpoint {
+    int component;
+    PortId port;
+  };
+  struct Connection {
+    Endpoint state_side, response_side;
+    InputLocation where;
+  };
+  Endpoint resolve(const std::string& dotted, const InputLocation& where) const;
+
+  World world_;
+  std::vector<std::unique_ptr<Component>> components_;
+  std::vector<InputLocation> locations_;
+  std::vector<Connection> connections_;
+};
+
+}  // namespace jourdain

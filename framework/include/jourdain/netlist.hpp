@@ -1,0 +1,53 @@
+// Netlist: the JSON file a user writes (schema: netlists/README.md and
+// netlists/netlist.schema.json). Loading checks every key (an unknown key is an error,
+// so a typo never passes silently), converts units, creates the components from the
+// registry and builds the Model. Every error names the file and the JSON path, and the
+// component and port where there is one.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "jourdain/model.hpp"
+#include "jourdain/registry.hpp"
+
+namespace jourdain {
+
+struct NetlistOverrides {
+  // "component.parameter=value"; value is JSON if it parses as JSON, else a string
+  // (so --set pump.speed="1500 rpm" and --set mass.mass=2 both work).
+  std::vector<std::string> parameters;
+};
+
+struct Netlist {
+  std::filesystem::path file;
+  std::string name;
+  std::string description;
+  nlohmann::json document;  // the netlist as read, with overrides applied
+  Model model;
+  nlohmann::json solver = nlohmann::json::object();  // validated by the solvers library
+  std::vector<std::string> record;                  // variables to record
+  std::string analysis = "dynamic";
+};
+
+// Parses and checks the file, loads the plugins it names (relative to its folder)
+// into `registry`, and builds the model. Throws InputError.
+Netlist load_netlist(const std::filesystem::path& file, Registry& registry,
+                     const NetlistOverrides& overrides = {});
+// The same from text already in memory; `file` is used in messages and for plugins.
+Netlist load_netlist_text(const std::string& text, const std::filesystem::path& file, Registry& registry,
+                          const NetlistOverrides& overrides = {});
+
+// Small helpers shared with the solvers library for validating its own JSON sections.
+namespace json_check {
+// Throws InputError if `object` has a key outside `allowed`, naming the closest match.
+void only_keys(const nlohmann::json& object, const std::vector<std::string>& allowed, const InputLocation& where);
+// A number or a string with a unit, converted to SI in `unit`.
+double quantity(const nlohmann::json& value, const std::string& unit, const InputLocation& where);
+std::string pointer(const std::string& parent, const std::string& key);
+}  // namespace json_check
+
+}  // namespace jourdain

@@ -1,0 +1,52 @@
+// Parameter declarations: name, kind, unit, default, allowed range, description.
+// Values arrive from the netlist as JSON and are converted to SI when set (units.hpp).
+#pragma once
+
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace jourdain {
+
+enum class ParamKind {
+  Real,      // a number, or a string with a unit
+  Integer,
+  Boolean,
+  Text,      // a string, optionally one of `choices`
+  RealList,  // an array of numbers (each may carry a unit)
+  Table,     // an array of rows, each an array of numbers; columns carry units
+};
+
+const char* to_string(ParamKind kind);
+
+// Closed or open interval for Real and Integer parameters, in SI units.
+struct Range {
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  bool min_inclusive = true;
+  bool max_inclusive = true;
+
+  static Range any() { return {}; }
+  static Range positive() { return {0.0, std::numeric_limits<double>::infinity(), false, true}; }
+  static Range non_negative() { return {0.0, std::numeric_limits<double>::infinity(), true, true}; }
+  static Range between(double lo, double hi) { return {lo, hi, true, true}; }
+  static Range at_least(double lo) { return {lo, std::numeric_limits<double>::infinity(), true, true}; }
+  bool contains(double v) const;
+  std::string to_string(const std::string& unit) const;
+};
+
+struct ParamSpec {
+  std::string name;
+  ParamKind kind = ParamKind::Real;
+  std::string unit;                       // Real, RealList: SI unit expression ("" = 1)
+  std::vector<std::string> column_units;  // Table: one unit per column
+  std::optional<nlohmann::json> default_value;  // none: the parameter is required
+  Range range;
+  std::vector<std::string> choices;  // Text: allowed values (empty = any)
+  std::string description;
+};
+
+}  // namespace jourdain

@@ -1,0 +1,300 @@
+// Component declarations and parameter handling (component.hpp).
+#include "jourdain/component.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "jourdain/errors.hpp"
+#include "jourdain/units.hpp"
+
+namespace jourdain {
+
+namespace {
+
+std::string format_number(double v) {
+  std::ostringstream out;
+  out.precision(8);
+  out << v;
+  return out.str();
+}
+
+template <class Spec>
+int index_of(const std::vector<Spec>& specs, const std::string& name) {
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (specs[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace
+
+const char* to_string(ParamKind kind) {
+  switch (kind) {
+    case ParamKind::Real: return "real";
+    case ParamKind::Integer: return "integer";
+    case ParamKind::Boolean: return "boolean";
+    case ParamKind::Text: return "text";
+    case ParamKind::RealList: return "list of reals";
+    case ParamKind::Table: return "table";
+  }
+  return "?";
+}
+
+bool Range::contains(double v) const {
+  bool above = min_inclusive ? v >= min : v > min;
+  bool below = max_inclusive ? v <= max : v < max;
+  return above && below;
+}
+
+std::string Range::to_string(const std::string& unit) const {
+  std::string lo = std::isinf(min) ? "-inf" : format_number(min);
+  std::string hi = std::isinf(max) ? "inf" : format_number(max);
+  std::string r = std::string(min_inclusive && !std::isinf(min) ? "[" : "(") + lo + ", " + hi +
+                  (max_inclusive && !std::isinf(max) ? "]" : ")");
+  return unit.empty() ? r : r + " " + unit;
+}
+
+// ---------------------------------------------------------------- Eval
+
+void Eval::set_state(StateId s, double value) {
+  if (phase_ != Phase::Event && phase_ != Phase::Initialize)
+    throw std::logic_error("component '" + component_.name() + "' changed a state outside an event");
+  ctx_.x[layout_.state_offset + s.index] = value;
+}
+
+void Eval::set_discrete(DiscreteId d, double value) {
+  if (phase_ != Phase::Event && phase_ != Phase::Initialize)
+    throw std::logic_error("component '" + component_.name() + "' changed a discrete state outside an event");
+  ctx_.discrete[layout_.discrete_offset + d.index] = value;
+}
+
+void Eval::log_event(std::string description) {
+  ctx_.events.push_back({ctx_.t, component_.name(), std::move(description)});
+}
+
+void Eval::warn(std::string message) {
+  std::ostringstream out;
+  out.precision(10);
+  out << "t = " << ctx_.t << " s: " << component_.name() << ": " << message;
+  ctx_.warnings.push_back(out.str());
+}
+
+// ---------------------------------------------------------------- declarations
+
+void Component::set_identity(std::string name, std::string type_name) {
+  name_ = std::move(name);
+  type_name_ = std::move(type_name);
+}
+
+void Component::declare_real(std::string name, std::string unit, std::optional<double> default_value,
+                             std::string description, Range range) {
+  ParamSpec s{std::move(name), ParamKind::Real, std::move(unit), {}, {}, range, {}, std::move(description)};
+  if (default_value) s.default_value = *default_value;
+  params_.push_back(std::move(s));
+}
+
+void Component::declare_integer(std::string name, std::optional<long> default_value, std::string description,
+                                Range range) {
+  ParamSpec s{std::move(name), ParamKind::Integer, "", {}, {}, range, {}, std::move(description)};
+  if (default_value) s.default_value = *default_value;
+  params_.push_back(std::move(s));
+}
+
+void Component::declare_boolean(std::string name, bool default_value, std::string description) {
+  ParamSpec s{std::move(name), ParamKind::Boolean, "", {}, default_value, Range::any(), {}, std::move(description)};
+  params_.push_back(std::move(s));
+}
+
+void Component::declare_text(std::string name, std::optional<std::string> default_value, std::string description,
+                             std::vector<std::string> choices) {
+  ParamSpec s{std::move(name), ParamKind::Text, "", {}, {}, Range::any(), std::move(choices), std::move(description)};
+  if (default_value) s.default_value = *default_value;
+  params_.push_back(std::move(s));
+}
+
+void Component::declare_real_list(std::string name, std::string unit, std::optional<std::vector<double>> default_value,
+                                  std::string description) {
+  ParamSpec s{std::move(name), ParamKind::RealList, std::move(unit), {}, {}, Range::any(), {}, std::move(description)};
+  if (default_value) s.default_value = *default_value;
+  params_.push_back(std::move(s));
+}
+
+void Component::declare_table(std::string name, std::vector<std::string> column_units, std::string description) {
+  ParamSpec s{std::move(name), ParamKind::Table, "", std::move(column_units), {}, Range::any(), {},
+              std::move(description)};
+  params_.push_back(std::move(s));
+}
+
+PortId Component::declare_port(std::string name, const Domain& domain, PortSide side, std::string description) {
+  if (index_of(ports_, name) >= 0) throw std::logic_error("port '" + name + "' declared twice");
+  PortSpec p;
+  p.name = std::move(name);
+  p.domain = &domain;
+  p.side = side;
+  p.description = std::move(description);
+  ports_.push_back(std::move(p));
+  return PortId{static_cast<int>(ports_.size()) - 1};
+}
+
+void Component::set_dependencies(PortId p, std::vector<PortId> inputs) {
+  ports_[p.index].depends_on = std::move(inputs);
+  ports_[p.index].depends_on_all_inputs = false;
+}
+
+StateId Component::declare_state(std::string name, std::string unit, double initial, std::string description) {
+  states_.push_back({std::move(name), std::move(unit), initial, std::move(description)});
+  return StateId{static_cast<int>(states_.size()) - 1};
+}
+
+DiscreteId Component::declare_discrete(std::string name, double initial, std::string description) {
+  discretes_.push_back({std::move(name), "", initial, std::move(description)});
+  return DiscreteId{static_cast<int>(discretes_.size()) - 1};
+}
+
+UnknownId Component::declare_unknown(std::string name, std::string unit, double initial_guess,
+                                     std::string description) {
+  unknowns_.push_back({std::move(name), std::move(unit), initial_guess, std::move(description)});
+  return UnknownId{static_cast<int>(unknowns_.size()) - 1};
+}
+
+ObservableId Component::declare_observable(std::string name, std::string unit, std::string description) {
+  observables_.push_back({std::move(name), std::move(unit), 0.0, std::move(description)});
+  return ObservableId{static_cast<int>(observables_.size()) - 1};
+}
+
+ZeroCrossingId Component::declare_zero_crossing(std::string name, CrossingDirection direction,
+                                                std::string description) {
+  NamedSpec s{std::move(name), "", 0.0, std::move(description), direction};
+  zero_crossings_.push_back(std::move(s));
+  return ZeroCrossingId{static_cast<int>(zero_crossings_.size()) - 1};
+}
+
+PortId Component::find_port(const std::string& name) const { return PortId{index_of(ports_, name)}; }
+StateId Component::find_state(const std::string& name) const { return StateId{index_of(states_, name)}; }
+
+// ---------------------------------------------------------------- parameter values
+
+const ParamSpec& Component::spec(const std::string& name) const {
+  int i = index_of(params_, name);
+  if (i < 0) throw std::logic_error("component type '" + type_name_ + "' reads undeclared parameter '" + name + "'");
+  return params_[i];
+}
+
+void Component::parameter_error(const std::string& param, const std::string& message) const {
+  throw InputError(InputLocation{"", "", name_, ""}, "parameter '" + param + "': " + message);
+}
+
+namespace {
+
+double to_real(const nlohmann::json& v, const std::string& unit) {
+  if (v.is_number()) {
+    return v.get<double>();  // JSON has no NaN; an infinite default means "none"
+  }
+  if (v.is_string()) return parse_quantity(v.get<std::string>(), unit);
+  throw UnitError("expected a number or a string with a unit, got " + std::string(v.type_name()));
+}
+
+}  // namespace
+
+void Component::set_parameter(const std::string& name, const nlohmann::json& value) {
+  int i = index_of(params_, name);
+  if (i < 0) {
+    std::string known;
+    for (const auto& p : params_) known += (known.empty() ? "" : ", ") + p.name;
+    throw InputError(InputLocation{"", "", name_, ""},
+                     "unknown parameter '" + name + "' for type '" + type_name_ + "'" +
+                         (known.empty() ? " (it has no parameters)" : "; its parameters are: " + known));
+  }
+  const ParamSpec& s = params_[i];
+  try {
+    switch (s.kind) {
+      case ParamKind::Real: {
+        double v = to_real(value, s.unit);
+        if (!s.range.contains(v))
+          parameter_error(name, "value " + format_number(v) + (s.unit.empty() ? "" : " " + s.unit) +
+                                    " is out of its range " + s.range.to_string(s.unit));
+        values_[name] = v;
+        break;
+      }
+      case ParamKind::Integer: {
+        if (!value.is_number_integer() && !(value.is_number() && std::floor(value.get<double>()) == value.get<double>()))
+          parameter_error(name, "expected a whole number");
+        long v = static_cast<long>(value.get<double>());
+        if (!s.range.contains(static_cast<double>(v)))
+          parameter_error(name, "value " + std::to_string(v) + " is out of its range " + s.range.to_string(""));
+        values_[name] = v;
+        break;
+      }
+      case ParamKind::Boolean:
+        if (!value.is_boolean()) parameter_error(name, "expected true or false");
+        values_[name] = value.get<bool>();
+        break;
+      case ParamKind::Text: {
+        if (!value.is_string()) parameter_error(name, "expected a string");
+        std::string v = value.get<std::string>();
+        if (!s.choices.empty() && std::find(s.choices.begin(), s.choices.end(), v) == s.choices.end()) {
+          std::string list;
+          for (const auto& c : s.choices) list += (list.empty() ? "" : ", ") + c;
+          parameter_error(name, "'" + v + "' is not one of: " + list);
+        }
+        values_[name] = v;
+        break;
+      }
+      case ParamKind::RealList: {
+        if (!value.is_array()) parameter_error(name, "expected an array of numbers");
+        std::vector<double> v;
+        for (const auto& e : value) v.push_back(to_real(e, s.unit));
+        values_[name] = v;
+        break;
+      }
+      case ParamKind::Table: {
+        if (!value.is_array() || value.empty()) parameter_error(name, "expected a non-empty array of rows");
+        std::vector<std::vector<double>> rows;
+        for (size_t r = 0; r < value.size(); ++r) {
+          const auto& row = value[r];
+          if (!row.is_array() || row.size() != s.column_units.size())
+            parameter_error(name, "row " + std::to_string(r) + " must be an array of " +
+                                      std::to_string(s.column_units.size()) + " numbers");
+          std::vector<double> vals;
+          for (size_t c = 0; c < row.size(); ++c) vals.push_back(to_real(row[c], s.column_units[c]));
+          rows.push_back(std::move(vals));
+        }
+        values_[name] = rows;
+        break;
+      }
+    }
+  } catch (const UnitError& e) {
+    parameter_error(name, e.what());
+  }
+}
+
+void Component::finish_configuration() {
+  for (const auto& s : params_) {
+    if (values_.contains(s.name)) continue;
+    if (!s.default_value) {
+      std::string what = s.unit.empty() ? std::string(to_string(s.kind)) : s.unit;
+      parameter_error(s.name, "missing (required; " + what + (s.description.empty() ? "" : ", " + s.description) + ")");
+    }
+    set_parameter(s.name, *s.default_value);
+  }
+  configure();
+  configured_ = true;
+}
+
+const nlohmann::json& Component::parameter_value(const std::string& name) const {
+  spec(name);
+  return values_.at(name);
+}
+
+double Component::real(const std::string& name) const { return parameter_value(name).get<double>(); }
+long Component::integer(const std::string& name) const { return parameter_value(name).get<long>(); }
+bool Component::boolean(const std::string& name) const { return parameter_value(name).get<bool>(); }
+std::string Component::text(const std::string& name) const { return parameter_value(name).get<std::string>(); }
+std::vector<double> Component::real_list(const std::string& name) const {
+  return parameter_value(name).get<std::vector<double>>();
+}
+std::vector<std::vector<double>> Component::table(const std::string& name) const {
+  return parameter_value(name).get<std::vector<std::vector<double>>>();
+}
+
+}  // namespace jourdain

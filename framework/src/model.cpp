@@ -1,0 +1,535 @@
+// Model assembly and evaluation (model.hpp).
+#include "jourdain/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <Eigen/Dense>
+
+namespace jourdain {
+
+namespace {
+
+// Levenshtein distance, for "did you mean" suggestions.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string closest(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = std::max<size_t>(2, name.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    size_t d = edit_distance(name, c);
+    if (d < best_d) best_d = d, best = c;
+  }
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string s;
+  for (const auto& i : items) s += (s.empty() ? "" : ", ") + i;
+  return s;
+}
+
+}  // namespace
+
+// ============================================================== ModelBuilder
+
+void ModelBuilder::add(std::unique_ptr<Component> component, InputLocation where) {
+  const std::string& name = component->name();
+  where.component = name;
+  if (name.empty() || name.find_first_of(". /") != std::string::npos)
+    throw InputError(where, "a component name must be non-empty and contain no '.', '/' or space");
+  if (find(name)) throw InputError(where, "a component named '" + name + "' exists already");
+  if (!component->configured()) component->finish_configuration();
+  components_.push_back(std::move(component));
+  locations_.push_back(where);
+}
+
+Component* ModelBuilder::find(const std::string& name) {
+  for (auto& c : components_)
+    if (c->name() == name) return c.get();
+  return nullptr;
+}
+
+ModelBuilder::Endpoint ModelBuilder::resolve(const std::string& dotted, const InputLocation& where) const {
+  auto dot = dotted.find('.');
+  if (dot == std::string::npos)
+    throw InputError(where, "'" + dotted + "' must name a port as \"component.port\"");
+  std::string comp = dotted.substr(0, dot), port = dotted.substr(dot + 1);
+  std::vector<std::string> names;
+  for (size_t i = 0; i < components_.size(); ++i) {
+    if (components_[i]->name() != comp) {
+      names.push_back(components_[i]->name());
+      continue;
+    }
+    PortId p = components_[i]->find_port(port);
+    if (!p.valid()) {
+      std::vector<std::string> ports;
+      for (const auto& ps : components_[i]->ports()) ports.push_back(ps.name);
+      InputLocation w = where;
+      w.component = comp;
+      w.port = port;
+      throw InputError(w, "no such port on type '" + components_[i]->type_name() + "'" + closest(port, ports) +
+                              "; its ports are: " + (ports.empty() ? "(none)" : join(ports)));
+    }
+    return {static_cast<int>(i), p};
+  }
+  InputLocation w = where;
+  w.component = comp;
+  throw InputError(w, "no component of that name in the netlist" + closest(comp, names));
+}
+
+void ModelBuilder::connect(const std::string& a, const std::string& b, InputLocation where) {
+  Endpoint ea = resolve(a, where), eb = resolve(b, where);
+  const PortSpec& pa = components_[ea.component]->ports()[ea.port.index];
+  const PortSpec& pb = components_[eb.component]->ports()[eb.port.index];
+  if (pa.domain->name != pb.domain->name) {
+    throw InputError(where, "cannot connect '" + a + "' (" + pa.domain->name + ") to '" + b + "' (" +
+                                pb.domain->name + "): the port types differ");
+  }
+  if (pa.side == pb.side) {
+    bool signal = pa.domain->name == "signal";
+    std::string kind = signal ? (pa.side == PortSide::State ? "outputs" : "inputs")
+                              : std::string(to_string(pa.side)) + "-side " + pa.domain->name + " ports";
+    throw InputError(where, "cannot connect '" + a + "' to '" + b + "': both are " + kind +
+                                (signal ? "; connect an output to an input"
+                                        : "; a connection joins a state side (e.g. a mass, a volume) to a "
+                                          "response side (e.g. a spring, an orifice)"));
+  }
+  if (ea.component == eb.component && ea.port == eb.port)
+    throw InputError(where, "a port cannot be connected to itself");
+  Connection c{pa.side == PortSide::State ? ea : eb, pa.side == PortSide::State ? eb : ea, where};
+  connections_.push_back(std::move(c));
+}
+
+void ModelBuilder::set_initial(const std::string& component, const std::string& state, double value,
+                               InputLocation where) {
+  where.component = component;
+  Component* c = find(component);
+  if (!c) throw InputError(where, "no component of that name");
+  StateId s = c->find_state(state);
+  if (!s.valid()) {
+    std::vector<std::string> names;
+    for (const auto& st : c->states()) names.push_back(st.name);
+    throw InputError(where, "type '" + c->type_name() + "' has no state '" + state + "'" + closest(state, names) +
+                                "; its states are: " + (names.empty() ? "(none)" : join(names)));
+  }
+  if (!std::isfinite(value)) throw InputError(where, "initial value of '" + state + "' is not finite");
+  c->set_state_initial(s, value);
+}
+
+Model ModelBuilder::build() && {
+  Model m;
+  m.world_ = world_;
+  const int nc = static_cast<int>(components_.size());
+  m.layouts_.resize(nc);
+
+  // 1. Storage of every component's data in the Context vectors.
+  auto& z = m.ctx_sizes_;
+  for (int i = 0; i < nc; ++i) {
+    const Component& c = *components_[i];
+    ComponentLayout& L = m.layouts_[i];
+    L.state_offset = static_cast<int>(z.states);
+    L.discrete_offset = static_cast<int>(z.discretes);
+    L.unknown_offset = static_cast<int>(z.unknowns);
+    L.observable_offset = static_cast<int>(z.observables);
+    L.zero_crossing_offset = static_cast<int>(z.zero_crossings);
+    z.states += static_cast<long>(c.states().size());
+    z.discretes += static_cast<long>(c.discrete_states().size());
+    z.unknowns += static_cast<long>(c.unknowns().size());
+    z.observables += static_cast<long>(c.observables().size());
+    z.zero_crossings += static_cast<long>(c.zero_crossings().size());
+    for (const auto& p : c.ports()) {
+      int n = p.domain->output_count(p.side);
+      L.port_output_offset.push_back(n > 0 ? static_cast<int>(z.outputs) : -1);
+      for (const auto* v : p.domain->outputs(p.side)) {
+        m.output_names_.push_back(c.name() + "." + p.name + (p.domain->name == "signal" ? "" : "." + v->name));
+      }
+      z.outputs += n;
+    }
+    L.port_input_sources.resize(c.ports().size());
+  }
+  std::vector<int> slot_owner(z.outputs);
+  for (int i = 0; i < nc; ++i) {
+    const auto& ports = components_[i]->ports();
+    for (size_t p = 0; p < ports.size(); ++p) {
+      int off = m.layouts_[i].port_output_offset[p];
+      for (int k = 0; k < ports[p].domain->output_count(ports[p].side); ++k) slot_owner[off + k] = i;
+    }
+  }
+
+  // 2. Connections: each response-side port is driven exactly once.
+  std::map<std::pair<int, int>, std::vector<const Connection*>> drivers;
+  for (const auto& c : connections_) drivers[{c.response_side.component, c.response_side.port.index}].push_back(&c);
+  for (int i = 0; i < nc; ++i) {
+    const auto& ports = components_[i]->ports();
+    for (size_t p = 0; p < ports.size(); ++p) {
+      if (ports[p].side != PortSide::Response) continue;
+      auto it = drivers.find({i, static_cast<int>(p)});
+      size_t count = it == drivers.end() ? 0 : it->second.size();
+      InputLocation w = locations_[i];
+      w.port = ports[p].name;
+      if (count == 0 && !ports[p].optional) {
+        throw InputError(w, std::string(ports[p].domain->name == "signal" ? "input" : "response-side port") +
+                                " is not connected (" + ports[p].description + ")");
+      }
+      if (count > 1) {
+        std::string who;
+        for (const auto* c : it->second) {
+          const auto& s = components_[c->state_side.component];
+          who += (who.empty() ? "" : " and ") + ("'" + s->name() + "." + s->ports()[c->state_side.port.index].name +
+                                                 "' (" + c->where.json_path + ")");
+        }
+        throw InputError(w, "is driven by " + std::to_string(count) + " ports, " + who +
+                                "; an input takes exactly one driver");
+      }
+    }
+  }
+  for (const auto& c : connections_) {
+    auto [sc, sp] = c.state_side;
+    auto [rc, rp] = c.response_side;
+    int s_out = m.layouts_[sc].port_output_offset[sp.index];
+    int r_out = m.layouts_[rc].port_output_offset[rp.index];
+    if (s_out >= 0) m.layouts_[rc].port_input_sources[rp.index].push_back(s_out);
+    if (r_out >= 0) m.layouts_[sc].port_input_sources[sp.index].push_back(r_out);
+  }
+
+  // 3. Port-level dependency graph (scheduler.hpp).
+  DependencyGraph g;
+  g.component_count = nc;
+  std::vector<std::vector<int>> vertices_of(nc);
+  std::vector<std::vector<int>> vertex_port_inputs;  // per vertex: input ports of its component it reads
+  for (int i = 0; i < nc; ++i) {
+    const Component& c = *components_[i];
+    const auto& ports = c.ports();
+    std::vector<int> all_inputs;
+    for (size_t p = 0; p < ports.size(); ++p)
+      if (ports[p].domain->input_count(ports[p].side) > 0) all_inputs.push_back(static_cast<int>(p));
+    for (size_t p = 0; p < ports.size(); ++p) {
+      int nout = ports[p].domain->output_count(ports[p].side);
+      if (nout == 0) continue;
+      DependencyGraph::OutputPort v{i, static_cast<int>(p), c.name() + "." + ports[p].name, {}};
+      for (int k = 0; k < nout; ++k) v.y_slots.push_back(m.layouts_[i].port_output_offset[p] + k);
+      vertices_of[i].push_back(static_cast<int>(g.vertices.size()));
+      g.vertices.push_back(v);
+      std::vector<int> reads;
+      if (ports[p].depends_on_all_inputs) reads = all_inputs;
+      else for (PortId d : ports[p].depends_on) reads.push_back(d.index);
+      vertex_port_inputs.push_back(reads);
+    }
+    if (vertices_of[i].empty()) {  // no outputs: one vertex that reads everything
+      vertices_of[i].push_back(static_cast<int>(g.vertices.size()));
+      g.vertices.push_back({i, -1, c.name(), {}});
+      vertex_port_inputs.push_back(all_inputs);
+    }
+    if (!c.unknowns().empty()) {
+      g.components_with_unknowns.push_back(i);
+      std::vector<int> slots;
+      for (size_t u = 0; u < c.unknowns().size(); ++u) slots.push_back(m.layouts_[i].unknown_offset + static_cast<int>(u));
+      g.unknown_slots.push_back(slots);
+      const auto& vs = vertices_of[i];  // one block: join its vertices in a cycle
+      for (size_t k = 0; k + 1 < vs.size(); ++k) {
+        g.edges.push_back({vs[k], vs[k + 1]});
+        g.edges.push_back({vs[k + 1], vs[k]});
+      }
+    }
+  }
+  // Vertex of (component, port) when that port has outputs.
+  auto vertex_of_port = [&](int comp, int port) {
+    for (int v : vertices_of[comp])
+      if (g.vertices[v].port == port) return v;
+    return -1;
+  };
+  for (const auto& c : connections_) {
+    // Data across the connection both ways: state side -> response side and back.
+    for (auto [from, to] : {std::pair{c.state_side, c.response_side}, std::pair{c.response_side, c.state_side}}) {
+      int src = vertex_of_port(from.component, from.port.index);
+      if (src < 0) continue;
+      for (int v : vertices_of[to.component]) {
+        const auto& reads = vertex_port_inputs[v];
+        if (std::find(reads.begin(), reads.end(), to.port.index) != reads.end()) g.edges.push_back({src, v});
+      }
+    }
+  }
+  m.schedule_ = make_schedule(g);
+  for (auto& step : m.schedule_.steps) {
+    if (!step.implicit) continue;
+    step.tear_positions_by_component.resize(step.components.size());
+    for (size_t k = 0; k < step.tear_outputs.size(); ++k) {
+      int owner = slot_owner[step.tear_outputs[k]];
+      for (size_t ci = 0; ci < step.components.size(); ++ci)
+        if (step.components[ci] == owner) step.tear_positions_by_component[ci].push_back(static_cast<int>(k));
+    }
+  }
+
+  // 4. Zero crossings and recordable variables.
+  std::set<std::string> names;
+  auto add_recordable = [&](const std::string& name, const std::string& unit, RecordableVariable::Source src, int idx,
+                            int comp) {
+    if (!names.insert(name).second)
+      throw InputError(locations_[comp], "type '" + components_[comp]->type_name() + "' declares '" + name +
+                                             "' twice (a component library defect)");
+    m.recordable_.push_back({name, unit, src, idx});
+  };
+  for (int i = 0; i < nc; ++i) {
+    const Component& c = *components_[i];
+    const ComponentLayout& L = m.layouts_[i];
+    for (size_t k = 0; k < c.zero_crossings().size(); ++k)
+      m.zero_crossings_.push_back({i, ZeroCrossingId{static_cast<int>(k)}, c.zero_crossings()[k].direction,
+                                   c.name() + "." + c.zero_crossings()[k].name});
+    for (size_t k = 0; k < c.states().size(); ++k)
+      add_recordable(c.name() + "." + c.states()[k].name, c.states()[k].unit, RecordableVariable::Source::State,
+                     L.state_offset + static_cast<int>(k), i);
+    for (size_t k = 0; k < c.observables().size(); ++k)
+      add_recordable(c.name() + "." + c.observables()[k].name, c.observables()[k].unit,
+                     RecordableVariable::Source::Observable, L.observable_offset + static_cast<int>(k), i);
+    for (size_t k = 0; k < c.discrete_states().size(); ++k)
+      add_recordable(c.name() + "." + c.discrete_states()[k].name, "", RecordableVariable::Source::Discrete,
+                     L.discrete_offset + static_cast<int>(k), i);
+    for (size_t p = 0; p < c.ports().size(); ++p) {
+      const auto& port = c.ports()[p];
+      auto outs = port.domain->outputs(port.side);
+      for (size_t k = 0; k < outs.size(); ++k) {
+        int slot = L.port_output_offset[p] + static_cast<int>(k);
+        add_recordable(m.output_names_[slot], outs[k]->unit, RecordableVariable::Source::Output, slot, i);
+      }
+    }
+  }
+  m.components_ = std::move(components_);
+  return m;
+}
+
+// ============================================================== Model
+
+const Component* Model::find_component(const std::string& name) const {
+  for (const auto& c : components_)
+    if (c->name() == name) return c.get();
+  return nullptr;
+}
+
+const RecordableVariable& Model::recordable(const std::string& name) const {
+  for (const auto& v : recordable_)
+    if (v.name == name) return v;
+  std::vector<std::string> all;
+  for (const auto& v : recordable_) all.push_back(v.name);
+  std::string comp = name.substr(0, name.find('.'));
+  std::vector<std::string> of_comp;
+  for (const auto& v : all)
+    if (v.rfind(comp + ".", 0) == 0) of_comp.push_back(v);
+  throw InputError({}, "no variable '" + name + "'" + closest(name, all) +
+                           (of_comp.empty() ? "" : "; '" + comp + "' offers: " + join(of_comp)));
+}
+
+std::vector<std::string> Model::state_names() const {
+  std::vector<std::string> names;
+  for (const auto& c : components_)
+    for (const auto& s : c->states()) names.push_back(c->name() + "." + s.name);
+  return names;
+}
+
+std::vector<std::string> Model::default_record() const {
+  std::vector<std::string> out;
+  for (const auto& v : recordable_) {
+    bool signal_output = false;
+    if (v.source == RecordableVariable::Source::Output) {
+      // signal outputs are named "comp.port" (no variable suffix)
+      signal_output = std::count(v.name.begin(), v.name.end(), '.') == 1;
+    }
+    if (v.source == RecordableVariable::Source::State || v.source == RecordableVariable::Source::Observable ||
+        signal_output)
+      out.push_back(v.name);
+  }
+  return out;
+}
+
+Context Model::make_context(double t0) const {
+  Context ctx;
+  ctx.t = t0;
+  ctx.x.resize(ctx_sizes_.states);
+  ctx.xdot = Eigen::VectorXd::Zero(ctx_sizes_.states);
+  ctx.y = Eigen::VectorXd::Zero(ctx_sizes_.outputs);
+  ctx.discrete.resize(ctx_sizes_.discretes);
+  ctx.unknowns.resize(ctx_sizes_.unknowns);
+  ctx.residuals = Eigen::VectorXd::Zero(ctx_sizes_.unknowns);
+  ctx.observables = Eigen::VectorXd::Zero(ctx_sizes_.observables);
+  ctx.zero_crossings = Eigen::VectorXd::Zero(ctx_sizes_.zero_crossings);
+  for (size_t i = 0; i < components_.size(); ++i) {
+    const auto& c = *components_[i];
+    const auto& L = layouts_[i];
+    for (size_t k = 0; k < c.states().size(); ++k) ctx.x[L.state_offset + k] = c.states()[k].initial;
+    for (size_t k = 0; k < c.discrete_states().size(); ++k) ctx.discrete[L.discrete_offset + k] = c.discrete_states()[k].initial;
+    for (size_t k = 0; k < c.unknowns().size(); ++k) ctx.unknowns[L.unknown_offset + k] = c.unknowns()[k].initial;
+  }
+  return ctx;
+}
+
+void Model::initialize(Context& ctx) const {
+  evaluate_outputs(ctx);
+  for (size_t i = 0; i < components_.size(); ++i) {
+    Eval e = view(static_cast<int>(i), ctx, Eval::Phase::Initialize);
+    components_[i]->initialize(e);
+  }
+  evaluate(ctx);
+}
+
+void Model::evaluate_outputs(Context& ctx) const {
+  for (const auto& step : schedule_.steps) {
+    if (step.implicit) {
+      solve_block(ctx, step);
+      continue;
+    }
+    int c = step.components[0];
+    Eval e = view(c, ctx, Eval::Phase::Outputs);
+    components_[c]->calc_outputs(e);
+  }
+}
+
+// Implicit block: unknowns z = (loop outputs, algebraic unknowns). One pass sets the
+// loop outputs to z, lets every member compute, and forms F(z) = (g(z) - z, residuals);
+// Newton's method with a finite-difference Jacobian drives F to zero.
+void Model::solve_block(Context& ctx, const ScheduledStep& step) const {
+  const int nt = static_cast<int>(step.tear_outputs.size());
+  const int nu = static_cast<int>(step.unknowns.size());
+  const int n = nt + nu;
+  Eigen::VectorXd zv(n), F(n), F1(n);
+  for (int k = 0; k < nt; ++k) zv[k] = ctx.y[step.tear_outputs[k]];
+  for (int k = 0; k < nu; ++k) zv[nt + k] = ctx.unknowns[step.unknowns[k]];
+
+  auto pass = [&](const Eigen::VectorXd& zz, Eigen::VectorXd& out) {
+    for (int k = 0; k < nt; ++k) ctx.y[step.tear_outputs[k]] = zz[k];
+    for (int k = 0; k < nu; ++k) ctx.unknowns[step.unknowns[k]] = zz[nt + k];
+    for (size_t ci = 0; ci < step.components.size(); ++ci) {
+      int c = step.components[ci];
+      Eval e = view(c, ctx, Eval::Phase::Outputs);
+      components_[c]->calc_outputs(e);
+      // Keep what it computed, and give later members the loop values z, not g(z).
+      for (int k : step.tear_positions_by_component[ci]) {
+        out[k] = ctx.y[step.tear_outputs[k]] - zz[k];
+        ctx.y[step.tear_outputs[k]] = zz[k];
+      }
+    }
+    for (int k = 0; k < nu; ++k) out[nt + k] = ctx.residuals[step.unknowns[k]];
+  };
+  auto fail = [&](const std::string& why) {
+    std::vector<std::string> names;
+    for (int c : step.components) names.push_back(components_[c]->name());
+    throw SimulationError(ctx.t, names, "algebraic loop not solved: " + why);
+  };
+
+  const double tol_rel = 1e-10, tol_abs = 1e-12;
+  const int max_iterations = 50;
+  Eigen::MatrixXd J(n, n);
+  bool converged = false;
+  for (int it = 0; it < max_iterations; ++it) {
+    pass(zv, F);
+    if (!F.allFinite()) fail("a residual is not finite");
+    ++ctx.algebraic_iterations;
+    for (int j = 0; j < n; ++j) {
+      const double h = 1e-7 * std::max(1.0, std::abs(zv[j]));
+      Eigen::VectorXd zp = zv;
+      zp[j] += h;
+      pass(zp, F1);
+      J.col(j) = (F1 - F) / h;
+    }
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(J);
+    if (qr.rank() < n) fail("its Jacobian is singular (rank " + std::to_string(qr.rank()) + " of " + std::to_string(n) + ")");
+    Eigen::VectorXd dz = qr.solve(-F);
+    zv += dz;
+    bool small = true;
+    for (int k = 0; k < n; ++k) small = small && std::abs(dz[k]) <= tol_abs + tol_rel * std::abs(zv[k]);
+    if (small) {
+      converged = true;
+      break;
+    }
+  }
+  if (!converged) fail("Newton's method did not converge in " + std::to_string(max_iterations) + " iterations");
+  // Final pass at the solution, so every output of the members is consistent with it.
+  pass(zv, F);
+}
+
+void Model::evaluate(Context& ctx) const {
+  evaluate_outputs(ctx);
+  for (size_t i = 0; i < components_.size(); ++i) {
+    Eval e = view(static_cast<int>(i), ctx, Eval::Phase::Derivatives);
+    components_[i]->calc_derivatives(e);
+  }
+  check_finite(ctx, true);
+}
+
+void Model::derivatives(Context& ctx, double t, const Eigen::VectorXd& x) const {
+  ctx.t = t;
+  ctx.x = x;
+  evaluate(ctx);
+}
+
+void Model::evaluate_zero_crossings(Context& ctx, double t, const Eigen::VectorXd& x) const {
+  ctx.t = t;
+  ctx.x = x;
+  evaluate(ctx);
+  for (size_t i = 0; i < components_.size(); ++i) {
+    if (components_[i]->zero_crossings().empty()) continue;
+    Eval e = view(static_cast<int>(i), ctx, Eval::Phase::ZeroCrossings);
+    components_[i]->calc_zero_crossings(e);
+  }
+}
+
+void Model::handle_zero_crossings(Context& ctx, const std::vector<int>& triggered) const {
+  evaluate(ctx);
+  for (int z : triggered) {
+    const auto& info = zero_crossings_[z];
+    Eval e = view(info.component, ctx, Eval::Phase::Event);
+    components_[info.component]->on_zero_crossing(e, info.id);
+  }
+}
+
+void Model::check_finite(const Context& ctx, bool derivatives_too) const {
+  auto bad = [&](const std::string& comp, const std::string& what) {
+    throw NonFiniteError(ctx.t, {comp}, what + " is not finite (NaN or infinity)");
+  };
+  for (Eigen::Index k = 0; k < ctx.y.size(); ++k) {
+    if (!std::isfinite(ctx.y[k])) {
+      const std::string& name = output_names_[k];
+      bad(name.substr(0, name.find('.')), "output '" + name + "'");
+    }
+  }
+  if (!derivatives_too) return;
+  for (size_t i = 0; i < components_.size(); ++i) {
+    const auto& c = *components_[i];
+    const auto& L = layouts_[i];
+    for (size_t k = 0; k < c.states().size(); ++k) {
+      if (!std::isfinite(ctx.x[L.state_offset + k])) bad(c.name(), "state '" + c.name() + "." + c.states()[k].name + "'");
+      if (!std::isfinite(ctx.xdot[L.state_offset + k]))
+        bad(c.name(), "derivative of state '" + c.name() + "." + c.states()[k].name + "'");
+    }
+    for (size_t k = 0; k < c.observables().size(); ++k)
+      if (!std::isfinite(ctx.observables[L.observable_offset + k]))
+        bad(c.name(), "variable '" + c.name() + "." + c.observables()[k].name + "'");
+  }
+}
+
+double Model::value(const Context& ctx, const RecordableVariable& v) const {
+  switch (v.source) {
+    case RecordableVariable::Source::State: return ctx.x[v.index];
+    case RecordableVariable::Source::Output: return ctx.y[v.index];
+    case RecordableVariable::Source::Observable: return ctx.observables[v.index];
+    case RecordableVariable::Source::Discrete: return ctx.discrete[v.index];
+  }
+  return 0.0;
+}
+
+}  // namespace jourdain

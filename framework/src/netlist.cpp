@@ -1,0 +1,265 @@
+// Netlist loading and validation (netlist.hpp).
+#include "jourdain/netlist.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "jourdain/units.hpp"
+
+namespace jourdain {
+
+using nlohmann::json;
+
+namespace json_check {
+
+std::string pointer(const std::string& parent, const std::string& key) {
+  // JSON pointer escaping (RFC 6901): '~' -> '~0', '/' -> '~1'
+  std::string k;
+  for (char c : key) k += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  return parent + "/" + k;
+}
+
+void only_keys(const json& object, const std::vector<std::string>& allowed, const InputLocation& where) {
+  if (!object.is_object()) throw InputError(where, "expected a JSON object, got " + std::string(object.type_name()));
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    InputLocation w = where;
+    w.json_path = pointer(where.json_path, key);
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    throw InputError(w, "unknown key '" + key + "'; allowed here: " + list);
+  }
+}
+
+double quantity(const json& value, const std::string& unit, const InputLocation& where) {
+  try {
+    if (value.is_number()) return value.get<double>();
+    if (value.is_string()) return parse_quantity(value.get<std::string>(), unit);
+  } catch (const UnitError& e) {
+    throw InputError(where, e.what());
+  }
+  throw InputError(where, "expected a number or a string with a unit (" + (unit.empty() ? std::string("1") : unit) +
+                              "), got " + value.type_name());
+}
+
+}  // namespace json_check
+
+namespace {
+
+using json_check::only_keys;
+using json_check::pointer;
+
+std::string read_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError({file.string(), "", "", ""}, "cannot read the netlist file");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+json parse(const std::string& text, const std::string& file) {
+  try {
+    return json::parse(text, nullptr, true, /*ignore_comments=*/true);
+  } catch (const json::parse_error& e) {
+    // Report line and column rather than a byte offset.
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') ++line, col = 1;
+      else ++col;
+    }
+    std::string what = e.what();
+    auto pos = what.find("parse error");
+    throw InputError({file, "", "", ""}, "malformed JSON at line " + std::to_string(line) + ", column " +
+                                             std::to_string(col) + ": " + (pos == std::string::npos ? what : what.substr(pos)));
+  }
+}
+
+// --set comp.param=value
+void apply_overrides(json& doc, const NetlistOverrides& o, const std::string& file) {
+  for (const auto& item : o.parameters) {
+    InputLocation where{file, "--set " + item, "", ""};
+    auto eq = item.find('=');
+    auto dot = item.find('.');
+    if (eq == std::string::npos || dot == std::string::npos || dot > eq)
+      throw InputError(where, "expected component.parameter=value");
+    std::string comp = item.substr(0, dot), param = item.substr(dot + 1, eq - dot - 1), text = item.substr(eq + 1);
+    where.component = comp;
+    if (!doc.contains("components") || !doc["components"].is_object() || !doc["components"].contains(comp))
+      throw InputError(where, "no component of that name in the netlist");
+    json value;
+    try {
+      value = json::parse(text);
+    } catch (const json::parse_error&) {
+      value = text;  // "250 bar", a choice name, ...
+    }
+    doc["components"][comp]["params"][param] = value;
+  }
+}
+
+World load_world(const json& w, const InputLocation& where) {
+  World world;
+  only_keys(w, {"gravity"}, where);
+  if (w.contains("gravity")) {
+    InputLocation g = where;
+    g.json_path = pointer(where.json_path, "gravity");
+    const json& v = w["gravity"];
+    if (!v.is_array() || v.size() != 2) throw InputError(g, "expected [gx, gy]");
+    for (int i = 0; i < 2; ++i) {
+      InputLocation e = g;
+      e.json_path = pointer(g.json_path, std::to_string(i));
+      world.gravity[i] = json_check::quantity(v[i], "m/s^2", e);
+    }
+  }
+  return world;
+}
+
+}  // namespace
+
+Netlist load_netlist(const std::filesystem::path& file, Registry& registry, const NetlistOverrides& overrides) {
+  return load_netlist_text(read_file(file), file, registry, overrides);
+}
+
+Netlist load_netlist_text(const std::string& text, const std::filesystem::path& file, Registry& registry,
+                          const NetlistOverrides& overrides) {
+  const std::string fname = file.string();
+  InputLocation top{fname, "", "", ""};
+  json doc = parse(text, fname);
+  if (!doc.is_object()) throw InputError(top, "a netlist is a JSON object");
+  apply_overrides(doc, overrides, fname);
+  only_keys(doc, {"$schema", "name", "description", "world", "plugins", "components", "connections", "solver", "record",
+                  "analysis"},
+            top);
+
+  auto at = [&](const std::string& path) { return InputLocation{fname, path, "", ""}; };
+  auto text_of = [&](const char* key) -> std::string {
+    if (!doc.contains(key)) return "";
+    if (!doc[key].is_string()) throw InputError(at(pointer("", key)), "expected a string");
+    return doc[key].get<std::string>();
+  };
+
+  Netlist net{file, text_of("name"), text_of("description"), doc, {}, json::object(), {}, "dynamic"};
+  if (net.name.empty()) net.name = file.stem().string();
+  if (doc.contains("analysis")) {
+    net.analysis = text_of("analysis");
+    if (net.analysis != "dynamic")
+      throw InputError(at("/analysis"), "analysis '" + net.analysis + "' is not available; choose: dynamic");
+  }
+
+  // Plugins first: they may provide the component types used below.
+  if (doc.contains("plugins")) {
+    const json& plugins = doc["plugins"];
+    if (!plugins.is_array()) throw InputError(at("/plugins"), "expected an array of paths");
+    for (size_t i = 0; i < plugins.size(); ++i) {
+      InputLocation w = at("/plugins/" + std::to_string(i));
+      if (!plugins[i].is_string()) throw InputError(w, "expected a path string");
+      std::filesystem::path p = plugins[i].get<std::string>();
+      if (p.is_relative()) p = file.parent_path() / p;  // relative to the netlist, never searched
+      try {
+        registry.load_plugin(p);
+      } catch (const InputError& e) {
+        throw InputError(w, e.message() + " (" + p.string() + ")");
+      }
+    }
+  }
+
+  World world = doc.contains("world") ? load_world(doc["world"], at("/world")) : World{};
+  ModelBuilder builder(world);
+
+  if (!doc.contains("components")) throw InputError(top, "the netlist has no \"components\" object");
+  const json& comps = doc["components"];
+  if (!comps.is_object() || comps.empty())
+    throw InputError(at("/components"), "expected an object of named components");
+  for (const auto& [name, spec] : comps.items()) {
+    const std::string path = pointer("/components", name);
+    InputLocation w{fname, path, name, ""};
+    only_keys(spec, {"type", "params", "initial", "description"}, w);
+    if (!spec.contains("type") || !spec["type"].is_string())
+      throw InputError(w, "needs a \"type\" string (see `jourdain list`)");
+    std::string type = spec["type"].get<std::string>();
+    const ComponentType* t = registry.find(type);
+    if (!t) {
+      InputLocation tw = w;
+      tw.json_path = pointer(path, "type");
+      auto s = registry.suggestions(type);
+      std::string hint;
+      for (const auto& n : s) hint += (hint.empty() ? "; did you mean: " : ", ") + n;
+      throw InputError(tw, "unknown component type '" + type + "'" + hint + " (`jourdain list` shows them all)");
+    }
+    std::unique_ptr<Component> c = t->create();
+    c->set_identity(name, type);
+    if (spec.contains("params")) {
+      const json& params = spec["params"];
+      InputLocation pw = w;
+      pw.json_path = pointer(path, "params");
+      if (!params.is_object()) throw InputError(pw, "expected an object of parameter values");
+      for (const auto& [pname, value] : params.items()) {
+        InputLocation vw = w;
+        vw.json_path = pointer(pw.json_path, pname);
+        try {
+          c->set_parameter(pname, value);
+        } catch (const InputError& e) {
+          throw e.located(vw);
+        }
+      }
+    }
+    try {
+      c->finish_configuration();
+    } catch (const InputError& e) {
+      // A missing parameter is located at the component's params object.
+      throw e.located(InputLocation{fname, pointer(path, "params"), name, ""});
+    }
+    builder.add(std::move(c), w);
+    if (spec.contains("initial")) {
+      const json& init = spec["initial"];
+      if (!init.is_object()) throw InputError(InputLocation{fname, pointer(path, "initial"), name, ""}, "expected an object of state values");
+      Component* added = builder.find(name);
+      for (const auto& [sname, value] : init.items()) {
+        InputLocation iw{fname, pointer(pointer(path, "initial"), sname), name, ""};
+        StateId s = added->find_state(sname);
+        std::string unit = s.valid() ? added->states()[s.index].unit : "";
+        builder.set_initial(name, sname, s.valid() ? json_check::quantity(value, unit, iw) : 0.0, iw);
+      }
+    }
+  }
+
+  if (doc.contains("connections")) {
+    const json& conns = doc["connections"];
+    if (!conns.is_array()) throw InputError(at("/connections"), "expected an array of [\"comp.port\", \"comp.port\"] pairs");
+    for (size_t i = 0; i < conns.size(); ++i) {
+      InputLocation w = at("/connections/" + std::to_string(i));
+      const json& c = conns[i];
+      if (!c.is_array() || c.size() != 2 || !c[0].is_string() || !c[1].is_string())
+        throw InputError(w, "expected [\"comp.port\", \"comp.port\"]");
+      builder.connect(c[0].get<std::string>(), c[1].get<std::string>(), w);
+    }
+  }
+
+  net.model = std::move(builder).build();
+
+  if (doc.contains("solver")) {
+    if (!doc["solver"].is_object()) throw InputError(at("/solver"), "expected an object of solver settings");
+    net.solver = doc["solver"];
+  }
+  if (doc.contains("record")) {
+    const json& rec = doc["record"];
+    if (!rec.is_array()) throw InputError(at("/record"), "expected an array of \"component.variable\" names");
+    for (size_t i = 0; i < rec.size(); ++i) {
+      InputLocation w = at("/record/" + std::to_string(i));
+      if (!rec[i].is_string()) throw InputError(w, "expected a \"component.variable\" name");
+      std::string name = rec[i].get<std::string>();
+      try {
+        net.model.recordable(name);
+      } catch (const InputError& e) {
+        w.component = name.substr(0, name.find('.'));
+        throw InputError(w, e.message());
+      }
+      net.record.push_back(name);
+    }
+  } else {
+    net.record = net.model.default_record();
+  }
+  return net;
+}
+
+}  // namespace jourdain

@@ -1,0 +1,82 @@
+// Component type registry and plugin loading (registry.hpp, plugin.hpp).
+#include "jourdain/registry.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "jourdain/errors.hpp"
+#include "jourdain/version.hpp"
+
+namespace jourdain {
+
+void Registry::add(ComponentType type) {
+  if (types_.count(type.name))
+    throw std::invalid_argument("component type '" + type.name + "' is registered twice (" + types_[type.name].origin +
+                                " and " + type.origin + ")");
+  std::string key = type.name;
+  types_.emplace(std::move(key), std::move(type));
+}
+
+const ComponentType* Registry::find(const std::string& name) const {
+  auto it = types_.find(name);
+  return it == types_.end() ? nullptr : &it->second;
+}
+
+std::vector<const ComponentType*> Registry::all() const {
+  std::vector<const ComponentType*> out;
+  for (const auto& [name, t] : types_) out.push_back(&t);
+  return out;
+}
+
+std::vector<std::string> Registry::suggestions(const std::string& name) const {
+  // Types sharing the last part of the name ("mass" -> "mechanical1d.mass"), or
+  // starting with what was given.
+  std::vector<std::string> out;
+  std::string tail = name.substr(name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
+  for (const auto& [n, t] : types_) {
+    std::string ntail = n.substr(n.rfind('.') + 1);
+    if (ntail == tail || n.rfind(name, 0) == 0) out.push_back(n);
+  }
+  return out;
+}
+
+void Registry::load_plugin(const std::filesystem::path& path) {
+  InputLocation where{path.string(), "", "", ""};
+  std::error_code ec;
+  // Only the file the user named: an absolute path, so dlopen never searches.
+  std::filesystem::path file = std::filesystem::absolute(path, ec);
+  if (ec || !std::filesystem::is_regular_file(file))
+    throw InputError(where, "plugin file does not exist");
+  std::string canonical = std::filesystem::canonical(file, ec).string();
+  if (std::find(loaded_plugins_.begin(), loaded_plugins_.end(), canonical) != loaded_plugins_.end()) return;
+
+  // The handle is never closed: component objects made by the plugin keep pointers
+  // into it for as long as the process lives.
+  void* handle = dlopen(canonical.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) throw InputError(where, std::string("cannot load plugin: ") + dlerror());
+  using VersionFn = int (*)();
+  using RegisterFn = void (*)(void*);
+  auto version = reinterpret_cast<VersionFn>(dlsym(handle, "jourdain_plugin_abi_version"));
+  auto registrar = reinterpret_cast<RegisterFn>(dlsym(handle, "jourdain_plugin_register"));
+  if (!version || !registrar)
+    throw InputError(where, "not a Jourdain plugin (no JOURDAIN_PLUGIN entry points)");
+  int v = version();
+  if (v != JOURDAIN_ABI_VERSION)
+    throw InputError(where, "plugin was built for Jourdain ABI version " + std::to_string(v) +
+                                ", this is Jourdain " JOURDAIN_VERSION " with ABI version " +
+                                std::to_string(JOURDAIN_ABI_VERSION) + "; rebuild the plugin against it");
+  std::string previous = origin_;
+  origin_ = canonical;
+  try {
+    registrar(this);
+  } catch (const std::exception& e) {
+    origin_ = previous;
+    throw InputError(where, std::string("plugin failed to register its components: ") + e.what());
+  }
+  origin_ = previous;
+  loaded_plugins_.push_back(canonical);
+}
+
+}  // namespace jourdain

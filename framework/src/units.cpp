@@ -1,0 +1,196 @@
+// Unit parsing and conversion (units.hpp).
+#include "jourdain/units.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <numbers>
+#include <string>
+
+namespace jourdain {
+namespace {
+
+using D = Dimension;
+constexpr D dim(int m, int kg, int s, int A = 0, int K = 0, int mol = 0, int cd = 0) {
+  return D{{m, kg, s, A, K, mol, cd}};
+}
+
+struct Symbol {
+  double scale;
+  D dimension;
+  double offset = 0.0;
+};
+
+const std::map<std::string, Symbol>& symbols() {
+  static const std::map<std::string, Symbol> table = [] {
+    const double pi = std::numbers::pi;
+    std::map<std::string, Symbol> t;
+    // SI base and derived units
+    t["m"] = {1, dim(1, 0, 0)};
+    t["g"] = {1e-3, dim(0, 1, 0)};
+    t["s"] = {1, dim(0, 0, 1)};
+    t["A"] = {1, dim(0, 0, 0, 1)};
+    t["K"] = {1, dim(0, 0, 0, 0, 1)};
+    t["mol"] = {1, dim(0, 0, 0, 0, 0, 1)};
+    t["cd"] = {1, dim(0, 0, 0, 0, 0, 0, 1)};
+    t["N"] = {1, dim(1, 1, -2)};
+    t["Pa"] = {1, dim(-1, 1, -2)};
+    t["J"] = {1, dim(2, 1, -2)};
+    t["W"] = {1, dim(2, 1, -3)};
+    t["V"] = {1, dim(2, 1, -3, -1)};
+    t["Hz"] = {1, dim(0, 0, -1)};
+    // angles are dimensionless; the radian is the unit
+    t["rad"] = {1, dim(0, 0, 0)};
+    t["deg"] = {pi / 180.0, dim(0, 0, 0)};
+    t["rev"] = {2 * pi, dim(0, 0, 0)};
+    t["rpm"] = {2 * pi / 60.0, dim(0, 0, -1)};
+    t["%"] = {1e-2, dim(0, 0, 0)};
+    // time
+    t["min"] = {60, dim(0, 0, 1)};
+    t["h"] = {3600, dim(0, 0, 1)};
+    // hydraulics and mechanics in everyday use
+    t["bar"] = {1e5, dim(-1, 1, -2)};
+    t["atm"] = {101325, dim(-1, 1, -2)};
+    t["psi"] = {6894.757293168361, dim(-1, 1, -2)};
+    t["L"] = {1e-3, dim(3, 0, 0)};
+    t["l"] = {1e-3, dim(3, 0, 0)};
+    t["cSt"] = {1e-6, dim(2, 0, -1)};
+    t["cP"] = {1e-3, dim(-1, 1, -1)};
+    t["in"] = {0.0254, dim(1, 0, 0)};
+    t["ft"] = {0.3048, dim(1, 0, 0)};
+    t["lbf"] = {4.4482216152605, dim(1, 1, -2)};
+    t["lb"] = {0.45359237, dim(0, 1, 0)};
+    t["degC"] = {1, dim(0, 0, 0, 0, 1), 273.15};
+    return t;
+  }();
+  return table;
+}
+
+const std::map<std::string, double>& prefixes() {
+  static const std::map<std::string, double> table = {
+      {"T", 1e12}, {"G", 1e9}, {"M", 1e6}, {"k", 1e3}, {"h", 1e2}, {"da", 1e1}, {"d", 1e-1},
+      {"c", 1e-2}, {"m", 1e-3}, {"u", 1e-6}, {"\xC2\xB5", 1e-6}, {"n", 1e-9}, {"p", 1e-12}};
+  return table;
+}
+
+// A symbol with an optional prefix: whole symbols win ("min" is minutes, not milli-inch).
+Symbol lookup(const std::string& word) {
+  if (auto it = symbols().find(word); it != symbols().end()) return it->second;
+  for (const auto& [prefix, factor] : prefixes()) {
+    if (word.size() > prefix.size() && word.compare(0, prefix.size(), prefix) == 0) {
+      auto it = symbols().find(word.substr(prefix.size()));
+      if (it != symbols().end() && it->second.offset == 0.0) return {factor * it->second.scale, it->second.dimension};
+    }
+  }
+  throw UnitError("unknown unit '" + word + "'");
+}
+
+bool is_symbol_char(unsigned char c) { return std::isalpha(c) || c == '%' || c >= 0x80; }
+
+}  // namespace
+
+std::string Dimension::to_string() const {
+  static const char* names[] = {"m", "kg", "s", "A", "K", "mol", "cd"};
+  std::string num, den;
+  for (int i = 0; i < 7; ++i) {
+    int e = exponent[i];
+    if (e == 0) continue;
+    std::string& side = e > 0 ? num : den;
+    if (!side.empty()) side += "*";
+    side += names[i];
+    if (std::abs(e) != 1) side += "^" + std::to_string(std::abs(e));
+  }
+  if (num.empty() && den.empty()) return "1";
+  if (num.empty()) num = "1";
+  return den.empty() ? num : num + "/" + den;
+}
+
+Unit parse_unit(std::string_view expression) {
+  Unit unit;
+  std::string text(expression);
+  size_t i = 0;
+  auto skip_space = [&] {
+    while (i < text.size() && text[i] == ' ') ++i;
+  };
+  skip_space();
+  if (i == text.size()) return unit;  // empty: dimensionless
+  int factors = 0;
+  bool divide = false;
+  while (true) {
+    skip_space();
+    std::string word;
+    if (i < text.size() && text[i] == '1' && factors == 0) {
+      ++i;  // "1/s"
+    } else {
+      while (i < text.size() && is_symbol_char(static_cast<unsigned char>(text[i]))) word += text[i++];
+      if (word.empty()) throw UnitError("cannot read unit '" + text + "' at position " + std::to_string(i + 1));
+    }
+    int power = 1;
+    if (i < text.size() && (text[i] == '^' || std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '-')) {
+      if (text[i] == '^') ++i;
+      char* end = nullptr;
+      long p = std::strtol(text.c_str() + i, &end, 10);
+      if (end == text.c_str() + i) throw UnitError("cannot read the exponent in unit '" + text + "'");
+      i = static_cast<size_t>(end - text.c_str());
+      power = static_cast<int>(p);
+    }
+    if (!word.empty()) {
+      Symbol s = lookup(word);
+      if (s.offset != 0.0) {
+        // an offset unit (degC) only makes sense alone
+        if (factors > 0 || power != 1 || i < text.size())
+          throw UnitError("unit '" + word + "' cannot be combined with others in '" + text + "'");
+        unit.offset = s.offset;
+      }
+      int sign = divide ? -1 : 1;
+      unit.scale *= std::pow(s.scale, sign * power);
+      for (int k = 0; k < 7; ++k) unit.dimension.exponent[k] += sign * power * s.dimension.exponent[k];
+    }
+    ++factors;
+    skip_space();
+    if (i == text.size()) break;
+    char op = text[i];
+    if (op == '*' || op == '.') {
+      divide = false;
+      ++i;
+    } else if (op == '/') {
+      divide = true;
+      ++i;
+    } else if (is_symbol_char(static_cast<unsigned char>(op))) {
+      divide = false;  // "N m"
+    } else {
+      throw UnitError("cannot read unit '" + text + "' at position " + std::to_string(i + 1));
+    }
+  }
+  return unit;
+}
+
+double parse_quantity(std::string_view text_view, std::string_view expected_unit) {
+  std::string text(text_view);
+  const char* begin = text.c_str();
+  while (*begin == ' ') ++begin;
+  char* end = nullptr;
+  double value = std::strtod(begin, &end);
+  if (end == begin) throw UnitError("'" + text + "' is not a number with a unit");
+  if (std::isnan(value)) throw UnitError("'" + text + "' is not a number");  // inf is allowed: "no end stop"
+  std::string unit_text(end);
+  Unit expected = parse_unit(expected_unit);
+  size_t first = unit_text.find_first_not_of(' ');
+  if (first == std::string::npos) return value;  // a bare number is SI
+  Unit given = parse_unit(unit_text.substr(first));
+  if (!(given.dimension == expected.dimension)) {
+    throw UnitError("unit '" + unit_text.substr(first) + "' (" + given.dimension.to_string() +
+                    ") does not fit the expected unit '" + std::string(expected_unit) + "' (" +
+                    expected.dimension.to_string() + ")");
+  }
+  double si = given.scale * value + given.offset;
+  return (si - expected.offset) / expected.scale;
+}
+
+double from_si(double si_value, std::string_view unit) {
+  Unit u = parse_unit(unit);
+  return (si_value - u.offset) / u.scale;
+}
+
+}  // namespace jourdain

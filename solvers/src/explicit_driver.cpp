@@ -1,0 +1,182 @@
+// Explicit integration driver (explicit_driver.hpp).
+#include "explicit_driver.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace jourdain::detail {
+
+OutputClock::OutputClock(const SolverSettings& s) : t0(s.t_start), t_end(s.t_end) {
+  const double span = s.t_end - s.t_start;
+  interval = s.output_interval > 0.0 ? s.output_interval : span / 500.0;
+  count = static_cast<long>(std::ceil(span / interval - 1e-9));
+  if (count < 1) count = 1;
+}
+
+std::vector<int> crossings(const Model& model, const Eigen::VectorXd& g0, const Eigen::VectorXd& g1) {
+  std::vector<int> out;
+  const auto& info = model.zero_crossings();
+  for (Eigen::Index i = 0; i < g0.size(); ++i) {
+    bool rising = g0[i] < 0.0 && g1[i] >= 0.0;
+    bool falling = g0[i] > 0.0 && g1[i] <= 0.0;
+    switch (info[i].direction) {
+      case CrossingDirection::Rising: if (rising) out.push_back(static_cast<int>(i)); break;
+      case CrossingDirection::Falling: if (falling) out.push_back(static_cast<int>(i)); break;
+      case CrossingDirection::Either: if (rising || falling) out.push_back(static_cast<int>(i)); break;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// Scaled RMS norm used for the first step guess (Hairer, Nørsett, Wanner, Solving ODE I, II.4).
+double rms(const Eigen::VectorXd& v, const Eigen::VectorXd& x, const SolverSettings& s) {
+  if (v.size() == 0) return 0.0;
+  Eigen::ArrayXd scale = s.atol + s.rtol * x.array().abs();
+  return std::sqrt((v.array() / scale).square().mean());
+}
+
+double initial_step(RightHandSide& f, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& f0, int order,
+                    const SolverSettings& s, double h_max) {
+  if (s.initial_step > 0.0) return std::min(s.initial_step, h_max);
+  double d0 = rms(x, x, s), d1 = rms(f0, x, s);
+  double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
+  h0 = std::min(h0, h_max);
+  Eigen::VectorXd x1 = x + h0 * f0, f1;
+  f(t + h0, x1, f1);
+  double d2 = rms(f1 - f0, x, s) / h0;
+  double h1 = std::max(d1, d2) <= 1e-15 ? std::max(1e-6, h0 * 1e-3)
+                                        : std::pow(0.01 / std::max(d1, d2), 1.0 / order);
+  return std::min({100.0 * h0, h1, h_max});
+}
+
+}  // namespace
+
+void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx, const SolverSettings& s,
+                        Observer& observer, SolverStats& stats) {
+  RightHandSide f{model, ctx, stats};
+  OutputClock clock(s);
+  if (clock.count > s.max_output_rows)
+    throw SimulationError(s.t_start, {}, "the output interval asks for " + std::to_string(clock.count) +
+                                             " rows, more than max_output_rows = " + std::to_string(s.max_output_rows));
+  const double span = s.t_end - s.t_start;
+  const double h_max = s.max_step > 0.0 ? std::min(s.max_step, span) : span;
+  const bool events = model.zero_crossing_count() > 0;
+
+  double t = ctx.t;
+  Eigen::VectorXd x = ctx.x, f0, x1, f1, dense_x;
+  f(t, x, f0);
+  Eigen::VectorXd g0, g1;
+  auto zero_crossings_at = [&](double tt, const Eigen::VectorXd& xx, Eigen::VectorXd& g) {
+    ++stats.zero_crossing_evaluations;
+    model.evaluate_zero_crossings(ctx, tt, xx);
+    g = ctx.zero_crossings;
+  };
+  if (events) zero_crossings_at(t, x, g0);
+  // Record an evaluated point.
+  auto emit = [&](double tt, const Eigen::VectorXd& xx) {
+    model.derivatives(ctx, tt, xx);
+    observer.output(ctx);
+  };
+
+  double h;
+  if (method.adaptive()) {
+    h = initial_step(f, t, x, f0, method.order(), s, h_max);
+  } else {
+    h = s.step > 0.0 ? s.step : clock.interval / 10.0;
+    h = std::min(h, h_max);
+  }
+  double facmax = 10.0;
+  while (t < s.t_end) {
+    const double h_min = 1e-14 * std::max(1.0, std::abs(t));
+    double hh = std::min(h, s.t_end - t);
+    if (s.t_end - (t + hh) < h_min) hh = s.t_end - t;  // do not leave a sliver
+    double err = 0.0;
+    try {
+      method.step(f, t, x, f0, hh, x1, f1, err);
+    } catch (const NonFiniteError&) {
+      if (!method.adaptive() || hh <= h_min) throw;
+      ++stats.rejected_steps;
+      h = hh * 0.25;
+      facmax = 1.0;
+      continue;
+    }
+    if (method.adaptive() && !(err <= 1.0)) {
+      ++stats.rejected_steps;
+      h = hh * std::max(0.2, 0.9 * std::pow(err, -1.0 / method.order()));
+      facmax = 1.0;
+      if (h < h_min) throw SimulationError(t, {}, "step size underflow (h = " + std::to_string(h) + " s): the model may be stiff (try method \"bdf\") or discontinuous");
+      continue;
+    }
+    ++stats.steps;
+    if (stats.steps > s.max_steps)
+      throw SimulationError(t, {}, "more than max_steps = " + std::to_string(s.max_steps) + " steps");
+    const double t1 = t + hh;
+
+    // Event: bracket the earliest sign change on the dense output, to event_tolerance.
+    std::vector<int> triggered;
+    double t_event = t1;
+    if (events) {
+      zero_crossings_at(t1, x1, g1);
+      triggered = crossings(model, g0, g1);
+      if (!triggered.empty()) {
+        double ta = t, tb = t1;
+        Eigen::VectorXd gb = g1, gm;
+        while (tb - ta > s.event_tolerance) {
+          double tm = 0.5 * (ta + tb);
+          method.dense((tm - t) / hh, dense_x);
+          zero_crossings_at(tm, dense_x, gm);
+          if (crossings(model, g0, gm).empty()) ta = tm;
+          else tb = tm, gb = gm;
+        }
+        t_event = tb;
+        triggered = crossings(model, g0, gb);
+      }
+    }
+
+    // Outputs up to the end of the valid part of the step.
+    while (!clock.done() && clock.upcoming() <= t_event + h_min) {
+      double to = std::min(clock.upcoming(), t_event);
+      if (to >= t1) emit(t1, x1);
+      else {
+        method.dense((to - t) / hh, dense_x);
+        emit(to, dense_x);
+      }
+      ++clock.next;
+    }
+
+    if (!triggered.empty()) {
+      Eigen::VectorXd xe;
+      if (t_event >= t1) xe = x1;
+      else method.dense((t_event - t) / hh, xe);
+      emit(t_event, xe);  // the row just before the discrete change
+      ctx.t = t_event;
+      ctx.x = xe;
+      model.handle_zero_crossings(ctx, triggered);
+      stats.events += static_cast<long>(triggered.size());
+      x = ctx.x;
+      t = t_event;
+      emit(t, x);  // and just after it
+      f(t, x, f0);
+      zero_crossings_at(t, x, g0);
+    } else {
+      t = t1;
+      x = x1;
+      f0 = f1;
+      if (events) g0 = g1;
+    }
+    stats.last_time = t;
+    observer.progress(t);
+
+    if (method.adaptive()) {
+      double fac = err > 0.0 ? std::min(facmax, std::max(0.2, 0.9 * std::pow(err, -1.0 / method.order()))) : facmax;
+      h = std::min(hh * fac, h_max);
+      if (hh < h && t1 >= s.t_end) h = hh;
+      facmax = 10.0;
+    }
+  }
+  stats.algebraic_iterations = ctx.algebraic_iterations;
+}
+
+}  // namespace jourdain::detail

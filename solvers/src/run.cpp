@@ -1,0 +1,111 @@
+// Running a netlist (run.hpp).
+#include "jourdain/solvers/run.hpp"
+
+#include <chrono>
+#include <fstream>
+
+#include "jourdain/recorder.hpp"
+#include "jourdain/version.hpp"
+
+namespace jourdain {
+
+std::vector<double> RunResult::column(const std::string& name) const {
+  for (size_t k = 0; k < columns.size(); ++k) {
+    if (columns[k] != name) continue;
+    std::vector<double> out;
+    out.reserve(rows.size());
+    for (const auto& r : rows) out.push_back(r[k]);
+    return out;
+  }
+  throw std::out_of_range("no recorded column '" + name + "'");
+}
+
+namespace {
+
+class RecordingObserver final : public Observer {
+ public:
+  RecordingObserver(Recorder& recorder, RunResult& result, const RunOptions& options)
+      : recorder_(recorder), result_(result), options_(options) {}
+  void output(const Context& ctx) override {
+    recorder_.record(ctx);
+    if (options_.keep_rows) result_.rows.push_back(recorder_.last_row());
+  }
+  void progress(double t) override {
+    if (options_.progress) options_.progress(t);
+  }
+
+ private:
+  Recorder& recorder_;
+  RunResult& result_;
+  const RunOptions& options_;
+};
+
+}  // namespace
+
+RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
+  RunResult result;
+  InputLocation where{netlist.file.string(), "/solver", "", ""};
+  result.settings = solver_settings_from_json(netlist.solver, where);
+  if (options.t_end) {
+    if (!(*options.t_end > result.settings.t_start))
+      throw InputError({netlist.file.string(), "--t-end", "", ""}, "must be after t_start");
+    result.settings.t_end = *options.t_end;
+  }
+  const Model& model = netlist.model;
+  Recorder recorder(model, netlist.record);
+  result.columns.push_back("time");
+  for (const auto* v : recorder.variables()) result.columns.push_back(v->name);
+  if (!options.output_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.output_dir, ec);
+    if (ec) throw InputError({options.output_dir.string(), "", "", ""}, "cannot create the output folder: " + ec.message());
+    recorder.open(options.output_dir / "results.csv");
+  }
+
+  RecordingObserver observer(recorder, result, options);
+  Context ctx = model.make_context(result.settings.t_start);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    model.initialize(ctx);
+    simulate(model, ctx, result.settings, observer, result.stats);
+    result.finished = true;
+  } catch (const SimulationError& e) {
+    result.failure = e.what();
+    result.failure_time = e.time();
+  }
+  result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.events = ctx.events;
+  result.warnings = ctx.warnings;
+  result.row_count = recorder.rows();
+  result.stats.algebraic_iterations = ctx.algebraic_iterations;
+
+  nlohmann::json events = nlohmann::json::array();
+  for (const auto& e : result.events)
+    events.push_back({{"time", e.time}, {"component", e.component}, {"description", e.description}});
+  nlohmann::json final_values = nlohmann::json::object();
+  const auto& last = recorder.last_row();
+  for (size_t k = 1; k < last.size(); ++k) final_values[result.columns[k]] = last[k];
+  nlohmann::json variables = nlohmann::json::array();
+  for (const auto* v : recorder.variables()) variables.push_back({{"name", v->name}, {"unit", v->unit}});
+  result.summary = {{"jourdain_version", JOURDAIN_VERSION},
+                    {"netlist", netlist.file.string()},
+                    {"name", netlist.name},
+                    {"status", result.finished ? "finished" : "failed"},
+                    {"solver", to_json(result.settings)},
+                    {"statistics", to_json(result.stats)},
+                    {"wall_time_s", result.wall_time_s},
+                    {"rows", result.row_count},
+                    {"events", events},
+                    {"warnings", result.warnings},
+                    {"variables", variables},
+                    {"final_values", final_values},
+                    {"schedule", {{"steps", model.schedule().steps.size()}, {"algebraic_loops", model.schedule().loop_count()}}}};
+  if (!result.finished) result.summary["failure"] = {{"message", result.failure}, {"time", result.failure_time}};
+  if (!options.output_dir.empty()) {
+    std::ofstream out(options.output_dir / "summary.json");
+    out << result.summary.dump(2) << "\n";
+  }
+  return result;
+}
+
+}  // namespace jourdain

@@ -1,0 +1,71 @@
+// Solver settings <-> JSON (STYLE.md 8: plain structs with one JSON mapping).
+#include <cmath>
+
+#include "jourdain/netlist.hpp"
+#include "jourdain/solvers/simulate.hpp"
+
+namespace jourdain {
+
+SolverSettings solver_settings_from_json(const nlohmann::json& j, const InputLocation& where) {
+  SolverSettings s;
+  json_check::only_keys(j, {"method", "t_start", "t_end", "rtol", "atol", "max_step", "initial_step", "step",
+                            "output_interval", "max_steps", "event_tolerance", "max_output_rows"},
+                        where);
+  auto at = [&](const char* key) {
+    InputLocation w = where;
+    w.json_path = json_check::pointer(where.json_path, key);
+    return w;
+  };
+  auto number = [&](const char* key, double& field, const std::string& unit, bool positive) {
+    if (!j.contains(key)) return;
+    field = json_check::quantity(j[key], unit, at(key));
+    if (!std::isfinite(field) || (positive && field <= 0.0) || (!positive && field < 0.0))
+      throw InputError(at(key), positive ? "must be positive" : "must not be negative");
+  };
+  if (j.contains("method")) {
+    if (!j["method"].is_string()) throw InputError(at("method"), "expected a string");
+    s.method = j["method"].get<std::string>();
+    if (s.method != "rk4" && s.method != "dopri5" && s.method != "bdf")
+      throw InputError(at("method"), "unknown method '" + s.method + "'; choose rk4, dopri5 or bdf");
+  }
+  if (j.contains("t_start")) s.t_start = json_check::quantity(j["t_start"], "s", at("t_start"));
+  number("t_end", s.t_end, "s", false);
+  if (j.contains("t_end") && s.t_end <= s.t_start) throw InputError(at("t_end"), "must be after t_start");
+  number("rtol", s.rtol, "", true);
+  number("atol", s.atol, "", true);
+  number("max_step", s.max_step, "s", false);
+  number("initial_step", s.initial_step, "s", false);
+  number("step", s.step, "s", false);
+  number("output_interval", s.output_interval, "s", false);
+  number("event_tolerance", s.event_tolerance, "s", true);
+  for (const char* key : {"max_steps", "max_output_rows"}) {
+    if (!j.contains(key)) continue;
+    if (!j[key].is_number_integer() || j[key].get<long>() <= 0) throw InputError(at(key), "must be a positive whole number");
+    (std::string(key) == "max_steps" ? s.max_steps : s.max_output_rows) = j[key].get<long>();
+  }
+  return s;
+}
+
+nlohmann::json to_json(const SolverSettings& s) {
+  return {{"method", s.method},           {"t_start", s.t_start},
+          {"t_end", s.t_end},             {"rtol", s.rtol},
+          {"atol", s.atol},               {"max_step", s.max_step},
+          {"initial_step", s.initial_step}, {"step", s.step},
+          {"output_interval", s.output_interval}, {"max_steps", s.max_steps},
+          {"event_tolerance", s.event_tolerance}, {"max_output_rows", s.max_output_rows}};
+}
+
+nlohmann::json to_json(const SolverStats& s) {
+  return {{"method", s.method},
+          {"steps", s.steps},
+          {"rejected_steps", s.rejected_steps},
+          {"rhs_evaluations", s.rhs_evaluations},
+          {"jacobian_evaluations", s.jacobian_evaluations},
+          {"nonlinear_iterations", s.nonlinear_iterations},
+          {"zero_crossing_evaluations", s.zero_crossing_evaluations},
+          {"events", s.events},
+          {"algebraic_iterations", s.algebraic_iterations},
+          {"last_time", s.last_time}};
+}
+
+}  // namespace jourdain

@@ -1,0 +1,27 @@
+// Method dispatch (simulate.hpp).
+#include "jourdain/solvers/simulate.hpp"
+
+#include <memory>
+
+#include "explicit_driver.hpp"
+
+namespace jourdain {
+namespace detail {
+std::unique_ptr<OneStepMethod> make_rk4();
+std::unique_ptr<OneStepMethod> make_dopri5(const SolverSettings& s);
+void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer, SolverStats& stats);
+}  // namespace detail
+
+void simulate(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer, SolverStats& stats) {
+  stats.method = settings.method;
+  stats.last_time = ctx.t;
+  observer.output(ctx);  // the initial point
+  if (settings.method == "bdf") {
+    detail::integrate_cvode(model, ctx, settings, observer, stats);
+    return;
+  }
+  auto method = settings.method == "rk4" ? detail::make_rk4() : detail::make_dopri5(settings);
+  detail::integrate_explicit(*method, model, ctx, settings, observer, stats);
+}
+
+}  // namespace jourdain
