@@ -1,0 +1,42 @@
+// Units: parsing, conversion, and the errors a user sees for a wrong unit.
+#include <cmath>
+#include <numbers>
+
+#include "jourdain/units.hpp"
+#include "jourdain_test.hpp"
+
+using namespace jourdain;
+
+TEST_CASE("engineering units convert to SI") {
+  CHECK(parse_quantity("250 bar", "Pa") == doctest::Approx(250e5));
+  CHECK(parse_quantity("100 L/min", "m^3/s") == doctest::Approx(100e-3 / 60));
+  CHECK(parse_quantity("450 mm", "m") == doctest::Approx(0.45));
+  CHECK(parse_quantity("3150 kN", "N") == doctest::Approx(3.15e6));
+  CHECK(parse_quantity("90 deg", "rad") == doctest::Approx(std::numbers::pi / 2));
+  CHECK(parse_quantity("1470 rpm", "rad/s") == doctest::Approx(1470 * 2 * std::numbers::pi / 60));
+  CHECK(parse_quantity("63 cm^3/rev", "m^3/rad") == doctest::Approx(63e-6 / (2 * std::numbers::pi)));
+  CHECK(parse_quantity("1.4 GPa", "Pa") == doctest::Approx(1.4e9));
+  CHECK(parse_quantity("2 N*s/m", "N*s/m") == doctest::Approx(2.0));
+  CHECK(parse_quantity("2 N.s/m", "kg/s") == doctest::Approx(2.0));
+  CHECK(parse_quantity("46 cSt", "m^2/s") == doctest::Approx(46e-6));
+  CHECK(parse_quantity("20 degC", "K") == doctest::Approx(293.15));
+  CHECK(parse_quantity("3.5", "Pa") == doctest::Approx(3.5));  // a bare number is SI
+  CHECK(parse_quantity("1 m3/s", "m^3/s") == doctest::Approx(1.0));
+  CHECK(parse_quantity("5 1/s", "Hz") == doctest::Approx(5.0));
+  CHECK(parse_quantity("1 min", "s") == doctest::Approx(60.0));  // minutes, not milli-inches
+  CHECK(std::isinf(parse_quantity("-inf m", "m")));
+}
+
+TEST_CASE("unknown and mismatched units are errors that say why") {
+  CHECK_THROWS_WITH_AS(parse_quantity("3 furlongs", "m"), doctest::Contains("unknown unit 'furlongs'"), UnitError);
+  CHECK_THROWS_WITH_AS(parse_quantity("3 bar", "m"), doctest::Contains("does not fit"), UnitError);
+  CHECK_THROWS_AS(parse_quantity("abc", "m"), UnitError);
+  CHECK_THROWS_AS(parse_quantity("nan m", "m"), UnitError);
+  CHECK_THROWS_AS(parse_unit("m^"), UnitError);
+}
+
+TEST_CASE("from_si converts back") {
+  CHECK(from_si(2.5e7, "bar") == doctest::Approx(250.0));
+  CHECK(from_si(293.15, "degC") == doctest::Approx(20.0));
+  CHECK(parse_unit("kN*m").dimension.to_string() == "m^2*kg/s^2");
+}

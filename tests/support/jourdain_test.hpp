@@ -1,0 +1,53 @@
+// Helpers shared by the tests: build models from netlist text, run them, read columns.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "jourdain/components/builtin.hpp"
+#include "jourdain/netlist.hpp"
+#include "jourdain/solvers/run.hpp"
+
+namespace jourdain::test {
+
+// The source tree (for netlists/) and the built `jourdain` executable.
+std::filesystem::path source_dir();
+std::filesystem::path netlist_path(const std::string& name);  // netlists/<name>.json
+std::string jourdain_exe();
+
+// A registry with every built-in component.
+Registry builtin_registry();
+
+// Loads netlist text (JSON) with the built-in components. Throws InputError.
+Netlist load(const std::string& json_text, const NetlistOverrides& overrides = {});
+
+// Loads and runs, keeping every row in memory (no files unless output_dir is given).
+RunResult run(const std::string& json_text, const NetlistOverrides& overrides = {});
+RunResult run_file(const std::filesystem::path& file, const NetlistOverrides& overrides = {},
+                   const std::filesystem::path& output_dir = {});
+
+// Linear interpolation of a recorded column at time t.
+double at_time(const RunResult& r, const std::string& column, double t);
+
+// Result of running the command line: exit code and what it printed.
+struct CommandResult {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+CommandResult run_command(const std::string& command_line);
+
+// A fresh, empty temporary folder, removed when the object goes.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace jourdain::test
