@@ -1,0 +1,106 @@
+// Each solver against the closed-form mass–spring–damper, at the accuracy its settings
+// promise, and the observed convergence orders of RK4 and Dormand–Prince.
+#include <cmath>
+#include <sstream>
+
+#include "jourdain_test.hpp"
+#include "oscillator.hpp"
+
+using namespace jourdain;
+using jourdain::test::Oscillator;
+
+namespace {
+
+// Largest |x - x_exact| over every recorded row.
+double max_error(const Oscillator& osc, const RunResult& r) {
+  auto t = r.column("time"), x = r.column("mass.x");
+  double e = 0.0;
+  for (size_t i = 0; i < t.size(); ++i) e = std::max(e, std::abs(x[i] - osc.x(t[i])));
+  return e;
+}
+
+std::string num(double v) {
+  std::ostringstream out;
+  out.precision(17);
+  out << v;
+  return out.str();
+}
+
+std::string adaptive(const std::string& method, double tol) {
+  return R"({"method": ")" + method + R"(", "t_end": 5, "rtol": )" + num(tol) + R"(, "atol": )" + num(tol * 1e-2) +
+         R"(, "output_interval": 0.01})";
+}
+
+}  // namespace
+
+TEST_CASE("adaptive solvers meet their tolerance on the damped oscillator") {
+  // Underdamped (ζ = 0.1, 8 periods) and overdamped (ζ = 2).
+  for (double c : {2.0, 40.0}) {
+    Oscillator osc;
+    osc.c = c;
+    for (std::string method : {"dopri5", "bdf"}) {
+      double err[2];
+      const double tols[2] = {1e-6, 1e-9};
+      for (int i = 0; i < 2; ++i) {
+        CAPTURE(c);
+        CAPTURE(method);
+        RunResult r = jourdain::test::run(osc.netlist(adaptive(method, tols[i])));
+        REQUIRE(r.finished);
+        err[i] = max_error(osc, r);
+        MESSAGE(method << " c=" << c << " rtol=" << tols[i] << ": max error " << err[i] << " m over "
+                       << r.stats.steps << " steps");
+        // Both methods hold the local error per step to rtol|x| + atol. DOPRI5 advances
+        // the 5th-order solution and estimates the error of the 4th: its global error stays
+        // near the tolerance (bound 2 rtol x0). CVODE's BDF controls the local error of
+        // the order it uses, and the error accumulates over the ~10 periods: the CVODE
+        // guide warns global errors may exceed rtol by factors of ten or more (bound 50).
+        const double factor = method == "dopri5" ? 2.0 : 50.0;
+        CHECK(err[i] < factor * tols[i] * osc.x0);
+      }
+      // Accuracy follows the tolerance: 1000x tighter gives at least 100x smaller errors.
+      CHECK(err[1] * 100.0 < err[0]);
+    }
+  }
+}
+
+TEST_CASE("RK4 converges at fourth order and DOPRI5 at fifth") {
+  Oscillator osc;
+  // The largest error over rows that fall on step boundaries (the steps divide the
+  // output interval), so no interpolation error enters.
+  auto error_at = [&](const std::string& solver) {
+    RunResult r = jourdain::test::run(osc.netlist(solver));
+    REQUIRE(r.finished);
+    return max_error(osc, r);
+  };
+  // RK4 at fixed steps h, h/2, h/4: the error ratio tends to 2^4.
+  double e[3];
+  for (int i = 0; i < 3; ++i) {
+    double h = 0.02 / std::pow(2.0, i);
+    e[i] = error_at(R"({"method": "rk4", "t_end": 2, "step": )" + num(h) + R"(, "output_interval": 0.1})");
+  }
+  double order_rk4 = std::log2(e[1] / e[2]);
+  MESSAGE("RK4 errors " << e[0] << " " << e[1] << " " << e[2] << ", observed order " << order_rk4);
+  CHECK(order_rk4 == doctest::Approx(4.0).epsilon(0.05));
+
+  // DOPRI5 forced to a fixed step (max_step = initial_step = h, tolerances so loose that
+  // no step is rejected): the 5th-order solution's error ratio tends to 2^5.
+  for (int i = 0; i < 3; ++i) {
+    double h = 0.05 / std::pow(2.0, i);
+    e[i] = error_at(R"({"method": "dopri5", "t_end": 2, "rtol": 1e3, "atol": 1e3, "max_step": )" + num(h) +
+                    R"(, "initial_step": )" + num(h) + R"(, "output_interval": 0.1})");
+  }
+  double order_dp = std::log2(e[1] / e[2]);
+  MESSAGE("DOPRI5 errors " << e[0] << " " << e[1] << " " << e[2] << ", observed order " << order_dp);
+  CHECK(order_dp == doctest::Approx(5.0).epsilon(0.06));
+}
+
+TEST_CASE("dense output between steps keeps the method's accuracy") {
+  // Output every 1 ms while DOPRI5 takes steps of ~3 ms: most rows fall between steps and come from
+  // the continuous extension (4th order), and must still agree with the closed form.
+  Oscillator osc;
+  osc.c = 0.0;  // undamped, so the error does not decay away
+  RunResult r = jourdain::test::run(osc.netlist(R"({"method": "dopri5", "t_end": 3, "rtol": 1e-10, "atol": 1e-12, "output_interval": 0.001})"));
+  REQUIRE(r.finished);
+  CHECK(r.stats.steps * 3 < r.row_count);  // far fewer steps than output rows
+  CHECK(max_error(osc, r) < 20.0 * 1e-10 * osc.x0);
+}
