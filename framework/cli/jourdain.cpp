@@ -135,6 +135,7 @@ int cmd_describe(const Registry& registry, const std::string& type, bool json) {
 int main(int argc, char** argv) {
   CLI::App app{"Jourdain " JOURDAIN_VERSION " - component-library simulation of multi-domain engineering systems"};
   app.require_subcommand(1);
+  app.fallthrough();  // -v, -q and --plugin also after the subcommand
   app.set_version_flag("--version", JOURDAIN_VERSION);
   bool verbose = false, quiet = false;
   std::vector<std::string> plugins;

@@ -1,0 +1,210 @@
+// The `jourdain` command line: normal use, the bad-input suite (exit code 2 and a
+// message naming the place) and a simulation failure (exit code 1, results kept).
+#include <fstream>
+#include <sstream>
+
+#include "jourdain_test.hpp"
+
+using jourdain::test::CommandResult;
+using jourdain::test::TempDir;
+
+namespace {
+
+std::string exe() { return jourdain::test::jourdain_exe(); }
+
+std::string write(const TempDir& dir, const std::string& name, const std::string& text) {
+  auto path = dir.path() / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+CommandResult cli(const std::string& args) { return jourdain::test::run_command(exe() + " " + args); }
+
+// Runs a netlist text that must be refused; returns the message.
+std::string refused(const std::string& netlist_text, const std::string& extra = "") {
+  TempDir dir;
+  auto file = write(dir, "bad.json", netlist_text);
+  CommandResult r = cli("run -q " + file + " -o " + (dir.path() / "out").string() + " " + extra);
+  CAPTURE(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("bad.json") != std::string::npos);
+  return r.output;
+}
+
+const std::string kOscillator = R"({
+  "name": "osc",
+  "components": {
+    "wall": {"type": "mechanical1d.fixed"},
+    "spring": {"type": "mechanical1d.spring", "params": {"stiffness": "100 N/m"}},
+    "mass": {"type": "mechanical1d.mass", "initial": {"x": 0.1}}
+  },
+  "connections": [["wall.p", "spring.a"], ["mass.p", "spring.b"]],
+  "solver": {"method": "dopri5", "t_end": 1, "output_interval": 0.1},
+  "record": ["mass.x", "spring.force"]
+})";
+
+}  // namespace
+
+TEST_CASE("list, describe and check") {
+  CommandResult list = cli("list");
+  CHECK(list.exit_code == 0);
+  CHECK(list.output.find("mechanical1d.mass") != std::string::npos);
+  CHECK(list.output.find("signal.gain") != std::string::npos);
+
+  CommandResult d = cli("describe mechanical1d.mass");
+  CHECK(d.exit_code == 0);
+  CHECK(d.output.find("mass (real, kg) = 1") != std::string::npos);
+  CHECK(d.output.find("[mechanical1d, state side]") != std::string::npos);
+  CommandResult dj = cli("describe mechanical1d.spring --json");
+  CHECK(dj.exit_code == 0);
+  auto j = nlohmann::json::parse(dj.output);
+  CHECK(j["parameters"][0]["name"] == "stiffness");
+  CHECK(j["parameters"][0]["unit"] == "N/m");
+  CHECK(j["ports"][0]["side"] == "response");
+  CHECK(cli("describe nosuch.type").exit_code == 2);
+
+  TempDir dir;
+  CommandResult c = cli("check " + write(dir, "osc.json", kOscillator));
+  CHECK(c.exit_code == 0);
+  CHECK(c.output.find("Evaluation order") != std::string::npos);
+  CHECK(c.output.find("0 algebraic loop") != std::string::npos);
+}
+
+TEST_CASE("run writes results.csv and summary.json; --set and --t-end apply") {
+  TempDir dir;
+  auto file = write(dir, "osc.json", kOscillator);
+  auto out = dir.path() / "out";
+  CommandResult r = cli("run -q " + file + " -o " + out.string() + " --set mass.mass=4 --t-end 0.5");
+  CAPTURE(r.output);
+  REQUIRE(r.exit_code == 0);
+  std::string csv = slurp(out / "results.csv");
+  CHECK(csv.rfind("time [s],mass.x [m],spring.force [N]\n", 0) == 0);
+  auto summary = nlohmann::json::parse(slurp(out / "summary.json"));
+  CHECK(summary["status"] == "finished");
+  CHECK(summary["solver"]["t_end"] == 0.5);
+  CHECK(summary["rows"] == 6);
+  // mass 4 kg: ω = 5 rad/s, x(0.5) = 0.1 cos(2.5); dopri5 at its default rtol 1e-6.
+  CHECK(summary["final_values"]["mass.x"].get<double>() == doctest::Approx(0.1 * std::cos(2.5)).epsilon(1e-4));
+}
+
+TEST_CASE("bad input: exit code 2 and a message that names the place") {
+  SUBCASE("malformed JSON") {
+    std::string m = refused("{\"components\": {\"m\": {\"type\": \"mechanical1d.mass\"}\n");
+    CHECK(m.find("malformed JSON at line") != std::string::npos);
+  }
+  SUBCASE("unknown component type") {
+    std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.masss"}}})");
+    CHECK(m.find("/components/m/type") != std::string::npos);
+    CHECK(m.find("unknown component type 'mechanical1d.masss'") != std::string::npos);
+  }
+  SUBCASE("unknown port") {
+    std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass"}, "s": {"type": "mechanical1d.spring"},
+                                               "w": {"type": "mechanical1d.fixed"}},
+                                "connections": [["m.p", "s.a"], ["w.p", "s.c"]]})");
+    CHECK(m.find("/connections/1") != std::string::npos);
+    CHECK(m.find("component 's'") != std::string::npos);
+    CHECK(m.find("port 'c'") != std::string::npos);
+  }
+  SUBCASE("two outputs driving one input") {
+    std::string m = refused(R"({"components": {"a": {"type": "signal.constant"}, "b": {"type": "signal.step"},
+                                               "i": {"type": "signal.integrator"}},
+                                "connections": [["a.out", "i.in"], ["b.out", "i.in"]]})");
+    CHECK(m.find("component 'i'") != std::string::npos);
+    CHECK(m.find("port 'in'") != std::string::npos);
+    CHECK(m.find("'a.out'") != std::string::npos);
+    CHECK(m.find("'b.out'") != std::string::npos);
+  }
+  SUBCASE("an input left unconnected") {
+    std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass"}, "s": {"type": "mechanical1d.spring"}},
+                                "connections": [["m.p", "s.a"]]})");
+    CHECK(m.find("component 's'") != std::string::npos);
+    CHECK(m.find("port 'b'") != std::string::npos);
+    CHECK(m.find("not connected") != std::string::npos);
+  }
+  SUBCASE("a missing parameter") {
+    std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass", "params": {}}}})", "--set m.mass=");
+    CHECK(m.find("/components/m/params/mass") != std::string::npos);
+  }
+  SUBCASE("an out-of-range parameter") {
+    std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass", "params": {"restitution": 1.5}}}})");
+    CHECK(m.find("/components/m/params/restitution") != std::string::npos);
+    CHECK(m.find("out of its range [0, 1]") != std::string::npos);
+  }
+  SUBCASE("a wrongly united parameter") {
+    std::string m = refused(R"({"components": {"s": {"type": "mechanical1d.spring", "params": {"stiffness": "5 bar"}},
+                                               "m": {"type": "mechanical1d.mass"}, "n": {"type": "mechanical1d.mass"}},
+                                "connections": [["m.p", "s.a"], ["n.p", "s.b"]]})");
+    CHECK(m.find("/components/s/params/stiffness") != std::string::npos);
+    CHECK(m.find("does not fit the expected unit 'N/m'") != std::string::npos);
+  }
+  SUBCASE("a connection between incompatible port types") {
+    std::string m = refused(R"({"components": {"c": {"type": "signal.constant"}, "m": {"type": "mechanical1d.mass"}},
+                                "connections": [["c.out", "m.p"]]})");
+    CHECK(m.find("/connections/0") != std::string::npos);
+    CHECK(m.find("port types differ") != std::string::npos);
+  }
+  SUBCASE("a plugin that does not exist, named in the netlist") {
+    std::string m = refused(R"({"plugins": ["no/such/plugin.so"], "components": {"m": {"type": "mechanical1d.mass"}}})");
+    CHECK(m.find("/plugins/0") != std::string::npos);
+    CHECK(m.find("no/such/plugin.so") != std::string::npos);
+  }
+  SUBCASE("an unknown solver key") {
+    std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass"}}, "solver": {"rtoll": 1e-6}})");
+    CHECK(m.find("/solver/rtoll") != std::string::npos);
+  }
+}
+
+TEST_CASE("bad input on the command line itself") {
+  CommandResult missing = cli("run /no/such/netlist.json");
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.output.find("/no/such/netlist.json") != std::string::npos);
+  CommandResult plugin = cli("--plugin /no/such/plugin.so list");
+  CHECK(plugin.exit_code == 2);
+  CHECK(plugin.output.find("/no/such/plugin.so") != std::string::npos);
+  CHECK(cli("frobnicate").exit_code == 2);
+}
+
+TEST_CASE("a simulation failure exits 1 and keeps everything computed so far") {
+  // A stiff oscillator on an explicit method with a step budget that runs out mid-way.
+  TempDir dir;
+  auto file = write(dir, "stiff.json", R"({
+    "components": {
+      "wall": {"type": "mechanical1d.fixed"},
+      "spring": {"type": "mechanical1d.spring", "params": {"stiffness": 1e4}},
+      "damper": {"type": "mechanical1d.damper", "params": {"damping": 1e3}},
+      "mass": {"type": "mechanical1d.mass", "params": {"mass": 1e-3}, "initial": {"x": 0.1}}
+    },
+    "connections": [["wall.p", "spring.a"], ["mass.p", "spring.b"], ["wall.p", "damper.a"], ["mass.p", "damper.b"]],
+    "solver": {"method": "dopri5", "t_end": 1, "output_interval": 0.001, "max_steps": 20000},
+    "record": ["mass.x"]
+  })");
+  auto out = dir.path() / "out";
+  CommandResult r = cli("run -q " + file + " -o " + out.string());
+  CAPTURE(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("max_steps") != std::string::npos);
+  auto summary = nlohmann::json::parse(slurp(out / "summary.json"));
+  CHECK(summary["status"] == "failed");
+  const double t_fail = summary["failure"]["time"].get<double>();
+  CHECK(t_fail > 0.01);
+  CHECK(t_fail < 1.0);
+  // Every output time before the failure is in results.csv: rows at 0, 1 ms, 2 ms, ...
+  std::istringstream csv(slurp(out / "results.csv"));
+  std::string line;
+  long rows = -1;
+  double last_t = -1;
+  while (std::getline(csv, line)) {
+    if (++rows == 0) continue;
+    last_t = std::stod(line.substr(0, line.find(',')));
+  }
+  CHECK(rows == summary["rows"].get<long>());
+  CHECK(last_t <= t_fail);
+  CHECK(last_t > t_fail - 0.001 - 1e-12);
+}
