@@ -95,15 +95,12 @@ int cmd_check(Registry& registry, const std::string& file) {
             << m.zero_crossing_count() << " zero-crossing functions, " << m.schedule().loop_count()
             << " algebraic loop(s)\n\nEvaluation order:\n"
             << m.schedule().describe(comps);
-  std::vector<std::string> open;
-  for (const auto& c : m.components()) {
-    for (const auto& p : c->ports()) {
-      bool connected = false;
-      for (const auto& other : m.components()) (void)other;
-      (void)connected;
-      if (p.optional) open.push_back(c->name() + "." + p.name);
-    }
-  }
+  // Unconnected ports are legal where they remain here (signal outputs, a mass with
+  // nothing attached, optional inputs), but worth a look.
+  auto open = m.unconnected_ports();
+  std::cout << "\nUnconnected ports:";
+  if (open.empty()) std::cout << " none";
+  for (const auto& p : open) std::cout << " " << p;
   std::cout << "\nStates:";
   for (const auto& s : m.state_names()) std::cout << " " << s;
   std::cout << "\nRecorded: " << net.record.size() << " variables\n";

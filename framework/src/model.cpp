@@ -200,7 +200,11 @@ Model ModelBuilder::build() && {
       }
     }
   }
+  m.connection_count_.resize(nc);
+  for (int i = 0; i < nc; ++i) m.connection_count_[i].assign(components_[i]->ports().size(), 0);
   for (const auto& c : connections_) {
+    ++m.connection_count_[c.state_side.component][c.state_side.port.index];
+    ++m.connection_count_[c.response_side.component][c.response_side.port.index];
     auto [sc, sp] = c.state_side;
     auto [rc, rp] = c.response_side;
     int s_out = m.layouts_[sc].port_output_offset[sp.index];
@@ -340,6 +344,14 @@ std::vector<std::string> Model::state_names() const {
   for (const auto& c : components_)
     for (const auto& s : c->states()) names.push_back(c->name() + "." + s.name);
   return names;
+}
+
+std::vector<std::string> Model::unconnected_ports() const {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < components_.size(); ++i)
+    for (size_t p = 0; p < components_[i]->ports().size(); ++p)
+      if (connection_count_[i][p] == 0) out.push_back(components_[i]->name() + "." + components_[i]->ports()[p].name);
+  return out;
 }
 
 std::vector<std::string> Model::default_record() const {

@@ -91,7 +91,8 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
   while (t < s.t_end) {
     const double h_min = 1e-14 * std::max(1.0, std::abs(t));
     double hh = std::min(h, s.t_end - t);
-    if (s.t_end - (t + hh) < h_min) hh = s.t_end - t;  // do not leave a sliver
+    // Do not leave a sliver of a step before t_end (rounding in t += h would add one).
+    if (s.t_end - (t + hh) < std::max(h_min, 1e-6 * hh)) hh = s.t_end - t;
     double err = 0.0;
     try {
       method.step(f, t, x, f0, hh, x1, f1, err);

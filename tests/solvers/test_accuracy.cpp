@@ -63,6 +63,27 @@ TEST_CASE("adaptive solvers meet their tolerance on the damped oscillator") {
   }
 }
 
+TEST_CASE("RK4 at a fixed step meets the error its step promises") {
+  // For x' = λ x, one RK4 step multiplies by 1 + z + z²/2 + z³/6 + z⁴/24 (z = λh) instead
+  // of e^z: a relative error of |z|^5/120 per step. Over n = t/h steps the global error is
+  // at most x0 n |z|^5 / 120 = x0 t |λ| (|λ| h)^4 / 120, with |λ| the largest eigenvalue
+  // modulus (√(k/m) underdamped, ζω0 + ω0√(ζ²−1) overdamped).
+  for (double c : {2.0, 40.0}) {
+    Oscillator osc;
+    osc.c = c;
+    const double h = 2e-3, t_end = 5.0;
+    RunResult r = jourdain::test::run(osc.netlist(R"({"method": "rk4", "t_end": 5, "step": 0.002, "output_interval": 0.01})"));
+    REQUIRE(r.finished);
+    const double w0 = std::sqrt(osc.k / osc.m), zeta = osc.c / (2 * std::sqrt(osc.k * osc.m));
+    const double lambda = zeta < 1 ? w0 : zeta * w0 + w0 * std::sqrt(zeta * zeta - 1);
+    const double bound = osc.x0 * t_end * lambda * std::pow(lambda * h, 4) / 120.0;
+    const double err = max_error(osc, r);
+    MESSAGE("rk4 c=" << c << " h=" << h << ": max error " << err << " m, bound " << bound << " m");
+    CHECK(err < bound);
+    CHECK(r.stats.steps == 2500);
+  }
+}
+
 TEST_CASE("RK4 converges at fourth order and DOPRI5 at fifth") {
   Oscillator osc;
   // The largest error over rows that fall on step boundaries (the steps divide the

@@ -47,6 +47,8 @@ class Model {
   const RecordableVariable& recordable(const std::string& name) const;
   // Names of every continuous state in Context::x order ("mass.x").
   std::vector<std::string> state_names() const;
+  // Ports that no connection reaches ("comp.port"), for `jourdain check`.
+  std::vector<std::string> unconnected_ports() const;
   // Variables recorded when a netlist names none: states, observables, signal outputs.
   std::vector<std::string> default_record() const;
 
@@ -87,6 +89,7 @@ class Model {
   std::vector<ZeroCrossingInfo> zero_crossings_;
   std::vector<RecordableVariable> recordable_;
   std::vector<std::string> output_names_;  // per Context::y slot, for messages
+  std::vector<std::vector<int>> connection_count_;  // per component, per port
   struct Sizes {
     long states = 0, outputs = 0, discretes = 0, unknowns = 0, observables = 0, zero_crossings = 0;
   } ctx_sizes_;
