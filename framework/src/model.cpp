@@ -56,14 +56,14 @@ void ModelBuilder::add(std::unique_ptr<Component> component, InputLocation where
     throw InputError(where, "a component name must be non-empty and contain no '.', '/' or space");
   if (find(name)) throw InputError(where, "a component named '" + name + "' exists already");
   if (!component->configured()) component->finish_configuration();
+  index_.emplace(name, static_cast<int>(components_.size()));
   components_.push_back(std::move(component));
   locations_.push_back(where);
 }
 
 Component* ModelBuilder::find(const std::string& name) {
-  for (auto& c : components_)
-    if (c->name() == name) return c.get();
-  return nullptr;
+  auto it = index_.find(name);
+  return it == index_.end() ? nullptr : components_[it->second].get();
 }
 
 ModelBuilder::Endpoint ModelBuilder::resolve(const std::string& dotted, const InputLocation& where) const {
@@ -71,27 +71,26 @@ ModelBuilder::Endpoint ModelBuilder::resolve(const std::string& dotted, const In
   if (dot == std::string::npos)
     throw InputError(where, "'" + dotted + "' must name a port as \"component.port\"");
   std::string comp = dotted.substr(0, dot), port = dotted.substr(dot + 1);
-  std::vector<std::string> names;
-  for (size_t i = 0; i < components_.size(); ++i) {
-    if (components_[i]->name() != comp) {
-      names.push_back(components_[i]->name());
-      continue;
-    }
-    PortId p = components_[i]->find_port(port);
-    if (!p.valid()) {
-      std::vector<std::string> ports;
-      for (const auto& ps : components_[i]->ports()) ports.push_back(ps.name);
-      InputLocation w = where;
-      w.component = comp;
-      w.port = port;
-      throw InputError(w, "no such port on type '" + components_[i]->type_name() + "'" + closest(port, ports) +
-                              "; its ports are: " + (ports.empty() ? "(none)" : join(ports)));
-    }
-    return {static_cast<int>(i), p};
+  auto it = index_.find(comp);
+  if (it == index_.end()) {
+    std::vector<std::string> names;
+    for (const auto& c : components_) names.push_back(c->name());
+    InputLocation w = where;
+    w.component = comp;
+    throw InputError(w, "no component of that name in the netlist" + closest(comp, names));
   }
-  InputLocation w = where;
-  w.component = comp;
-  throw InputError(w, "no component of that name in the netlist" + closest(comp, names));
+  const int i = it->second;
+  PortId p = components_[i]->find_port(port);
+  if (!p.valid()) {
+    std::vector<std::string> ports;
+    for (const auto& ps : components_[i]->ports()) ports.push_back(ps.name);
+    InputLocation w = where;
+    w.component = comp;
+    w.port = port;
+    throw InputError(w, "no such port on type '" + components_[i]->type_name() + "'" + closest(port, ports) +
+                            "; its ports are: " + (ports.empty() ? "(none)" : join(ports)));
+  }
+  return {i, p};
 }
 
 void ModelBuilder::connect(const std::string& a, const std::string& b, InputLocation where) {
@@ -288,6 +287,7 @@ Model ModelBuilder::build() && {
     if (!names.insert(name).second)
       throw InputError(locations_[comp], "type '" + components_[comp]->type_name() + "' declares '" + name +
                                              "' twice (a component library defect)");
+    m.recordable_index_.emplace(name, static_cast<int>(m.recordable_.size()));
     m.recordable_.push_back({name, unit, src, idx});
   };
   for (int i = 0; i < nc; ++i) {
@@ -314,6 +314,7 @@ Model ModelBuilder::build() && {
       }
     }
   }
+  for (int i = 0; i < nc; ++i) m.component_index_.emplace(components_[i]->name(), i);
   m.components_ = std::move(components_);
   return m;
 }
@@ -321,14 +322,12 @@ Model ModelBuilder::build() && {
 // ============================================================== Model
 
 const Component* Model::find_component(const std::string& name) const {
-  for (const auto& c : components_)
-    if (c->name() == name) return c.get();
-  return nullptr;
+  auto it = component_index_.find(name);
+  return it == component_index_.end() ? nullptr : components_[it->second].get();
 }
 
 const RecordableVariable& Model::recordable(const std::string& name) const {
-  for (const auto& v : recordable_)
-    if (v.name == name) return v;
+  if (auto it = recordable_index_.find(name); it != recordable_index_.end()) return recordable_[it->second];
   std::vector<std::string> all;
   for (const auto& v : recordable_) all.push_back(v.name);
   std::string comp = name.substr(0, name.find('.'));
@@ -510,6 +509,9 @@ void Model::handle_zero_crossings(Context& ctx, const std::vector<int>& triggere
 }
 
 void Model::check_finite(const Context& ctx, bool derivatives_too) const {
+  // The common case costs one vectorised pass; names are looked up only on failure.
+  if (ctx.y.allFinite() && (!derivatives_too || (ctx.x.allFinite() && ctx.xdot.allFinite() && ctx.observables.allFinite())))
+    return;
   auto bad = [&](const std::string& comp, const std::string& what) {
     throw NonFiniteError(ctx.t, {comp}, what + " is not finite (NaN or infinity)");
   };

@@ -16,6 +16,7 @@ void Registry::add(ComponentType type) {
     throw std::invalid_argument("component type '" + type.name + "' is registered twice (" + types_[type.name].origin +
                                 " and " + type.origin + ")");
   std::string key = type.name;
+  added_since_mark_.push_back(key);
   types_.emplace(std::move(key), std::move(type));
 }
 
@@ -67,11 +68,14 @@ void Registry::load_plugin(const std::filesystem::path& path) {
     throw InputError(where, "plugin was built for Jourdain ABI version " + std::to_string(v) +
                                 ", this is Jourdain " JOURDAIN_VERSION " with ABI version " +
                                 std::to_string(JOURDAIN_ABI_VERSION) + "; rebuild the plugin against it");
+  // All or nothing: a plugin that fails half-way leaves none of its types behind.
   std::string previous = origin_;
   origin_ = canonical;
+  added_since_mark_.clear();
   try {
     registrar(this);
   } catch (const std::exception& e) {
+    for (const auto& name : added_since_mark_) types_.erase(name);
     origin_ = previous;
     throw InputError(where, std::string("plugin failed to register its components: ") + e.what());
   }

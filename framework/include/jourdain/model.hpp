@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "jourdain/component.hpp"
@@ -90,6 +91,8 @@ class Model {
   std::vector<RecordableVariable> recordable_;
   std::vector<std::string> output_names_;  // per Context::y slot, for messages
   std::vector<std::vector<int>> connection_count_;  // per component, per port
+  std::unordered_map<std::string, int> component_index_;
+  std::unordered_map<std::string, int> recordable_index_;
   struct Sizes {
     long states = 0, outputs = 0, discretes = 0, unknowns = 0, observables = 0, zero_crossings = 0;
   } ctx_sizes_;
@@ -123,6 +126,7 @@ class ModelBuilder {
 
   World world_;
   std::vector<std::unique_ptr<Component>> components_;
+  std::unordered_map<std::string, int> index_;  // component name -> position
   std::vector<InputLocation> locations_;
   std::vector<Connection> connections_;
 };

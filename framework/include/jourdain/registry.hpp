@@ -44,6 +44,7 @@ class Registry {
 
  private:
   std::map<std::string, ComponentType> types_;
+  std::vector<std::string> added_since_mark_;  // undo list while a plugin registers
   std::vector<std::string> loaded_plugins_;
   std::string origin_ = "built-in";
 };
