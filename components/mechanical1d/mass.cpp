@@ -10,8 +10,16 @@
 // pushes it there, and leaves when that force changes sign (another event).
 // So that a step never hops over a landing, the top of a flight (v = 0, an extremum of
 // x) is an event too; its handler changes nothing.
+//
+// Resting is a unilateral constraint: the mass leaves its stop when the applied force
+// turns to pull it away ("leave_stop"). That includes a force that jumps at another
+// component's event (a step driving a force source) and a force that already pulls at
+// the instant of an impact: the model handles the zero crossings that a discrete change
+// pushes across zero at the same instant (Model::handle_zero_crossings).
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "mechanical1d_library.hpp"
 
@@ -43,7 +51,7 @@ class Mass final : public Component {
     x_ = declare_state("x", "m", 0.0, "position");
     v_ = declare_state("v", "m/s", 0.0, "velocity");
     a_ = declare_observable("a", "m/s^2", "acceleration");
-    force_ = declare_observable("force", "N", "sum of the forces applied at the port");
+    force_ = declare_observable("force", "N", "force applied to the mass apart from the end stops: port forces and gravity along the axis");
     stop_force_ = declare_observable("stop_force", "N", "force of the end stop on the mass");
     contact_ = declare_discrete("contact", 0.0, "0 free, -1 resting on x_min, +1 resting on x_max");
     if (std::isfinite(x_min_)) {
@@ -64,10 +72,18 @@ class Mass final : public Component {
       e.warn("initial position outside the end stops; placed on the nearest one");
       e.set_state(x_, std::clamp(x, x_min_, x_max_));
     }
+    // A mass that starts on a stop moving into it is an impact at t0 (a zero crossing
+    // that starts at zero is never seen to change sign).
+    x = e.state(x_);
+    const double v = e.state(v_);
+    if ((x == x_min_ && v < 0.0) || (x == x_max_ && v > 0.0)) {
+      impact(e, x == x_min_);
+      return;
+    }
     // A mass that starts at rest on a stop and is pushed onto it stays there.
-    double f = applied_force(e);
-    if (e.state(v_) == 0.0 && e.state(x_) == x_min_ && f <= 0.0) e.set_discrete(contact_, -1.0);
-    if (e.state(v_) == 0.0 && e.state(x_) == x_max_ && f >= 0.0) e.set_discrete(contact_, 1.0);
+    const double f = applied_force(e);
+    if (v == 0.0 && x == x_min_ && f <= 0.0) e.set_discrete(contact_, -1.0);
+    if (v == 0.0 && x == x_max_ && f >= 0.0) e.set_discrete(contact_, 1.0);
   }
 
   void calc_outputs(Eval& e) const override {
@@ -107,18 +123,27 @@ class Mass final : public Component {
   void on_zero_crossing(Eval& e, ZeroCrossingId z) const override {
     if (z == top_ || z == bottom_) return;  // a step boundary only
     if (z == leave_) {
+      const double contact = e.discrete(contact_);
       e.set_discrete(contact_, 0.0);
-      e.log_event(std::string("leaves the ") + (e.state(x_) <= x_min_ ? "lower" : "upper") + " end stop");
+      e.log_event(std::string("leaves the ") + (contact < 0.0 ? "lower" : "upper") + " end stop");
       return;
     }
-    const bool lower = z == hit_min_;
+    impact(e, z == hit_min_);
+  }
+
+ private:
+  // Newton's impact law on a stop; the mass comes to rest there when the rebound is
+  // slower than rest_velocity. Should the applied force pull it away at that instant,
+  // leave_stop rises through zero as the contact starts and lets it go at once.
+  void impact(Eval& e, bool lower) const {
     const double stop = lower ? x_min_ : x_max_;
     const double v_impact = e.state(v_);
     const double v_after = -restitution_ * v_impact;
     e.set_state(x_, stop);
+    const double contact = lower ? -1.0 : 1.0;
     if (std::abs(v_after) <= rest_velocity_) {
       e.set_state(v_, 0.0);
-      e.set_discrete(contact_, lower ? -1.0 : 1.0);
+      e.set_discrete(contact_, contact);
       e.log_event(std::string("comes to rest on the ") + (lower ? "lower" : "upper") + " end stop (impact speed " +
                   std::to_string(std::abs(v_impact)) + " m/s)");
     } else {
@@ -128,7 +153,6 @@ class Mass final : public Component {
     }
   }
 
- private:
   double applied_force(const Eval& e) const {
     const Eigen::Vector2d axis(std::cos(inclination_), std::sin(inclination_));
     return e.in(port_, mech1d::force) + m_ * e.world().gravity.dot(axis);

@@ -23,6 +23,36 @@ class Integrator final : public Component {
   StateId y_;
 };
 
-void register_dynamics(Registry& r) { r.add<Integrator>("signal.integrator", "dy/dt = k u"); }
+// First-order lag:  T dy/dt = K u - y,  y(0) from the netlist's "initial": {"y": ...}
+// (0 by default). Its step response from rest is y = K u (1 - exp(-t / T)).
+class FirstOrderLag final : public Component {
+ public:
+  FirstOrderLag() {
+    declare_real("K", "", 1.0, "static gain");
+    declare_real("T", "s", 1.0, "time constant", Range::positive());
+  }
+  void configure() override {
+    gain_ = real("K");
+    time_constant_ = real("T");
+    in_ = declare_port("in", signal_domain(), PortSide::Response, "input u");
+    out_ = declare_port("out", signal_domain(), PortSide::State, "lagged output y");
+    set_dependencies(out_, {});  // y is the state: no direct feedthrough
+    y_ = declare_state("y", "", 0.0, "output");
+  }
+  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, e.state(y_)); }
+  void calc_derivatives(Eval& e) const override {
+    e.set_derivative(y_, (gain_ * e.in(in_, signal::value) - e.state(y_)) / time_constant_);
+  }
+
+ private:
+  double gain_ = 1.0, time_constant_ = 1.0;
+  PortId in_, out_;
+  StateId y_;
+};
+
+void register_dynamics(Registry& r) {
+  r.add<Integrator>("signal.integrator", "dy/dt = k u");
+  r.add<FirstOrderLag>("signal.first_order_lag", "T dy/dt = K u - y");
+}
 
 }  // namespace jourdain::signal_library

@@ -7,6 +7,7 @@ void register_signal_components(Registry& registry) {
   signal_library::register_sources(registry);
   signal_library::register_math(registry);
   signal_library::register_dynamics(registry);
+  signal_library::register_control(registry);
 }
 
 }  // namespace jourdain

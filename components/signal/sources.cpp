@@ -1,4 +1,8 @@
 // Signal sources: outputs that depend on time only.
+#include <cmath>
+#include <numbers>
+
+#include "interpolation.hpp"
 #include "signal_library.hpp"
 
 namespace jourdain::signal_library {
@@ -34,7 +38,11 @@ class Step final : public Component {
     after_ = real("after");
     out_ = declare_port("out", signal_domain(), PortSide::State, "step signal");
     set_dependencies(out_, {});
-    stepped_ = declare_discrete("stepped", 0.0, "1 once the step has happened");
+    // initialize() sets it from t0. The declared value is already right for t0 = 0: the
+    // framework computes every output once before any initialize() and not again between
+    // them, so a component reading this output in its own initialize() (a comparator, a
+    // PID) sees the output made from the declared value.
+    stepped_ = declare_discrete("stepped", step_time_ <= 0.0 ? 1.0 : 0.0, "1 once the step has happened");
     crossing_ = declare_zero_crossing("step", CrossingDirection::Rising, "t - step_time");
   }
   void initialize(Eval& e) const override { e.set_discrete(stepped_, e.time() >= step_time_ ? 1.0 : 0.0); }
@@ -42,7 +50,7 @@ class Step final : public Component {
   void calc_zero_crossings(Eval& e) const override { e.set_zero_crossing(crossing_, e.time() - step_time_); }
   void on_zero_crossing(Eval& e, ZeroCrossingId) const override {
     e.set_discrete(stepped_, 1.0);
-    e.log_event("step to " + std::to_string(after_));
+    e.log_event("step to " + format_number(after_));
   }
 
  private:
@@ -52,9 +60,121 @@ class Step final : public Component {
   ZeroCrossingId crossing_;
 };
 
+// y = offset                              for t < start_time,
+// y = offset + slope (t - start_time)     from start_time on.
+// The output is continuous but its slope jumps at start_time. That instant is an event,
+// like Step's: the formula follows a discrete state, so that the solver restarts on
+// the kink instead of stepping over it (an integral of the ramp stays exact).
+class Ramp final : public Component {
+ public:
+  Ramp() {
+    declare_real("start_time", "s", 0.0, "time the ramp starts");
+    declare_real("slope", "1/s", 1.0, "rate of change of the output after start_time (output units per second)");
+    declare_real("offset", "", 0.0, "output before start_time");
+  }
+  void configure() override {
+    start_time_ = real("start_time");
+    slope_ = real("slope");
+    offset_ = real("offset");
+    out_ = declare_port("out", signal_domain(), PortSide::State, "ramp signal");
+    set_dependencies(out_, {});
+    started_ = declare_discrete("started", start_time_ <= 0.0 ? 1.0 : 0.0,  // right for t0 = 0: see Step
+                                "1 once the ramp has started");
+    crossing_ = declare_zero_crossing("start", CrossingDirection::Rising, "t - start_time");
+  }
+  void initialize(Eval& e) const override { e.set_discrete(started_, e.time() >= start_time_ ? 1.0 : 0.0); }
+  void calc_outputs(Eval& e) const override {
+    const bool started = e.discrete(started_) > 0.5;
+    e.set_out(out_, signal::value, offset_ + (started ? slope_ * (e.time() - start_time_) : 0.0));
+  }
+  void calc_zero_crossings(Eval& e) const override { e.set_zero_crossing(crossing_, e.time() - start_time_); }
+  void on_zero_crossing(Eval& e, ZeroCrossingId) const override {
+    e.set_discrete(started_, 1.0);
+    e.log_event("ramp starts, slope " + format_number(slope_) + " 1/s");
+  }
+
+ private:
+  double start_time_ = 0.0, slope_ = 1.0, offset_ = 0.0;
+  PortId out_;
+  DiscreteId started_;
+  ZeroCrossingId crossing_;
+};
+
+// y = offset + amplitude sin(2 pi f t + phase), f in Hz.
+class Sine final : public Component {
+ public:
+  Sine() {
+    declare_real("amplitude", "", 1.0, "amplitude (half the peak-to-peak swing)");
+    declare_real("frequency", "Hz", 1.0, "frequency f", Range::non_negative());
+    declare_real("phase", "rad", 0.0, "phase at t = 0 (e.g. \"90 deg\")");
+    declare_real("offset", "", 0.0, "mean value");
+  }
+  void configure() override {
+    amplitude_ = real("amplitude");
+    omega_ = 2.0 * std::numbers::pi * real("frequency");
+    phase_ = real("phase");
+    offset_ = real("offset");
+    out_ = declare_port("out", signal_domain(), PortSide::State, "sine signal");
+    set_dependencies(out_, {});
+  }
+  void calc_outputs(Eval& e) const override {
+    e.set_out(out_, signal::value, offset_ + amplitude_ * std::sin(omega_ * e.time() + phase_));
+  }
+
+ private:
+  double amplitude_ = 1.0, omega_ = 0.0, phase_ = 0.0, offset_ = 0.0;
+  PortId out_;
+};
+
+// y = table(t): piecewise-linear interpolation of the rows [t_i, y_i] (interpolation.hpp),
+// with the end values held ("hold") or the end segments extended ("linear") outside
+// [t_0, t_n-1]. The output is continuous but its slope jumps at each breakpoint t_i, so
+// each breakpoint is an event (not logged: nothing jumps). The discrete state `segment`
+// = number of breakpoints passed selects the formula, so a step that the solver takes
+// up to a breakpoint sees one straight line, and integrals of the table stay exact.
+class TimeTable final : public Component {
+ public:
+  TimeTable() {
+    declare_table("table", {"s", ""}, "rows [t, y], t strictly increasing");
+    declare_text("extrapolation", "hold", "outside the table: hold the end value or extend the end segment",
+                 {"hold", "linear"});
+  }
+  void configure() override {
+    const auto rows = table("table");
+    if (std::string why = PiecewiseLinear::check(rows); !why.empty()) parameter_error("table", why);
+    curve_ = PiecewiseLinear::from_rows(rows, PiecewiseLinear::extrapolation_from(text("extrapolation")));
+    out_ = declare_port("out", signal_domain(), PortSide::State, "y(t) interpolated in the table");
+    set_dependencies(out_, {});
+    segment_ = declare_discrete("segment", static_cast<double>(curve_.passed(0.0)),  // right for t0 = 0: see Step
+                                "number of breakpoints t_i passed (0 before t_0)");
+    next_ = declare_zero_crossing("breakpoint", CrossingDirection::Rising, "t - (next breakpoint)");
+  }
+  void initialize(Eval& e) const override { e.set_discrete(segment_, static_cast<double>(curve_.passed(e.time()))); }
+  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, curve_.on_segment(segment(e), e.time())); }
+  void calc_zero_crossings(Eval& e) const override {
+    const size_t k = segment(e);
+    // After the last breakpoint there is none left: a value that never rises through 0.
+    e.set_zero_crossing(next_, k < curve_.size() ? e.time() - curve_.x(k) : -1.0);
+  }
+  void on_zero_crossing(Eval& e, ZeroCrossingId) const override {
+    e.set_discrete(segment_, static_cast<double>(curve_.passed(e.time())));
+  }
+
+ private:
+  size_t segment(const Eval& e) const { return static_cast<size_t>(e.discrete(segment_)); }
+
+  PiecewiseLinear curve_;
+  PortId out_;
+  DiscreteId segment_;
+  ZeroCrossingId next_;
+};
+
 void register_sources(Registry& r) {
   r.add<Constant>("signal.constant", "constant value");
   r.add<Step>("signal.step", "step from one value to another at a given time (an event)");
+  r.add<Ramp>("signal.ramp", "y = offset + slope (t - start_time) from start_time on, offset before");
+  r.add<Sine>("signal.sine", "y = offset + amplitude sin(2 pi f t + phase)");
+  r.add<TimeTable>("signal.time_table", "y(t) interpolated linearly in a table [t, y]");
 }
 
 }  // namespace jourdain::signal_library

@@ -390,10 +390,20 @@ Context Model::make_context(double t0) const {
 }
 
 void Model::initialize(Context& ctx) const {
-  evaluate_outputs(ctx);
-  for (size_t i = 0; i < components_.size(); ++i) {
-    Eval e = view(static_cast<int>(i), ctx, Eval::Phase::Initialize);
-    components_[i]->initialize(e);
+  // initialize() hooks read inputs that other hooks may change (a comparator fed by a
+  // step that has already happened): repeat until states and discrete states settle.
+  const int max_passes = 20;
+  for (int pass = 0; pass < max_passes; ++pass) {
+    const Eigen::VectorXd x = ctx.x, d = ctx.discrete;
+    evaluate_outputs(ctx);
+    for (size_t i = 0; i < components_.size(); ++i) {
+      Eval e = view(static_cast<int>(i), ctx, Eval::Phase::Initialize);
+      components_[i]->initialize(e);
+    }
+    if (ctx.x == x && ctx.discrete == d) break;
+    if (pass + 1 == max_passes) {
+      ctx.warnings.push_back("the initial discrete states did not settle in " + std::to_string(max_passes) + " passes");
+    }
   }
   evaluate(ctx);
 }
@@ -499,13 +509,45 @@ void Model::evaluate_zero_crossings(Context& ctx, double t, const Eigen::VectorX
   }
 }
 
-void Model::handle_zero_crossings(Context& ctx, const std::vector<int>& triggered) const {
-  evaluate(ctx);
-  for (int z : triggered) {
-    const auto& info = zero_crossings_[z];
-    Eval e = view(info.component, ctx, Eval::Phase::Event);
-    components_[info.component]->on_zero_crossing(e, info.id);
+std::vector<int> Model::crossed(const Eigen::VectorXd& g0, const Eigen::VectorXd& g1, bool strict) const {
+  std::vector<int> out;
+  for (Eigen::Index i = 0; i < g0.size(); ++i) {
+    const bool rising = g0[i] < 0.0 && (strict ? g1[i] > 0.0 : g1[i] >= 0.0);
+    const bool falling = g0[i] > 0.0 && (strict ? g1[i] < 0.0 : g1[i] <= 0.0);
+    switch (zero_crossings_[i].direction) {
+      case CrossingDirection::Rising: if (rising) out.push_back(static_cast<int>(i)); break;
+      case CrossingDirection::Falling: if (falling) out.push_back(static_cast<int>(i)); break;
+      case CrossingDirection::Either: if (rising || falling) out.push_back(static_cast<int>(i)); break;
+    }
   }
+  return out;
+}
+
+void Model::handle_zero_crossings(Context& ctx, std::vector<int> triggered) const {
+  const double t = ctx.t;
+  evaluate_zero_crossings(ctx, t, ctx.x);
+  Eigen::VectorXd before = ctx.zero_crossings;
+  const int max_rounds = 100;
+  for (int round = 0; round < max_rounds; ++round) {
+    evaluate(ctx);
+    for (int z : triggered) {
+      const auto& info = zero_crossings_[z];
+      Eval e = view(info.component, ctx, Eval::Phase::Event);
+      components_[info.component]->on_zero_crossing(e, info.id);
+    }
+    // What the discrete changes did to the other functions, at the same instant.
+    evaluate_zero_crossings(ctx, t, ctx.x);
+    std::vector<int> next;
+    for (int z : crossed(before, ctx.zero_crossings, /*strict=*/true))
+      if (std::find(triggered.begin(), triggered.end(), z) == triggered.end()) next.push_back(z);
+    if (next.empty()) return;
+    before = ctx.zero_crossings;
+    triggered = std::move(next);
+  }
+  std::vector<std::string> names;
+  for (int z : triggered) names.push_back(components_[zero_crossings_[z].component]->name());
+  throw SimulationError(t, names, "events keep triggering each other (" + std::to_string(max_rounds) +
+                                      " rounds at one instant): the discrete logic chatters");
 }
 
 void Model::check_finite(const Context& ctx, bool derivatives_too) const {

@@ -13,21 +13,6 @@ OutputClock::OutputClock(const SolverSettings& s) : t0(s.t_start), t_end(s.t_end
   if (count < 1) count = 1;
 }
 
-std::vector<int> crossings(const Model& model, const Eigen::VectorXd& g0, const Eigen::VectorXd& g1) {
-  std::vector<int> out;
-  const auto& info = model.zero_crossings();
-  for (Eigen::Index i = 0; i < g0.size(); ++i) {
-    bool rising = g0[i] < 0.0 && g1[i] >= 0.0;
-    bool falling = g0[i] > 0.0 && g1[i] <= 0.0;
-    switch (info[i].direction) {
-      case CrossingDirection::Rising: if (rising) out.push_back(static_cast<int>(i)); break;
-      case CrossingDirection::Falling: if (falling) out.push_back(static_cast<int>(i)); break;
-      case CrossingDirection::Either: if (rising || falling) out.push_back(static_cast<int>(i)); break;
-    }
-  }
-  return out;
-}
-
 namespace {
 
 // Scaled RMS norm used for the first step guess (Hairer, Nørsett, Wanner, Solving ODE I, II.4).
@@ -120,7 +105,7 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
     double t_event = t1;
     if (events) {
       zero_crossings_at(t1, x1, g1);
-      triggered = crossings(model, g0, g1);
+      triggered = model.crossed(g0, g1);
       if (!triggered.empty()) {
         double ta = t, tb = t1;
         Eigen::VectorXd gb = g1, gm;
@@ -128,11 +113,11 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
           double tm = 0.5 * (ta + tb);
           method.dense((tm - t) / hh, dense_x);
           zero_crossings_at(tm, dense_x, gm);
-          if (crossings(model, g0, gm).empty()) ta = tm;
+          if (model.crossed(g0, gm).empty()) ta = tm;
           else tb = tm, gb = gm;
         }
         t_event = tb;
-        triggered = crossings(model, g0, gb);
+        triggered = model.crossed(g0, gb);
       }
     }
 

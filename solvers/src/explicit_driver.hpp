@@ -49,7 +49,5 @@ struct OutputClock {
   double upcoming() const { return time(next); }
 };
 
-// Which zero crossings changed sign between g0 and g1, honouring each one's direction.
-std::vector<int> crossings(const Model& model, const Eigen::VectorXd& g0, const Eigen::VectorXd& g1);
 
 }  // namespace jourdain::detail

@@ -14,16 +14,11 @@ std::string exe() { return jourdain::test::jourdain_exe(); }
 
 std::string write(const TempDir& dir, const std::string& name, const std::string& text) {
   auto path = dir.path() / name;
-  std::ofstream(path) << text;
+  jourdain::test::write_text(path, text);
   return path.string();
 }
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string slurp(const std::filesystem::path& p) { return jourdain::test::read_text(p); }
 
 CommandResult cli(const std::string& args) { return jourdain::test::run_command(exe() + " " + args); }
 

@@ -15,18 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string quote(const fs::path& p) {
-  std::string out = "'";
-  for (char c : p.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-void write_file(const fs::path& p, const std::string& text) {
-  std::ofstream out(p);
-  out << text;
-  REQUIRE(out.good());
-}
-
 // A ramp (from the plugin) into an integrator: y(t) = slope t² / 2.
 std::string ramp_netlist(const std::string& plugins_json) {
   return R"({
@@ -54,7 +42,7 @@ double last_value(const fs::path& csv) {
 }
 
 std::string run_with_plugin(const fs::path& netlist, const fs::path& out, const std::string& plugin) {
-  return quote(jourdain_exe()) + " run " + quote(netlist) + " -o " + quote(out) + " --plugin " + quote(plugin);
+  return shell_quote(jourdain_exe()) + " run " + shell_quote(netlist) + " -o " + shell_quote(out) + " --plugin " + shell_quote(plugin);
 }
 
 }  // namespace
@@ -62,7 +50,7 @@ std::string run_with_plugin(const fs::path& netlist, const fs::path& out, const 
 TEST_CASE("a plugin built for this framework loads and its component runs") {
   TempDir tmp;
   const fs::path netlist = tmp.path() / "ramp.json";
-  write_file(netlist, ramp_netlist(""));
+  write_text(netlist, ramp_netlist(""));
 
   auto r = run_command(run_with_plugin(netlist, tmp.path() / "out", TINY_PLUGIN));
   INFO(r.output);
@@ -70,11 +58,11 @@ TEST_CASE("a plugin built for this framework loads and its component runs") {
   CHECK(last_value(tmp.path() / "out" / "results.csv") == doctest::Approx(1.0).epsilon(1e-9));  // 2 * 1² / 2
 
   // `list` shows where the type came from; without the plugin the type is unknown.
-  auto list = run_command(quote(jourdain_exe()) + " list --plugin " + quote(TINY_PLUGIN));
+  auto list = run_command(shell_quote(jourdain_exe()) + " list --plugin " + shell_quote(TINY_PLUGIN));
   CHECK(list.exit_code == 0);
   CHECK(list.output.find("tiny.ramp") != std::string::npos);
   CHECK(list.output.find(fs::canonical(TINY_PLUGIN).string()) != std::string::npos);
-  auto without = run_command(quote(jourdain_exe()) + " run " + quote(netlist) + " -o " + quote(tmp.path() / "out2"));
+  auto without = run_command(shell_quote(jourdain_exe()) + " run " + shell_quote(netlist) + " -o " + shell_quote(tmp.path() / "out2"));
   CHECK(without.exit_code == 2);
   CHECK(without.output.find("tiny.ramp") != std::string::npos);
 }
@@ -84,9 +72,9 @@ TEST_CASE("a plugin named in the netlist is found relative to the netlist, and l
   fs::create_directories(tmp.path() / "case" / "plugins");
   fs::copy_file(TINY_PLUGIN, tmp.path() / "case" / "plugins" / "tiny.so");
   const fs::path netlist = tmp.path() / "case" / "ramp.json";
-  write_file(netlist, ramp_netlist(R"(["plugins/tiny.so"])"));
+  write_text(netlist, ramp_netlist(R"(["plugins/tiny.so"])"));
   // Run from another folder: the relative path must not be resolved against it.
-  auto r = run_command("cd / && " + quote(jourdain_exe()) + " run " + quote(netlist) + " -o " + quote(tmp.path() / "out"));
+  auto r = run_command("cd / && " + shell_quote(jourdain_exe()) + " run " + shell_quote(netlist) + " -o " + shell_quote(tmp.path() / "out"));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(last_value(tmp.path() / "out" / "results.csv") == doctest::Approx(1.0).epsilon(1e-9));
@@ -100,7 +88,7 @@ TEST_CASE("a plugin named in the netlist is found relative to the netlist, and l
 TEST_CASE("a plugin built for another ABI version is refused with both versions named") {
   TempDir tmp;
   const fs::path netlist = tmp.path() / "ramp.json";
-  write_file(netlist, ramp_netlist(""));
+  write_text(netlist, ramp_netlist(""));
   auto r = run_command(run_with_plugin(netlist, tmp.path() / "out", TINY_PLUGIN_ABI999));
   INFO(r.output);
   CHECK(r.exit_code == 2);
@@ -113,8 +101,8 @@ TEST_CASE("a plugin built for another ABI version is refused with both versions 
   // The same refusal when the netlist names the plugin; the message adds where.
   fs::copy_file(TINY_PLUGIN_ABI999, tmp.path() / "old.so");
   const fs::path named = tmp.path() / "named.json";
-  write_file(named, ramp_netlist(R"(["old.so"])"));
-  auto n = run_command(quote(jourdain_exe()) + " run " + quote(named) + " -o " + quote(tmp.path() / "out2"));
+  write_text(named, ramp_netlist(R"(["old.so"])"));
+  auto n = run_command(shell_quote(jourdain_exe()) + " run " + shell_quote(named) + " -o " + shell_quote(tmp.path() / "out2"));
   INFO(n.output);
   CHECK(n.exit_code == 2);
   CHECK(n.output.find(named.string()) != std::string::npos);
@@ -126,7 +114,7 @@ TEST_CASE("a plugin built for another ABI version is refused with both versions 
 TEST_CASE("a plugin path that does not exist is bad input naming the path") {
   TempDir tmp;
   const fs::path netlist = tmp.path() / "ramp.json";
-  write_file(netlist, ramp_netlist(""));
+  write_text(netlist, ramp_netlist(""));
   const fs::path missing = tmp.path() / "no_such_plugin.so";
   auto r = run_command(run_with_plugin(netlist, tmp.path() / "out", missing.string()));
   INFO(r.output);
@@ -136,8 +124,8 @@ TEST_CASE("a plugin path that does not exist is bad input naming the path") {
 
   // Named in the netlist, relative to it.
   const fs::path named = tmp.path() / "named.json";
-  write_file(named, ramp_netlist(R"(["lib/missing.so"])"));
-  auto n = run_command(quote(jourdain_exe()) + " run " + quote(named) + " -o " + quote(tmp.path() / "out2"));
+  write_text(named, ramp_netlist(R"(["lib/missing.so"])"));
+  auto n = run_command(shell_quote(jourdain_exe()) + " run " + shell_quote(named) + " -o " + shell_quote(tmp.path() / "out2"));
   INFO(n.output);
   CHECK(n.exit_code == 2);
   CHECK(n.output.find((tmp.path() / "lib" / "missing.so").string()) != std::string::npos);
@@ -147,7 +135,7 @@ TEST_CASE("a plugin path that does not exist is bad input naming the path") {
 TEST_CASE("a shared library without the entry points is not a Jourdain plugin") {
   TempDir tmp;
   const fs::path netlist = tmp.path() / "ramp.json";
-  write_file(netlist, ramp_netlist(""));
+  write_text(netlist, ramp_netlist(""));
   auto r = run_command(run_with_plugin(netlist, tmp.path() / "out", NOT_A_PLUGIN));
   INFO(r.output);
   CHECK(r.exit_code == 2);
@@ -165,7 +153,7 @@ TEST_CASE("a shared library without the entry points is not a Jourdain plugin") 
 TEST_CASE("a plugin may not replace a type that is already registered") {
   TempDir tmp;
   const fs::path netlist = tmp.path() / "ramp.json";
-  write_file(netlist, ramp_netlist(""));
+  write_text(netlist, ramp_netlist(""));
   auto r = run_command(run_with_plugin(netlist, tmp.path() / "out", TINY_PLUGIN_SHADOW_PATH));
   INFO(r.output);
   CHECK(r.exit_code == 2);

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <array>
+#include <fstream>
+#include <sstream>
 #include <cstdio>
 #include <random>
 #include <stdexcept>
@@ -68,6 +70,26 @@ CommandResult run_command(const std::string& command_line) {
   int status = pclose(pipe);
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   return {code, out};
+}
+
+std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + file.string());
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_text(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+std::string shell_quote(const std::filesystem::path& p) {
+  std::string out = "'";
+  for (char c : p.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
 }
 
 TempDir::TempDir() {

@@ -39,6 +39,11 @@ struct CommandResult {
 };
 CommandResult run_command(const std::string& command_line);
 
+// Files and shell words, for tests that drive the command line.
+std::string read_text(const std::filesystem::path& file);
+void write_text(const std::filesystem::path& file, const std::string& text);
+std::string shell_quote(const std::filesystem::path& p);  // safe as one shell word
+
 // A fresh, empty temporary folder, removed when the object goes.
 class TempDir {
  public:

@@ -69,7 +69,16 @@ class Model {
   void evaluate_zero_crossings(Context& ctx, double t, const Eigen::VectorXd& x) const;
   // Lets the owners of the triggered zero crossings react (discrete changes, state
   // re-initialisation). ctx.t and ctx.x hold the event point; ctx.x may change.
-  void handle_zero_crossings(Context& ctx, const std::vector<int>& triggered) const;
+  // A discrete change may push other zero crossings across zero at the same instant
+  // (a step feeding a comparator): those are handled in turn, until none is left.
+  // Throws SimulationError if events keep triggering each other (more than 100 rounds).
+  void handle_zero_crossings(Context& ctx, std::vector<int> triggered) const;
+
+  // Indices whose value went from g0 to g1 across zero in their declared direction:
+  // rising means g0 < 0 <= g1, falling g0 > 0 >= g1. With `strict`, landing on zero
+  // does not count (g0 < 0 < g1): used for jumps at a discrete change, where a function
+  // set to exactly zero (a mass placed on its stop) has not crossed anything.
+  std::vector<int> crossed(const Eigen::VectorXd& g0, const Eigen::VectorXd& g1, bool strict = false) const;
 
   // Values as recorded, for a context that was just evaluated.
   double value(const Context& ctx, const RecordableVariable& v) const;
