@@ -124,8 +124,11 @@ TEST_CASE("bad input: exit code 2 and a message that names the place") {
     CHECK(m.find("not connected") != std::string::npos);
   }
   SUBCASE("a missing parameter") {
-    std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass", "params": {}}}})", "--set m.mass=");
-    CHECK(m.find("/components/m/params/mass") != std::string::npos);
+    std::string m = refused(R"({"components": {"u": {"type": "signal.constant"}, "curve": {"type": "signal.table"}},
+                                "connections": [["u.out", "curve.in"]]})");
+    CHECK(m.find("/components/curve/params") != std::string::npos);
+    CHECK(m.find("component 'curve'") != std::string::npos);
+    CHECK(m.find("parameter 'table': missing") != std::string::npos);
   }
   SUBCASE("an out-of-range parameter") {
     std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass", "params": {"restitution": 1.5}}}})");
