@@ -96,6 +96,13 @@ class Model {
   std::vector<std::unique_ptr<Component>> components_;
   std::vector<ComponentLayout> layouts_;
   Schedule schedule_;
+  // The schedule as the evaluation loop walks it: a component to call, or (component
+  // -1) the index of an implicit block in schedule_.steps. Compact, for the cache.
+  struct RunStep {
+    int component;
+    int block;
+  };
+  std::vector<RunStep> run_order_;
   std::vector<ZeroCrossingInfo> zero_crossings_;
   std::vector<RecordableVariable> recordable_;
   std::vector<std::string> output_names_;  // per Context::y slot, for messages
