@@ -87,7 +87,7 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
 int cmd_check(Registry& registry, const std::string& file) {
   Netlist net = load_netlist(file, registry);
   const Model& m = net.model;
-  solver_settings_from_json(net.solver, {file, "/solver", "", ""});
+  check_solver_bounds(solver_settings_from_json(net.solver, {file, "/solver", "", ""}), {file, "/solver", "", ""});
   std::vector<const Component*> comps;
   for (const auto& c : m.components()) comps.push_back(c.get());
   std::cout << "netlist " << net.name << ": OK\n"

@@ -72,6 +72,11 @@ json parse(const std::string& text, const std::string& file) {
     auto pos = what.find("parse error");
     throw InputError({file, "", "", ""}, "malformed JSON at line " + std::to_string(line) + ", column " +
                                              std::to_string(col) + ": " + (pos == std::string::npos ? what : what.substr(pos)));
+  } catch (const json::out_of_range& e) {
+    // A number too large for a double (1e400) is refused by the parser with out_of_range.
+    std::string what = e.what();
+    auto pos = what.find("number overflow");
+    throw InputError({file, "", "", ""}, "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
   }
 }
 
@@ -92,6 +97,8 @@ void apply_overrides(json& doc, const NetlistOverrides& o, const std::string& fi
       value = json::parse(text);
     } catch (const json::parse_error&) {
       value = text;  // "250 bar", a choice name, ...
+    } catch (const json::out_of_range&) {
+      value = text;  // a number too large for a double (1e400): read as a quantity
     }
     doc["components"][comp]["params"][param] = value;
   }

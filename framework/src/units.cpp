@@ -86,6 +86,9 @@ Symbol lookup(const std::string& word) {
   throw UnitError("unknown unit '" + word + "'");
 }
 
+// Largest exponent of a factor or of a base dimension in a unit ("m^3", "kg*m^2/s^3").
+constexpr long kMaxExponent = 100;
+
 bool is_symbol_char(unsigned char c) { return std::isalpha(c) || c == '%' || c >= 0x80; }
 
 }  // namespace
@@ -133,6 +136,9 @@ Unit parse_unit(std::string_view expression) {
       long p = std::strtol(text.c_str() + i, &end, 10);
       if (end == text.c_str() + i) throw UnitError("cannot read the exponent in unit '" + text + "'");
       i = static_cast<size_t>(end - text.c_str());
+      // Keeps the dimension arithmetic below far from int overflow.
+      if (p < -kMaxExponent || p > kMaxExponent)
+        throw UnitError("exponent " + std::to_string(p) + " out of range in unit '" + text + "'");
       power = static_cast<int>(p);
     }
     if (!word.empty()) {
@@ -145,7 +151,12 @@ Unit parse_unit(std::string_view expression) {
       }
       int sign = divide ? -1 : 1;
       unit.scale *= std::pow(s.scale, sign * power);
-      for (int k = 0; k < 7; ++k) unit.dimension.exponent[k] += sign * power * s.dimension.exponent[k];
+      for (int k = 0; k < 7; ++k) {
+        const long e = unit.dimension.exponent[k] + static_cast<long>(sign) * power * s.dimension.exponent[k];
+        if (e < -kMaxExponent || e > kMaxExponent)
+          throw UnitError("exponent out of range in unit '" + text + "'");
+        unit.dimension.exponent[k] = static_cast<int>(e);
+      }
     }
     ++factors;
     skip_space();

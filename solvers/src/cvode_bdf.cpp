@@ -7,6 +7,8 @@
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <exception>
 #include <memory>
@@ -48,8 +50,10 @@ int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
     }
     return 0;
   } catch (const NonFiniteError&) {
-    if (!run.error) run.error = std::current_exception();
-    return 1;  // recoverable: CVODE retries with a smaller step
+    // Recoverable: CVODE retries with a smaller step. Keep the latest one: if CVODE gives
+    // up, it is the one nearest to where the values stop being finite.
+    run.error = std::current_exception();
+    return 1;
   } catch (...) {
     run.error = std::current_exception();
     return -1;
@@ -116,8 +120,11 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   h.A = SUNDenseMatrix(run.n, run.n, h.sun);
   h.LS = SUNLinSol_Dense(h.y, h.A, h.sun);
   check(CVodeSetLinearSolver(h.mem, h.LS, h.A), "linear solver");
-  check(CVodeSetMaxNumSteps(h.mem, std::min<long>(s.max_steps, 1'000'000'000L)), "max steps");
   if (s.max_step > 0.0) check(CVodeSetMaxStep(h.mem, s.max_step), "max step");
+  // Below ten rounding units of the largest time, t + h no longer moves: CVODE would only
+  // warn and go on stepping in place (a singularity, x -> infinity). With this floor it
+  // fails at once with its error-test message instead.
+  check(CVodeSetMinStep(h.mem, 10.0 * DBL_EPSILON * std::max({1.0, std::abs(s.t_start), std::abs(s.t_end)})), "min step");
   if (s.initial_step > 0.0) check(CVodeSetInitStep(h.mem, s.initial_step), "initial step");
   check(CVodeSetStopTime(h.mem, s.t_end), "stop time");
   const int nz = model.zero_crossing_count();
@@ -155,8 +162,13 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   double t = ctx.t;
   while (!clock.done()) {
     double tout = clock.upcoming();
+    // CVODE's limit counts the steps of one CVode call; max_steps bounds the whole run.
+    // The call may take the step past max_steps, so that exceeding it is seen below.
+    check(CVodeSetMaxNumSteps(h.mem, std::min<long>(s.max_steps - stats.steps + 1, 1'000'000'000L)), "max steps");
     int flag = CVode(h.mem, tout, h.y, &t, CV_NORMAL);
     collect();
+    if (stats.steps > s.max_steps)
+      throw SimulationError(t, {}, "more than max_steps = " + std::to_string(s.max_steps) + " steps");
     if (flag < 0) {
       if (run.error) std::rethrow_exception(run.error);
       throw SimulationError(t, {}, "CVODE stopped: " + (run.message.empty() ? "flag " + std::to_string(flag) : run.message));

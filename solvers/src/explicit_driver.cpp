@@ -3,14 +3,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace jourdain::detail {
 
 OutputClock::OutputClock(const SolverSettings& s) : t0(s.t_start), t_end(s.t_end) {
   const double span = s.t_end - s.t_start;
   interval = s.output_interval > 0.0 ? s.output_interval : span / 500.0;
-  count = static_cast<long>(std::ceil(span / interval - 1e-9));
-  if (count < 1) count = 1;
+  // Saturated rather than converted when out of range (a tiny interval): the callers
+  // compare count with max_output_rows and refuse the run.
+  const double n = std::ceil(span / interval - 1e-9);
+  constexpr long most = std::numeric_limits<long>::max();
+  count = !(n >= 1.0) ? 1 : n >= static_cast<double>(most) ? most : static_cast<long>(n);
 }
 
 namespace {
@@ -25,15 +29,28 @@ double rms(const Eigen::VectorXd& v, const Eigen::VectorXd& x, const SolverSetti
 double initial_step(RightHandSide& f, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& f0, int order,
                     const SolverSettings& s, double h_max) {
   if (s.initial_step > 0.0) return std::min(s.initial_step, h_max);
+  const double h_floor = 1e-12 * std::max(1.0, std::abs(t));
   double d0 = rms(x, x, s), d1 = rms(f0, x, s);
-  double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
-  h0 = std::min(h0, h_max);
-  Eigen::VectorXd x1 = x + h0 * f0, f1;
-  f(t + h0, x1, f1);
+  double h0 = (d0 < 1e-5 || d1 < 1e-5 || !std::isfinite(d1)) ? 1e-6 : 0.01 * d0 / d1;
+  h0 = std::clamp(h0, h_floor, h_max);
+  // A trial Euler step estimates the second derivative; a model that cannot take it
+  // (its values overflow) gets a smaller first step, and the error control takes over.
+  Eigen::VectorXd f1;
+  for (;;) {
+    try {
+      f(t + h0, x + h0 * f0, f1);
+      break;
+    } catch (const NonFiniteError&) {
+      if (h0 <= h_floor) return h_floor;
+      h0 = std::max(h0 * 1e-3, h_floor);
+    }
+  }
   double d2 = rms(f1 - f0, x, s) / h0;
-  double h1 = std::max(d1, d2) <= 1e-15 ? std::max(1e-6, h0 * 1e-3)
-                                        : std::pow(0.01 / std::max(d1, d2), 1.0 / order);
-  return std::min({100.0 * h0, h1, h_max});
+  double dmax = std::max(d1, d2);
+  double h1 = !(dmax > 1e-15) ? std::max(1e-6, h0 * 1e-3)
+              : std::isfinite(dmax) ? std::pow(0.01 / dmax, 1.0 / order)
+                                    : h0;
+  return std::clamp(std::min(100.0 * h0, h1), h_floor, h_max);
 }
 
 }  // namespace
@@ -111,6 +128,7 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
         Eigen::VectorXd gb = g1, gm;
         while (tb - ta > s.event_tolerance) {
           double tm = 0.5 * (ta + tb);
+          if (tm <= ta || tm >= tb) break;  // ta, tb adjacent doubles: no finer bracket exists
           method.dense((tm - t) / hh, dense_x);
           zero_crossings_at(tm, dense_x, gm);
           if (model.crossed(g0, gm).empty()) ta = tm;

@@ -24,9 +24,14 @@ namespace {
 
 class RecordingObserver final : public Observer {
  public:
-  RecordingObserver(Recorder& recorder, RunResult& result, const RunOptions& options)
-      : recorder_(recorder), result_(result), options_(options) {}
+  RecordingObserver(Recorder& recorder, RunResult& result, const RunOptions& options, long max_rows)
+      : recorder_(recorder), result_(result), options_(options), max_rows_(max_rows) {}
   void output(const Context& ctx) override {
+    // Output times are bounded up front (check_solver_bounds); events add two rows each,
+    // so a model that keeps switching could still grow the file without end.
+    if (recorder_.rows() >= max_rows_)
+      throw SimulationError(ctx.t, {}, "more than " + std::to_string(max_rows_) +
+                                           " rows recorded (output times plus two per event): the model keeps switching");
     recorder_.record(ctx);
     if (options_.keep_rows) result_.rows.push_back(recorder_.last_row());
   }
@@ -38,6 +43,7 @@ class RecordingObserver final : public Observer {
   Recorder& recorder_;
   RunResult& result_;
   const RunOptions& options_;
+  long max_rows_;
 };
 
 }  // namespace
@@ -51,6 +57,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
       throw InputError({netlist.file.string(), "--t-end", "", ""}, "must be after t_start");
     result.settings.t_end = *options.t_end;
   }
+  check_solver_bounds(result.settings, where);
   const Model& model = netlist.model;
   Recorder recorder(model, netlist.record);
   result.columns.push_back("time");
@@ -62,7 +69,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
     recorder.open(options.output_dir / "results.csv");
   }
 
-  RecordingObserver observer(recorder, result, options);
+  RecordingObserver observer(recorder, result, options, 2 * result.settings.max_output_rows + 2);
   Context ctx = model.make_context(result.settings.t_start);
   const auto start = std::chrono::steady_clock::now();
   try {

@@ -46,6 +46,29 @@ SolverSettings solver_settings_from_json(const nlohmann::json& j, const InputLoc
   return s;
 }
 
+void check_solver_bounds(const SolverSettings& s, const InputLocation& where) {
+  auto at = [&](const char* key) {
+    InputLocation w = where;
+    w.json_path = json_check::pointer(where.json_path, key);
+    return w;
+  };
+  const double span = s.t_end - s.t_start;
+  const double interval = s.output_interval > 0.0 ? s.output_interval : span / 500.0;
+  const double rows = span / interval;
+  if (rows > static_cast<double>(s.max_output_rows))
+    throw InputError(at("output_interval"), "asks for " + std::to_string(static_cast<long long>(rows)) +
+                                                " output rows over " + std::to_string(span) +
+                                                " s, more than max_output_rows = " + std::to_string(s.max_output_rows) +
+                                                "; raise output_interval (or max_output_rows, knowingly)");
+  if (s.method == "rk4") {
+    const double step = s.step > 0.0 ? s.step : interval / 10.0;
+    const double steps = span / step;
+    if (steps > static_cast<double>(s.max_steps))
+      throw InputError(at("step"), "rk4 would take " + std::to_string(static_cast<long long>(steps)) +
+                                       " steps, more than max_steps = " + std::to_string(s.max_steps));
+  }
+}
+
 nlohmann::json to_json(const SolverSettings& s) {
   return {{"method", s.method},           {"t_start", s.t_start},
           {"t_end", s.t_end},             {"rtol", s.rtol},

@@ -45,7 +45,7 @@ RunResult run_sqrt_of_falling_ramp(const std::string& method) {
 }  // namespace
 
 TEST_CASE("a NaN stops the run naming the component and the variable") {
-  for (const char* method : {"rk4", "dopri5", "bdf"}) {
+  for (std::string method : {"rk4", "dopri5", "bdf"}) {
     CAPTURE(method);
     RunResult r = run_sqrt_of_falling_ramp(method);
     REQUIRE_FALSE(r.finished);
@@ -53,6 +53,7 @@ TEST_CASE("a NaN stops the run naming the component and the variable") {
     CHECK(r.failure.find("root.out") != std::string::npos);
     CHECK(r.failure.find("not finite") != std::string::npos);
     // The failure is at the step where u crosses zero, not later.
+    INFO(r.failure);
     CHECK(r.failure_time == doctest::Approx(1.0).epsilon(0.02));
     // Every row before it was recorded and is finite.
     auto t = r.column("time");

@@ -34,6 +34,10 @@ struct SolverSettings {
 
 // Reads the netlist's "solver" object; unknown keys and bad values are InputErrors.
 SolverSettings solver_settings_from_json(const nlohmann::json& j, const InputLocation& where);
+// Refuses, as bad input, settings that ask for more output rows than max_output_rows or
+// (rk4) more fixed steps than max_steps: a typo in an interval must not fill the disk or
+// run for days. Call it once t_end is final (after --t-end).
+void check_solver_bounds(const SolverSettings& s, const InputLocation& where);
 nlohmann::json to_json(const SolverSettings& s);
 
 struct SolverStats {
