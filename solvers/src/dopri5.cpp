@@ -45,6 +45,7 @@ class DormandPrince5 final : public OneStepMethod {
     if (x.size() > 0) {
       Eigen::ArrayXd e = h * (e1 * k1 + e3 * k3_ + e4 * k4_ + e5 * k5_ + e6 * k6_ + e7 * k7).array();
       Eigen::ArrayXd scale = atol_ + rtol_ * x.array().abs().max(x1.array().abs());
+      (e / scale).abs().maxCoeff(&worst_);
       error_norm = std::sqrt((e / scale).square().mean());
     }
 
@@ -55,6 +56,8 @@ class DormandPrince5 final : public OneStepMethod {
     r5_ = h * (d1 * k1 + d3 * k3_ + d4 * k4_ + d5 * k5_ + d6 * k6_ + d7 * k7);
   }
 
+  Eigen::Index largest_error_state() const override { return worst_; }
+
   void dense(double s, Eigen::VectorXd& out) const override {
     const double s1 = 1.0 - s;
     out = r1_ + s * (r2_ + s1 * (r3_ + s * (r4_ + s1 * r5_)));
@@ -62,6 +65,7 @@ class DormandPrince5 final : public OneStepMethod {
 
  private:
   double rtol_, atol_;
+  Eigen::Index worst_ = -1;
   Eigen::VectorXd k2_, k3_, k4_, k5_, k6_, r1_, r2_, r3_, r4_, r5_;
 };
 

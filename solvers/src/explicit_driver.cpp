@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 namespace jourdain::detail {
 
@@ -109,7 +110,22 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
       ++stats.rejected_steps;
       h = hh * std::max(0.2, 0.9 * std::pow(err, -1.0 / method.order()));
       facmax = 1.0;
-      if (h < h_min) throw SimulationError(t, {}, "step size underflow (h = " + std::to_string(h) + " s): the model may be stiff (try method \"bdf\") or discontinuous");
+      if (h < h_min) {
+        // Name the state whose error could not be brought under the tolerance.
+        std::vector<std::string> who;
+        std::string which;
+        if (Eigen::Index i = method.largest_error_state(); i >= 0 && i < model.state_count()) {
+          const std::string state = model.state_names()[i];
+          who.push_back(state.substr(0, state.find('.')));
+          which = " in state '" + state + "'";
+        }
+        std::ostringstream msg;
+        msg.precision(3);
+        msg << "step size underflow (h = " << h << " s): the error" << which
+            << " cannot be held to the tolerance; a singularity, a discontinuity without an event, or a stiff model "
+               "(try method \"bdf\")";
+        throw SimulationError(t, who, msg.str());
+      }
       continue;
     }
     ++stats.steps;

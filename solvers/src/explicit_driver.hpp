@@ -33,6 +33,9 @@ class OneStepMethod {
   // State at t + theta h within the last accepted step, 0 <= theta <= 1.
   virtual void dense(double theta, Eigen::VectorXd& out) const = 0;
   virtual int order() const = 0;
+  // Adaptive methods: the state whose scaled error was largest in the last trial step
+  // (-1 if unknown), to name the culprit when the step size underflows.
+  virtual Eigen::Index largest_error_state() const { return -1; }
 };
 
 void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx, const SolverSettings& settings,
