@@ -22,6 +22,27 @@ class TestSquareRoot final : public Component {
   PortId in_, out_;
 };
 
+// Discrete logic that contradicts itself: from t = 0.5 on, "set" fires whenever the latch
+// is clear and "clear" whenever it is set, each the consequence of the other.
+class TestChatter final : public Component {
+ public:
+  void configure() override {
+    latch_ = declare_discrete("latch", 0.0, "0 or 1");
+    set_ = declare_zero_crossing("set", CrossingDirection::Rising, "t >= 0.5 while clear");
+    clear_ = declare_zero_crossing("clear", CrossingDirection::Rising, "while set");
+  }
+  void calc_zero_crossings(Eval& e) const override {
+    const bool on = e.discrete(latch_) > 0.5;
+    e.set_zero_crossing(set_, !on && e.time() >= 0.5 ? 1.0 : -1.0);
+    e.set_zero_crossing(clear_, on ? 1.0 : -1.0);
+  }
+  void on_zero_crossing(Eval& e, ZeroCrossingId z) const override { e.set_discrete(latch_, z == set_ ? 1.0 : 0.0); }
+
+ private:
+  DiscreteId latch_;
+  ZeroCrossingId set_, clear_;
+};
+
 RunResult run_sqrt_of_falling_ramp(const std::string& method) {
   Registry r = jourdain::test::builtin_registry();
   jourdain::test::register_test_components(r);
@@ -63,5 +84,22 @@ TEST_CASE("a NaN stops the run naming the component and the variable") {
     for (double v : r.column("root.out")) CHECK(std::isfinite(v));
     CHECK(r.summary["status"] == "failed");
     CHECK(r.summary["failure"]["message"].get<std::string>().find("root.out") != std::string::npos);
+  }
+}
+
+TEST_CASE("events that keep triggering each other stop the run at that instant") {
+  Registry r = jourdain::test::builtin_registry();
+  r.add<TestChatter>("test.chatter", "contradictory latch");
+  for (std::string method : {"rk4", "dopri5", "bdf"}) {
+    CAPTURE(method);
+    Netlist n = load_netlist_text(R"({"components": {"flip": {"type": "test.chatter"}},
+                                      "solver": {"method": ")" + method + R"(", "t_end": 1, "step": 0.01}})",
+                                  "chatter.json", r);
+    RunResult res = run_netlist(n, {});
+    REQUIRE_FALSE(res.finished);
+    CHECK(res.failure.find("keep triggering each other") != std::string::npos);
+    CHECK(res.failure.find("'flip'") != std::string::npos);
+    // The crossing t >= 0.5 is placed to the solver's event accuracy.
+    CHECK(std::abs(res.failure_time - 0.5) < 1e-6);
   }
 }
