@@ -23,7 +23,11 @@ nlohmann::json describe_type(const ComponentType& type) {
     json j = {{"name", p.name}, {"kind", to_string(p.kind)}, {"description", p.description}};
     if (!p.unit.empty()) j["unit"] = p.unit;
     if (!p.column_units.empty()) j["column_units"] = p.column_units;
-    if (p.default_value) j["default"] = *p.default_value;
+    if (p.default_value) {
+      // JSON has no infinity (nlohmann writes null): say "inf" / "-inf", as a netlist may.
+      const auto& d = *p.default_value;
+      j["default"] = d.is_number() && std::isinf(d.get<double>()) ? nlohmann::json(d.get<double>() > 0 ? "inf" : "-inf") : d;
+    }
     else j["required"] = true;
     if (!std::isinf(p.range.min) || !std::isinf(p.range.max)) j["range"] = p.range.to_string(p.unit);
     if (!p.choices.empty()) j["choices"] = p.choices;
