@@ -76,4 +76,24 @@ class PiecewiseLinear {
   Extrapolation extrapolation_ = Extrapolation::Hold;
 };
 
+// Base of the components that interpolate in a table of rows [x, y]: both parameters
+// ("table", "extrapolation") declared once, checked and loaded into curve_.
+class CurveComponent : public Component {
+ protected:
+  // `x_unit`: unit of the first column ("" for a signal, "s" for time).
+  explicit CurveComponent(const std::string& x_unit) {
+    declare_table("table", {x_unit, ""}, std::string("rows [") + (x_unit == "s" ? "t" : "x") + ", y], strictly increasing");
+    declare_text("extrapolation", "hold", "outside the table: hold the end value or extend the end segment",
+                 {"hold", "linear"});
+  }
+  // Call from configure(): checks the rows (a parameter_error otherwise) and loads them.
+  void load_curve() {
+    const auto rows = table("table");
+    if (std::string why = PiecewiseLinear::check(rows); !why.empty()) parameter_error("table", why);
+    curve_ = PiecewiseLinear::from_rows(rows, PiecewiseLinear::extrapolation_from(text("extrapolation")));
+  }
+
+  PiecewiseLinear curve_;
+};
+
 }  // namespace jourdain::signal_library

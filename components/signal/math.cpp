@@ -117,24 +117,17 @@ class Saturation final : public Component {
 // y = table(u): piecewise-linear interpolation of the rows [x_i, y_i] (interpolation.hpp),
 // with the end values held ("hold") or the end segments extended ("linear") outside
 // [x_0, x_n-1]. For y as a function of time, use signal.time_table.
-class Table final : public Component {
+class Table final : public CurveComponent {
  public:
-  Table() {
-    declare_table("table", {"", ""}, "rows [x, y], x strictly increasing");
-    declare_text("extrapolation", "hold", "outside the table: hold the end value or extend the end segment",
-                 {"hold", "linear"});
-  }
+  Table() : CurveComponent("") {}
   void configure() override {
-    const auto rows = table("table");
-    if (std::string why = PiecewiseLinear::check(rows); !why.empty()) parameter_error("table", why);
-    curve_ = PiecewiseLinear::from_rows(rows, PiecewiseLinear::extrapolation_from(text("extrapolation")));
+    load_curve();
     in_ = declare_port("in", signal_domain(), PortSide::Response, "abscissa x");
     out_ = declare_port("out", signal_domain(), PortSide::State, "y(x) interpolated in the table");
   }
   void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, curve_(e.in(in_, signal::value))); }
 
  private:
-  PiecewiseLinear curve_;
   PortId in_, out_;
 };
 

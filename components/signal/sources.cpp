@@ -132,17 +132,11 @@ class Sine final : public Component {
 // each breakpoint is an event (not logged: nothing jumps). The discrete state `segment`
 // = number of breakpoints passed selects the formula, so a step that the solver takes
 // up to a breakpoint sees one straight line, and integrals of the table stay exact.
-class TimeTable final : public Component {
+class TimeTable final : public CurveComponent {
  public:
-  TimeTable() {
-    declare_table("table", {"s", ""}, "rows [t, y], t strictly increasing");
-    declare_text("extrapolation", "hold", "outside the table: hold the end value or extend the end segment",
-                 {"hold", "linear"});
-  }
+  TimeTable() : CurveComponent("s") {}
   void configure() override {
-    const auto rows = table("table");
-    if (std::string why = PiecewiseLinear::check(rows); !why.empty()) parameter_error("table", why);
-    curve_ = PiecewiseLinear::from_rows(rows, PiecewiseLinear::extrapolation_from(text("extrapolation")));
+    load_curve();
     out_ = declare_port("out", signal_domain(), PortSide::State, "y(t) interpolated in the table");
     set_dependencies(out_, {});
     segment_ = declare_discrete("segment", static_cast<double>(curve_.passed(0.0)),  // right for t0 = 0: see Step
@@ -163,7 +157,6 @@ class TimeTable final : public Component {
  private:
   size_t segment(const Eval& e) const { return static_cast<size_t>(e.discrete(segment_)); }
 
-  PiecewiseLinear curve_;
   PortId out_;
   DiscreteId segment_;
   ZeroCrossingId next_;

@@ -16,7 +16,33 @@ nlohmann::json describe_type(const ComponentType& type) {
   try {
     c->finish_configuration();
   } catch (const InputError& e) {
-    configured_note = "ports depend on required parameters (" + e.message() + ")";
+    // Required parameters have no default: configure a second instance with example
+    // values so that its ports can still be shown.
+    c = type.create();
+    c->set_identity(type.name, type.name);
+    try {
+      for (const auto& p : c->parameter_specs()) {
+        if (p.default_value) continue;
+        nlohmann::json example;
+        switch (p.kind) {
+          case ParamKind::Real: example = std::isfinite(p.range.min) ? p.range.min + 1.0 : 1.0; break;
+          case ParamKind::Integer: example = std::isfinite(p.range.min) ? static_cast<long>(p.range.min) + 1 : 1; break;
+          case ParamKind::Boolean: example = false; break;
+          case ParamKind::Text: example = p.choices.empty() ? std::string("x") : p.choices.front(); break;
+          case ParamKind::RealList: example = nlohmann::json::array({1.0}); break;
+          case ParamKind::Table: {
+            example = nlohmann::json::array();
+            for (int row = 0; row < 2; ++row) example.push_back(std::vector<double>(p.column_units.size(), row));
+            break;
+          }
+        }
+        c->set_parameter(p.name, example);
+      }
+      c->finish_configuration();
+      configured_note = "ports shown for example values of the required parameters";
+    } catch (const InputError&) {
+      configured_note = "ports depend on required parameters (" + e.message() + ")";
+    }
   }
   json params = json::array();
   for (const auto& p : c->parameter_specs()) {
