@@ -28,9 +28,15 @@ SolverSettings solver_settings_from_json(const nlohmann::json& j, const InputLoc
     if (s.method != "rk4" && s.method != "dopri5" && s.method != "bdf")
       throw InputError(at("method"), "unknown method '" + s.method + "'; choose rk4, dopri5 or bdf");
   }
-  if (j.contains("t_start")) s.t_start = json_check::quantity(j["t_start"], "s", at("t_start"));
+  if (j.contains("t_start")) {
+    s.t_start = json_check::quantity(j["t_start"], "s", at("t_start"));
+    if (!std::isfinite(s.t_start)) throw InputError(at("t_start"), "must be finite");
+  }
   number("t_end", s.t_end, "s", false);
-  if (j.contains("t_end") && s.t_end <= s.t_start) throw InputError(at("t_end"), "must be after t_start");
+  if (!std::isfinite(s.t_end)) throw InputError(at("t_end"), "must be finite");
+  if (s.t_end <= s.t_start)
+    throw InputError(at(j.contains("t_end") ? "t_end" : "t_start"),
+                     "t_end (" + std::to_string(s.t_end) + " s) must be after t_start (" + std::to_string(s.t_start) + " s)");
   number("rtol", s.rtol, "", true);
   number("atol", s.atol, "", true);
   number("max_step", s.max_step, "s", false);
@@ -60,6 +66,9 @@ void check_solver_bounds(const SolverSettings& s, const InputLocation& where) {
                                                 " output rows over " + std::to_string(span) +
                                                 " s, more than max_output_rows = " + std::to_string(s.max_output_rows) +
                                                 "; raise output_interval (or max_output_rows, knowingly)");
+  if (s.max_step > 0.0 && span / s.max_step > static_cast<double>(s.max_steps))
+    throw InputError(at("max_step"), "a step of at most " + std::to_string(s.max_step) + " s over " + std::to_string(span) +
+                                         " s needs more than max_steps = " + std::to_string(s.max_steps) + " steps");
   if (s.method == "rk4") {
     const double step = s.step > 0.0 ? s.step : interval / 10.0;
     const double steps = span / step;

@@ -176,4 +176,10 @@ TEST_CASE("unknown solver settings are errors") {
   CHECK_THROWS_WITH_AS(run_netlist(n2, {}), doctest::Contains("choose rk4, dopri5 or bdf"), InputError);
   Netlist n3 = load(std::string(R"({"components": {"m": )") + kMass + R"(}, "solver": {"t_end": "2 bar"}})");
   CHECK_THROWS_WITH_AS(run_netlist(n3, {}), doctest::Contains("/solver/t_end"), InputError);
+  // t_start after the default t_end (1 s) is located at t_start.
+  Netlist n4 = load(std::string(R"({"components": {"m": )") + kMass + R"(}, "solver": {"t_start": 5}})");
+  CHECK_THROWS_WITH_AS(run_netlist(n4, {}), doctest::Contains("/solver/t_start"), InputError);
+  // A maximum step that could never reach t_end within max_steps.
+  Netlist n5 = load(std::string(R"({"components": {"m": )") + kMass + R"(}, "solver": {"max_step": 1e-300}})");
+  CHECK_THROWS_WITH_AS(run_netlist(n5, {}), doctest::Contains("/solver/max_step"), InputError);
 }
