@@ -15,7 +15,8 @@ build="$root/build-fuzz"
 jobs="${JOURDAIN_BUILD_JOBS:-2}"
 
 # clang and its sanitizer/libFuzzer runtime, from Debian, if missing.
-packages=(clang-14 libclang-rt-14-dev)
+# libomp-14-dev: SUNDIALS' CMake package asks for OpenMP, which clang finds only through it.
+packages=(clang-14 libclang-rt-14-dev libomp-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
