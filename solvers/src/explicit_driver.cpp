@@ -11,8 +11,8 @@ namespace jourdain::detail {
 OutputClock::OutputClock(const SolverSettings& s) : t0(s.t_start), t_end(s.t_end) {
   const double span = s.t_end - s.t_start;
   interval = s.output_interval > 0.0 ? s.output_interval : span / 500.0;
-  // Saturated rather than converted when out of range (a tiny interval): the callers
-  // compare count with max_output_rows and refuse the run.
+  // Saturated rather than converted when out of range; check_solver_bounds has refused
+  // such settings before any method runs.
   const double n = std::ceil(span / interval - 1e-9);
   constexpr long most = std::numeric_limits<long>::max();
   count = !(n >= 1.0) ? 1 : n >= static_cast<double>(most) ? most : static_cast<long>(n);
@@ -60,9 +60,6 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
                         Observer& observer, SolverStats& stats) {
   RightHandSide f{model, ctx, stats};
   OutputClock clock(s);
-  if (clock.count > s.max_output_rows)
-    throw SimulationError(s.t_start, {}, "the output interval asks for " + std::to_string(clock.count) +
-                                             " rows, more than max_output_rows = " + std::to_string(s.max_output_rows));
   const double span = s.t_end - s.t_start;
   const double h_max = s.max_step > 0.0 ? std::min(s.max_step, span) : span;
   const bool events = model.zero_crossing_count() > 0;

@@ -58,7 +58,12 @@ void check_solver_bounds(const SolverSettings& s, const InputLocation& where) {
     w.json_path = json_check::pointer(where.json_path, key);
     return w;
   };
+  // The methods count output times and steps over [t_start, t_end]: a non-finite or
+  // empty span has no meaning (and would make those counts undefined).
   const double span = s.t_end - s.t_start;
+  if (!(std::isfinite(s.t_start) && std::isfinite(span) && span > 0.0))
+    throw InputError(at("t_end"), "t_start and t_end must be finite, with t_end after t_start (t_start = " +
+                                      std::to_string(s.t_start) + " s, t_end = " + std::to_string(s.t_end) + " s)");
   const double interval = s.output_interval > 0.0 ? s.output_interval : span / 500.0;
   const double rows = span / interval;
   if (rows > static_cast<double>(s.max_output_rows))

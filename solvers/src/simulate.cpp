@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <memory>
-#include <sstream>
 
 #include "explicit_driver.hpp"
 
@@ -15,15 +14,8 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
 }  // namespace detail
 
 void simulate(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer, SolverStats& stats) {
-  // The methods count output times and steps over [t_start, t_end]: a non-finite or
-  // empty span has no meaning (and made the output count undefined).
-  if (!(std::isfinite(settings.t_start) && std::isfinite(settings.t_end - settings.t_start) &&
-        settings.t_end > settings.t_start)) {
-    std::ostringstream what;
-    what << "t_start and t_end must be finite, with t_end after t_start (t_start = " << settings.t_start
-         << " s, t_end = " << settings.t_end << " s)";
-    throw InputError({"", "/solver", "", ""}, what.str());
-  }
+  // Library callers reach here without run_netlist: the same bounds, checked once here.
+  check_solver_bounds(settings, {"", "/solver", "", ""});
   stats.method = settings.method;
   stats.last_time = ctx.t;
   observer.output(ctx);  // the initial point
