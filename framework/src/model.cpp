@@ -505,6 +505,10 @@ void Model::evaluate_zero_crossings(Context& ctx, double t, const Eigen::VectorX
   ctx.t = t;
   ctx.x = x;
   evaluate(ctx);
+  update_zero_crossings(ctx);
+}
+
+void Model::update_zero_crossings(Context& ctx) const {
   for (size_t i = 0; i < components_.size(); ++i) {
     if (components_[i]->zero_crossings().empty()) continue;
     Eval e = view(static_cast<int>(i), ctx, Eval::Phase::ZeroCrossings);

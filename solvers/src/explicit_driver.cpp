@@ -134,7 +134,10 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
     std::vector<int> triggered;
     double t_event = t1;
     if (events) {
-      zero_crossings_at(t1, x1, g1);
+      // The step's last right-hand side left the context at (t1, x1): no new evaluation.
+      ++stats.zero_crossing_evaluations;
+      model.update_zero_crossings(ctx);
+      g1 = ctx.zero_crossings;
       triggered = model.crossed(g0, g1);
       if (!triggered.empty()) {
         double ta = t, tb = t1;

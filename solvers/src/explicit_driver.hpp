@@ -28,6 +28,8 @@ class OneStepMethod {
   virtual bool adaptive() const = 0;
   // One trial step from (t, x) with f0 = f(t, x). Fills x1, f1 = f(t + h, x1) and, for
   // adaptive methods, the scaled error norm (accept when <= 1). Prepares dense output.
+  // Its last evaluation must be f(t + h, x1): the driver reads the zero crossings at the
+  // step's end from the context that evaluation left, without evaluating again.
   virtual void step(RightHandSide& f, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& f0, double h,
                     Eigen::VectorXd& x1, Eigen::VectorXd& f1, double& error_norm) = 0;
   // State at t + theta h within the last accepted step, 0 <= theta <= 1.

@@ -67,6 +67,9 @@ class Model {
   void derivatives(Context& ctx, double t, const Eigen::VectorXd& x) const;
   // Outputs, then zero-crossing values into ctx.zero_crossings.
   void evaluate_zero_crossings(Context& ctx, double t, const Eigen::VectorXd& x) const;
+  // Zero-crossing values only, for a context that evaluate() has just brought to its
+  // (t, x) with nothing changed since (a solver's last right-hand side of a step).
+  void update_zero_crossings(Context& ctx) const;
   // Lets the owners of the triggered zero crossings react (discrete changes, state
   // re-initialisation). ctx.t and ctx.x hold the event point; ctx.x may change.
   // A discrete change may push other zero crossings across zero at the same instant
