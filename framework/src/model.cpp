@@ -536,7 +536,7 @@ void Model::handle_zero_crossings(Context& ctx, std::vector<int> triggered) cons
   Eigen::VectorXd before = ctx.zero_crossings;
   const int max_rounds = 100;
   for (int round = 0; round < max_rounds; ++round) {
-    evaluate(ctx);
+    // ctx is evaluated at (t, x): before round 0 just above, later by the previous round.
     for (int z : triggered) {
       const auto& info = zero_crossings_[z];
       Eval e = view(info.component, ctx, Eval::Phase::Event);
