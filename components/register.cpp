@@ -5,6 +5,7 @@ namespace jourdain {
 void register_builtin_components(Registry& registry) {
   register_signal_components(registry);
   register_mechanical1d_components(registry);
+  register_mechanical_components(registry);
 }
 
 }  // namespace jourdain

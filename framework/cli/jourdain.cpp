@@ -87,7 +87,8 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
 int cmd_check(Registry& registry, const std::string& file) {
   Netlist net = load_netlist(file, registry);
   const Model& m = net.model;
-  check_solver_bounds(solver_settings_from_json(net.solver, {file, "/solver", "", ""}), {file, "/solver", "", ""});
+  const SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""});
+  check_solver_bounds(settings, {file, "/solver", "", ""});
   std::vector<const Component*> comps;
   for (const auto& c : m.components()) comps.push_back(c.get());
   std::cout << "netlist " << net.name << ": OK\n"
@@ -95,6 +96,12 @@ int cmd_check(Registry& registry, const std::string& file) {
             << m.zero_crossing_count() << " zero-crossing functions, " << m.schedule().loop_count()
             << " algebraic loop(s)\n\nEvaluation order:\n"
             << m.schedule().describe(comps);
+  // What the structured block solvers see at the start (a mechanism: its assembly and
+  // degrees of freedom). A mechanism that cannot be assembled fails here, as in a run.
+  Context ctx = m.make_context(settings.t_start);
+  ctx.analysis = net.analysis;
+  m.initialize(ctx);
+  if (std::string blocks = m.describe_blocks(ctx); !blocks.empty()) std::cout << "\n" << blocks;
   // Unconnected ports are legal where they remain here (signal outputs, a mass with
   // nothing attached, optional inputs), but worth a look.
   auto open = m.unconnected_ports();

@@ -36,6 +36,7 @@ const char* to_string(ParamKind kind) {
     case ParamKind::Text: return "text";
     case ParamKind::RealList: return "list of reals";
     case ParamKind::Table: return "table";
+    case ParamKind::NamedVectors: return "named vectors";
   }
   return "?";
 }
@@ -57,7 +58,7 @@ std::string Range::to_string(const std::string& unit) const {
 // ---------------------------------------------------------------- Eval
 
 void Eval::set_state(StateId s, double value) {
-  if (phase_ != Phase::Event && phase_ != Phase::Initialize)
+  if (phase_ != Phase::Event && phase_ != Phase::Initialize && phase_ != Phase::Project)
     throw std::logic_error("component '" + component_.name() + "' changed a state outside an event");
   ctx_.x[layout_.state_offset + s.index] = value;
 }
@@ -119,8 +120,17 @@ void Component::declare_real_list(std::string name, std::string unit, std::optio
   params_.push_back(std::move(s));
 }
 
-void Component::declare_table(std::string name, std::vector<std::string> column_units, std::string description) {
-  ParamSpec s{std::move(name), ParamKind::Table, "", std::move(column_units), {}, Range::any(), {},
+void Component::declare_named_vectors(std::string name, std::string unit, int size,
+                                      std::optional<nlohmann::json> default_value, std::string description) {
+  ParamSpec s{std::move(name), ParamKind::NamedVectors, std::move(unit), {}, std::move(default_value), Range::any(), {},
+              std::move(description)};
+  s.vector_size = size;
+  params_.push_back(std::move(s));
+}
+
+void Component::declare_table(std::string name, std::vector<std::string> column_units, std::string description,
+                              std::optional<nlohmann::json> default_value) {
+  ParamSpec s{std::move(name), ParamKind::Table, "", std::move(column_units), std::move(default_value), Range::any(), {},
               std::move(description)};
   params_.push_back(std::move(s));
 }
@@ -262,6 +272,21 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
         values_[name] = rows;
         break;
       }
+      case ParamKind::NamedVectors: {
+        if (!value.is_object()) parameter_error(name, "expected an object of name: [numbers]");
+        nlohmann::json v = nlohmann::json::object();
+        for (const auto& [key, vec] : value.items()) {
+          if (key.empty() || key.find_first_of(". /") != std::string::npos)
+            parameter_error(name, "'" + key + "': a name must be non-empty and contain no '.', '/' or space");
+          if (!vec.is_array() || (s.vector_size > 0 && static_cast<int>(vec.size()) != s.vector_size))
+            parameter_error(name, "'" + key + "' must be an array of " + std::to_string(s.vector_size) + " numbers");
+          std::vector<double> vals;
+          for (const auto& e : vec) vals.push_back(to_real(e, s.unit));
+          v[key] = vals;
+        }
+        values_[name] = v;
+        break;
+      }
     }
   } catch (const UnitError& e) {
     parameter_error(name, e.what());
@@ -292,6 +317,11 @@ bool Component::boolean(const std::string& name) const { return parameter_value(
 std::string Component::text(const std::string& name) const { return parameter_value(name).get<std::string>(); }
 std::vector<double> Component::real_list(const std::string& name) const {
   return parameter_value(name).get<std::vector<double>>();
+}
+std::vector<std::pair<std::string, std::vector<double>>> Component::named_vectors(const std::string& name) const {
+  std::vector<std::pair<std::string, std::vector<double>>> out;
+  for (const auto& [key, vec] : parameter_value(name).items()) out.emplace_back(key, vec.get<std::vector<double>>());
+  return out;
 }
 std::vector<std::vector<double>> Component::table(const std::string& name) const {
   return parameter_value(name).get<std::vector<std::vector<double>>>();

@@ -30,6 +30,9 @@ nlohmann::json describe_type(const ComponentType& type) {
           case ParamKind::Boolean: example = false; break;
           case ParamKind::Text: example = p.choices.empty() ? std::string("x") : p.choices.front(); break;
           case ParamKind::RealList: example = nlohmann::json::array({1.0}); break;
+          case ParamKind::NamedVectors:
+            example = {{"p", std::vector<double>(std::max(p.vector_size, 1), 0.0)}};
+            break;
           case ParamKind::Table: {
             example = nlohmann::json::array();
             for (int row = 0; row < 2; ++row) example.push_back(std::vector<double>(p.column_units.size(), row));

@@ -200,7 +200,11 @@ Model ModelBuilder::build() && {
     }
   }
   m.connection_count_.resize(nc);
-  for (int i = 0; i < nc; ++i) m.connection_count_[i].assign(components_[i]->ports().size(), 0);
+  m.peers_.resize(nc);
+  for (int i = 0; i < nc; ++i) {
+    m.connection_count_[i].assign(components_[i]->ports().size(), 0);
+    m.peers_[i].resize(components_[i]->ports().size());
+  }
   for (const auto& c : connections_) {
     ++m.connection_count_[c.state_side.component][c.state_side.port.index];
     ++m.connection_count_[c.response_side.component][c.response_side.port.index];
@@ -208,6 +212,8 @@ Model ModelBuilder::build() && {
     auto [rc, rp] = c.response_side;
     int s_out = m.layouts_[sc].port_output_offset[sp.index];
     int r_out = m.layouts_[rc].port_output_offset[rp.index];
+    m.peers_[sc][sp.index].push_back({rc, rp.index});
+    m.peers_[rc][rp.index].push_back({sc, sp.index});
     if (s_out >= 0) m.layouts_[rc].port_input_sources[rp.index].push_back(s_out);
     if (r_out >= 0) m.layouts_[sc].port_input_sources[sp.index].push_back(r_out);
   }
@@ -320,6 +326,35 @@ Model ModelBuilder::build() && {
   }
   for (int i = 0; i < nc; ++i) m.component_index_.emplace(components_[i]->name(), i);
   m.components_ = std::move(components_);
+
+  // 5. Structured solvers for the blocks whose members name one.
+  m.block_solvers_.resize(m.schedule_.steps.size());
+  int monitor_count = 0;
+  for (size_t k = 0; k < m.schedule_.steps.size(); ++k) {
+    const auto& step = m.schedule_.steps[k];
+    if (!step.implicit) continue;
+    const BlockSolverFactory* factory = nullptr;
+    int named_by = -1;
+    for (int c : step.components) {
+      const BlockSolverFactory* f = m.components_[c]->block_solver();
+      if (!f) continue;
+      if (factory && f != factory)
+        throw InputError(locations_[c], "is in one algebraic loop with '" + m.components_[named_by]->name() +
+                                            "', but their libraries solve loops differently ('" + f->name() +
+                                            "' and '" + factory->name() + "')");
+      factory = f;
+      named_by = c;
+    }
+    if (!factory) continue;
+    m.block_solvers_[k] = factory->create(m, step, static_cast<int>(k), monitor_count);
+    for (const auto& mon : m.block_solvers_[k]->monitors()) {
+      if (!names.insert(mon.name).second)
+        throw InputError(locations_[named_by], "monitor '" + mon.name + "' clashes with a variable of that name");
+      m.recordable_index_.emplace(mon.name, static_cast<int>(m.recordable_.size()));
+      m.recordable_.push_back({mon.name, mon.unit, RecordableVariable::Source::Monitor, monitor_count++});
+      m.monitors_.push_back(mon);
+    }
+  }
   return m;
 }
 
@@ -383,6 +418,8 @@ Context Model::make_context(double t0) const {
   ctx.residuals = Eigen::VectorXd::Zero(ctx_sizes_.unknowns);
   ctx.observables = Eigen::VectorXd::Zero(ctx_sizes_.observables);
   ctx.zero_crossings = Eigen::VectorXd::Zero(ctx_sizes_.zero_crossings);
+  ctx.monitors = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(monitors_.size()));
+  ctx.block_workspaces.resize(schedule_.steps.size());
   for (size_t i = 0; i < components_.size(); ++i) {
     const auto& c = *components_[i];
     const auto& L = layouts_[i];
@@ -399,7 +436,7 @@ void Model::initialize(Context& ctx) const {
   const int max_passes = 20;
   for (int pass = 0; pass < max_passes; ++pass) {
     const Eigen::VectorXd x = ctx.x, d = ctx.discrete;
-    evaluate_outputs(ctx);
+    evaluate_outputs(ctx, /*initializing=*/true);
     for (size_t i = 0; i < components_.size(); ++i) {
       Eval e = view(static_cast<int>(i), ctx, Eval::Phase::Initialize);
       components_[i]->initialize(e);
@@ -412,10 +449,15 @@ void Model::initialize(Context& ctx) const {
   evaluate(ctx);
 }
 
-void Model::evaluate_outputs(Context& ctx) const {
+void Model::evaluate_outputs(Context& ctx, bool initializing) const {
   for (const RunStep& step : run_order_) {
     if (step.component < 0) {
-      solve_block(ctx, schedule_.steps[step.block]);
+      if (const BlockSolver* solver = block_solvers_[step.block].get()) {
+        if (initializing) solver->initialize(*this, ctx);
+        solver->solve(*this, ctx);
+      } else {
+        solve_block(ctx, schedule_.steps[step.block]);
+      }
       continue;
     }
     Eval e = view(step.component, ctx, Eval::Phase::Outputs);
@@ -593,8 +635,50 @@ double Model::value(const Context& ctx, const RecordableVariable& v) const {
     case RecordableVariable::Source::Output: return ctx.y[v.index];
     case RecordableVariable::Source::Observable: return ctx.observables[v.index];
     case RecordableVariable::Source::Discrete: return ctx.discrete[v.index];
+    case RecordableVariable::Source::Monitor: return ctx.monitors[v.index];
   }
   return 0.0;
+}
+
+bool Model::projects() const {
+  return std::any_of(block_solvers_.begin(), block_solvers_.end(), [](const auto& s) { return s && s->projects(); });
+}
+
+bool Model::project(Context& ctx) const {
+  bool changed = false;
+  for (const auto& s : block_solvers_)
+    if (s && s->projects()) changed = s->project(*this, ctx) || changed;
+  if (changed) evaluate(ctx);
+  return changed;
+}
+
+bool Model::supports(const std::string& analysis) const {
+  return std::any_of(block_solvers_.begin(), block_solvers_.end(),
+                     [&](const auto& s) { return s && s->supports(analysis); });
+}
+
+void Model::analyze(Context& ctx) const {
+  for (const RunStep& step : run_order_) {
+    if (step.component < 0) {
+      if (const BlockSolver* solver = block_solvers_[step.block].get()) {
+        if (solver->supports(ctx.analysis)) solver->analyze(*this, ctx);
+        solver->solve(*this, ctx);
+      } else {
+        solve_block(ctx, schedule_.steps[step.block]);
+      }
+      continue;
+    }
+    Eval e = view(step.component, ctx, Eval::Phase::Outputs);
+    components_[step.component]->calc_outputs(e);
+  }
+  evaluate(ctx);
+}
+
+std::string Model::describe_blocks(const Context& ctx) const {
+  std::string out;
+  for (const auto& s : block_solvers_)
+    if (s) out += s->describe(*this, ctx);
+  return out;
 }
 
 }  // namespace jourdain

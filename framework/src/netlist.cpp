@@ -104,9 +104,17 @@ void apply_overrides(json& doc, const NetlistOverrides& o, const std::string& fi
   }
 }
 
-World load_world(const json& w, const InputLocation& where) {
+World load_world(const json& w, const InputLocation& where, const Registry& registry) {
   World world;
-  only_keys(w, {"gravity"}, where);
+  world.file = where.file;
+  std::vector<std::string> keys{"gravity"};
+  for (const auto& [name, description] : registry.world_sections()) keys.push_back(name);
+  only_keys(w, keys, where);
+  for (const auto& [name, description] : registry.world_sections()) {
+    if (!w.contains(name)) continue;
+    if (!w[name].is_object()) throw InputError(InputLocation{where.file, pointer(where.json_path, name), "", ""}, "expected an object (" + description + ")");
+    world.sections[name] = w[name];
+  }
   if (w.contains("gravity")) {
     InputLocation g = where;
     g.json_path = pointer(where.json_path, "gravity");
@@ -149,8 +157,8 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   if (net.name.empty()) net.name = file.stem().string();
   if (doc.contains("analysis")) {
     net.analysis = text_of("analysis");
-    if (net.analysis != "dynamic")
-      throw InputError(at("/analysis"), "analysis '" + net.analysis + "' is not available; choose: dynamic");
+    if (net.analysis != "dynamic" && net.analysis != "kinematic" && net.analysis != "static")
+      throw InputError(at("/analysis"), "analysis '" + net.analysis + "' is not available; choose: dynamic, kinematic, static");
   }
 
   // Plugins first: they may provide the component types used below.
@@ -170,7 +178,8 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
     }
   }
 
-  World world = doc.contains("world") ? load_world(doc["world"], at("/world")) : World{};
+  World world = doc.contains("world") ? load_world(doc["world"], at("/world"), registry) : World{};
+  world.file = fname;
   ModelBuilder builder(world);
 
   if (!doc.contains("components")) throw InputError(top, "the netlist has no \"components\" object");
@@ -243,6 +252,9 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   }
 
   net.model = std::move(builder).build();
+  if (net.analysis != "dynamic" && !net.model.supports(net.analysis))
+    throw InputError(at("/analysis"), "a " + net.analysis + " analysis needs a model that defines one (a planar "
+                                      "mechanism: bodies, joints and drivers); this netlist has none");
 
   if (doc.contains("solver")) {
     if (!doc["solver"].is_object()) throw InputError(at("/solver"), "expected an object of solver settings");

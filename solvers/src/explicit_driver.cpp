@@ -63,6 +63,7 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
   const double span = s.t_end - s.t_start;
   const double h_max = s.max_step > 0.0 ? std::min(s.max_step, span) : span;
   const bool events = model.zero_crossing_count() > 0;
+  const bool projecting = model.projects();
 
   double t = ctx.t;
   Eigen::VectorXd x = ctx.x, f0, x1, f1, dense_x;
@@ -77,6 +78,9 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
   // Record an evaluated point.
   auto emit = [&](double tt, const Eigen::VectorXd& xx) {
     model.derivatives(ctx, tt, xx);
+    // Dense output between two projected step ends leaves the invariants by up to the
+    // local error: recorded points are projected too (the integration is not affected).
+    if (projecting) model.project(ctx);
     observer.output(ctx);
   };
 
@@ -184,6 +188,21 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
       t = t1;
       x = x1;
       f0 = f1;
+      if (projecting) {
+        // Back onto the invariants (a mechanism's constraint manifold); the step's dense
+        // output above is the unprojected one, which differs by the (small) drift.
+        model.derivatives(ctx, t, x);
+        ++stats.rhs_evaluations;
+        if (model.project(ctx)) {
+          ++stats.rhs_evaluations;
+          x = ctx.x;
+          f0 = ctx.xdot;
+          if (events) {
+            model.update_zero_crossings(ctx);
+            g1 = ctx.zero_crossings;
+          }
+        }
+      }
       if (events) g0 = g1;
     }
     stats.last_time = t;

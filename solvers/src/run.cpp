@@ -34,7 +34,11 @@ class RecordingObserver final : public Observer {
                                            " rows recorded (output times plus two per event): the model keeps switching");
     recorder_.record(ctx);
     if (options_.keep_rows) result_.rows.push_back(recorder_.last_row());
+    if (monitor_max.size() != ctx.monitors.size()) monitor_max = Eigen::VectorXd::Zero(ctx.monitors.size());
+    monitor_max = monitor_max.cwiseMax(ctx.monitors.cwiseAbs());
   }
+  Eigen::VectorXd monitor_max;  // largest magnitude of each monitor over the recorded rows
+
   void progress(double t) override {
     if (options_.progress) options_.progress(t);
   }
@@ -71,10 +75,12 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
 
   RecordingObserver observer(recorder, result, options, 2 * result.settings.max_output_rows + 2);
   Context ctx = model.make_context(result.settings.t_start);
+  ctx.analysis = netlist.analysis;
   const auto start = std::chrono::steady_clock::now();
   try {
     model.initialize(ctx);
-    simulate(model, ctx, result.settings, observer, result.stats);
+    if (netlist.analysis == "dynamic") simulate(model, ctx, result.settings, observer, result.stats);
+    else analyze_over_time(model, ctx, result.settings, observer, result.stats);
     result.finished = true;
   } catch (const SimulationError& e) {
     result.failure = e.what();
@@ -107,6 +113,15 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
                     {"variables", variables},
                     {"final_values", final_values},
                     {"schedule", {{"steps", model.schedule().steps.size()}, {"algebraic_loops", model.schedule().loop_count()}}}};
+  result.summary["analysis"] = netlist.analysis;
+  if (!model.monitors().empty()) {
+    nlohmann::json monitors = nlohmann::json::object();
+    for (size_t k = 0; k < model.monitors().size(); ++k) {
+      const double v = k < static_cast<size_t>(observer.monitor_max.size()) ? observer.monitor_max[k] : 0.0;
+      monitors[model.monitors()[k].name] = {{"max_abs", v}, {"unit", model.monitors()[k].unit}};
+    }
+    result.summary["monitors"] = monitors;
+  }
   if (!result.finished) result.summary["failure"] = {{"message", result.failure}, {"time", result.failure_time}};
   if (!options.output_dir.empty()) {
     std::ofstream out(options.output_dir / "summary.json");

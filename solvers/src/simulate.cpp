@@ -27,4 +27,22 @@ void simulate(const Model& model, Context& ctx, const SolverSettings& settings, 
   detail::integrate_explicit(*method, model, ctx, settings, observer, stats);
 }
 
+void analyze_over_time(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer,
+                       SolverStats& stats) {
+  check_solver_bounds(settings, {"", "/solver", "", ""});
+  stats.method = ctx.analysis;
+  stats.last_time = ctx.t;
+  observer.output(ctx);  // the initial point, as initialize() left it
+  detail::OutputClock clock(settings);
+  for (clock.next = 1; !clock.done(); ++clock.next) {
+    ctx.t = clock.upcoming();
+    model.analyze(ctx);
+    ++stats.steps;
+    stats.last_time = ctx.t;
+    observer.output(ctx);
+    observer.progress(ctx.t);
+  }
+  stats.algebraic_iterations = ctx.algebraic_iterations;
+}
+
 }  // namespace jourdain

@@ -72,6 +72,10 @@ struct NamedSpec {  // discrete states, unknowns, observables, zero crossings
 // Settings of the world the components live in (the netlist's "world" object).
 struct World {
   Eigen::Vector2d gravity{0.0, -9.81};  // m/s², in the plane of planar mechanisms
+  // Further sections of the netlist's "world" object, as written, for the component
+  // libraries that registered them (Registry::add_world_section), e.g. "constraints".
+  nlohmann::json sections = nlohmann::json::object();
+  std::string file;  // the netlist, for messages about those sections
 };
 
 // Where a component's data sit in the Context's flat vectors; filled by ModelBuilder.
@@ -91,7 +95,7 @@ class Component;
 // may be changed only while handling an event or initializing.
 class Eval {
  public:
-  enum class Phase { Outputs, Derivatives, ZeroCrossings, Event, Initialize };
+  enum class Phase { Outputs, Derivatives, ZeroCrossings, Event, Initialize, Project };
 
   Eval(const Component& c, const ComponentLayout& l, Context& ctx, const World& w, Phase p)
       : component_(c), layout_(l), ctx_(ctx), world_(w), phase_(p) {}
@@ -102,7 +106,7 @@ class Eval {
 
   double state(StateId s) const { return ctx_.x[layout_.state_offset + s.index]; }
   void set_derivative(StateId s, double value) { ctx_.xdot[layout_.state_offset + s.index] = value; }
-  void set_state(StateId s, double value);  // events and initialization only
+  void set_state(StateId s, double value);  // events, initialization and projection only
 
   // Sum over every port that drives `p` (one for a response-side port; any number,
   // possibly none, for a state-side port).
@@ -119,6 +123,9 @@ class Eval {
   void set_discrete(DiscreteId d, double value);  // events and initialization only
 
   double unknown(UnknownId u) const { return ctx_.unknowns[layout_.unknown_offset + u.index]; }
+  // For block solvers (block_solver.hpp), which compute the unknowns directly.
+  void set_unknown(UnknownId u, double value) { ctx_.unknowns[layout_.unknown_offset + u.index] = value; }
+  const Context& context() const { return ctx_; }
   void set_residual(UnknownId u, double r) { ctx_.residuals[layout_.unknown_offset + u.index] = r; }
 
   void set_observable(ObservableId o, double value) { ctx_.observables[layout_.observable_offset + o.index] = value; }
@@ -149,6 +156,9 @@ class Component {
   virtual void calc_zero_crossings(Eval&) const {}
   virtual void on_zero_crossing(Eval&, ZeroCrossingId) const {}
   virtual void initialize(Eval&) const {}
+  // A structured solver for the implicit block this component belongs to (see
+  // block_solver.hpp); nullptr: the Model's general Newton method.
+  virtual const class BlockSolverFactory* block_solver() const { return nullptr; }
 
   // ---- identity ----
   const std::string& name() const { return name_; }
@@ -187,7 +197,11 @@ class Component {
                     std::vector<std::string> choices = {});
   void declare_real_list(std::string name, std::string unit, std::optional<std::vector<double>> default_value,
                          std::string description);
-  void declare_table(std::string name, std::vector<std::string> column_units, std::string description);
+  void declare_table(std::string name, std::vector<std::string> column_units, std::string description,
+                     std::optional<nlohmann::json> default_value = std::nullopt);
+  // An object of name -> `size` numbers in `unit` (size 0: any length).
+  void declare_named_vectors(std::string name, std::string unit, int size, std::optional<nlohmann::json> default_value,
+                             std::string description);
 
   virtual void configure() {}
 
@@ -208,6 +222,7 @@ class Component {
   std::string text(const std::string& name) const;
   std::vector<double> real_list(const std::string& name) const;
   std::vector<std::vector<double>> table(const std::string& name) const;  // rows
+  std::vector<std::pair<std::string, std::vector<double>>> named_vectors(const std::string& name) const;
 
   // Throws an InputError naming this component and the parameter.
   [[noreturn]] void parameter_error(const std::string& param, const std::string& message) const;

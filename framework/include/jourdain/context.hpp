@@ -4,6 +4,7 @@
 // many Contexts (sweeps, finite-difference Jacobians) at once.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,12 @@ struct Context {
   std::vector<EventRecord> events;    // everything the components reported, in order
   std::vector<std::string> warnings;  // same, for warnings
   long algebraic_iterations = 0;      // Newton iterations spent in implicit blocks
+  Eigen::VectorXd monitors;           // values offered by block solvers (block_solver.hpp)
+  // What the run is doing: "dynamic" (time integration), "kinematic", "static".
+  std::string analysis = "dynamic";
+  // Per implicit block: scratch data its BlockSolver keeps between evaluations (a
+  // factorization's symbolic analysis), created on first use. Shared between copies.
+  std::vector<std::shared_ptr<void>> block_workspaces;
 };
 
 }  // namespace jourdain

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "jourdain/block_solver.hpp"
 #include "jourdain/component.hpp"
 #include "jourdain/errors.hpp"
 #include "jourdain/scheduler.hpp"
@@ -20,7 +21,7 @@ namespace jourdain {
 struct RecordableVariable {
   std::string name;  // e.g. "mass.x", "spring.force", "pid.output.value"
   std::string unit;
-  enum class Source { State, Output, Observable, Discrete } source;
+  enum class Source { State, Output, Observable, Discrete, Monitor } source;
   int index;  // into the Context vector of that source
 };
 
@@ -86,14 +87,33 @@ class Model {
   // Values as recorded, for a context that was just evaluated.
   double value(const Context& ctx, const RecordableVariable& v) const;
 
- private:
-  friend class ModelBuilder;
-  void evaluate_outputs(Context& ctx) const;
-  void solve_block(Context& ctx, const ScheduledStep& step) const;
-  void check_finite(const Context& ctx, bool derivatives_too) const;
+  // ---- structured block solvers (block_solver.hpp) ----
+  // A component's view of a context, for block solvers that call their members.
   Eval view(int component, Context& ctx, Eval::Phase phase) const {
     return Eval(*components_[component], layouts_[component], ctx, world_, phase);
   }
+  // The (component, port) pairs connected to a component's port.
+  const std::vector<std::pair<int, int>>& peers(int component, int port) const { return peers_[component][port]; }
+  // True if some block solver projects states after accepted steps.
+  bool projects() const;
+  // After an accepted step, with ctx evaluated at (t, x): lets block solvers move ctx.x
+  // back onto their invariants; re-evaluates and returns true if ctx.x changed.
+  bool project(Context& ctx) const;
+  // Whether some block solver can carry out `analysis` ("kinematic", "static").
+  bool supports(const std::string& analysis) const;
+  // One point of a non-dynamic analysis at ctx.t (ctx.analysis names it): the block
+  // solvers that support it set their states, then the model is evaluated.
+  void analyze(Context& ctx) const;
+  // Monitors offered by block solvers, in Context::monitors order.
+  const std::vector<MonitorSpec>& monitors() const { return monitors_; }
+  // What the block solvers have to say for `jourdain check`, at ctx (initialized).
+  std::string describe_blocks(const Context& ctx) const;
+
+ private:
+  friend class ModelBuilder;
+  void evaluate_outputs(Context& ctx, bool initializing = false) const;
+  void solve_block(Context& ctx, const ScheduledStep& step) const;
+  void check_finite(const Context& ctx, bool derivatives_too) const;
 
   World world_;
   std::vector<std::unique_ptr<Component>> components_;
@@ -106,6 +126,9 @@ class Model {
     int block;
   };
   std::vector<RunStep> run_order_;
+  std::vector<std::unique_ptr<BlockSolver>> block_solvers_;  // per schedule step; null: Newton
+  std::vector<MonitorSpec> monitors_;
+  std::vector<std::vector<std::vector<std::pair<int, int>>>> peers_;  // per component, per port
   std::vector<ZeroCrossingInfo> zero_crossings_;
   std::vector<RecordableVariable> recordable_;
   std::vector<std::string> output_names_;  // per Context::y slot, for messages

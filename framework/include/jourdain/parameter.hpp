@@ -18,6 +18,8 @@ enum class ParamKind {
   Text,      // a string, optionally one of `choices`
   RealList,  // an array of numbers (each may carry a unit)
   Table,     // an array of rows, each an array of numbers; columns carry units
+  NamedVectors,  // an object of name -> array of numbers (each may carry a unit), e.g. a
+                 // body's points {"pin": [-0.5, 0], "tip": ["500 mm", 0]}
 };
 
 const char* to_string(ParamKind kind);
@@ -47,6 +49,7 @@ struct ParamSpec {
   Range range;
   std::vector<std::string> choices;  // Text: allowed values (empty = any)
   std::string description;
+  int vector_size = 0;  // NamedVectors: entries per vector (0 = any)
 };
 
 }  // namespace jourdain

@@ -30,6 +30,11 @@ class Registry {
     add(ComponentType{std::move(name), std::move(summary), origin_, [] { return std::make_unique<C>(); }});
   }
 
+  // A section of the netlist's "world" object that a component library reads (e.g.
+  // "constraints", "fluid"); the netlist loader refuses sections nobody registered.
+  void add_world_section(std::string name, std::string description) { world_sections_[name] = description; }
+  const std::map<std::string, std::string>& world_sections() const { return world_sections_; }
+
   const ComponentType* find(const std::string& name) const;
   std::vector<const ComponentType*> all() const;  // sorted by name
   // Close names, for "did you mean" in messages.
@@ -47,6 +52,7 @@ class Registry {
   std::vector<std::string> added_since_mark_;  // undo list while a plugin registers
   std::vector<std::string> loaded_plugins_;
   std::string origin_ = "built-in";
+  std::map<std::string, std::string> world_sections_;
 };
 
 }  // namespace jourdain

@@ -68,4 +68,11 @@ class Observer {
 // SimulationError ends the run.
 void simulate(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer, SolverStats& stats);
 
+// A non-dynamic analysis (ctx.analysis: "kinematic" or "static"): at every output time
+// from t_start to t_end, the block solvers that support it set their states (a
+// mechanism's positions by Newton, its velocities and accelerations, or its static
+// equilibrium) and the model is evaluated and recorded. ctx as for simulate().
+void analyze_over_time(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer,
+                       SolverStats& stats);
+
 }  // namespace jourdain

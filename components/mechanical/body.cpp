@@ -1,0 +1,166 @@
+// Ground and body (planar.hpp).
+#include <cmath>
+
+#include "mechanical_library.hpp"
+#include "planar.hpp"
+
+namespace jourdain::mechanical {
+
+using namespace jourdain::planar;
+
+PointKinematics read_point(const Eval& e, PortId p) {
+  PointKinematics k;
+  k.r = {e.in(p, x), e.in(p, y)};
+  k.v = {e.in(p, vx), e.in(p, vy)};
+  k.a = {e.in(p, ax), e.in(p, ay)};
+  k.theta = e.in(p, theta);
+  k.omega = e.in(p, omega);
+  k.alpha = e.in(p, alpha);
+  return k;
+}
+
+// ------------------------------------------------------------------ ground
+
+Ground::Ground() {
+  declare_named_vectors("points", "m", 2, nlohmann::json{{"origin", {0.0, 0.0}}},
+                        "fixed points in the world frame, each a port: {\"pivot\": [x, y]}");
+}
+
+void Ground::configure() {
+  for (const auto& [name, xy] : named_vectors("points")) {
+    PortId p = declare_port(name, planar_domain(), PortSide::State, "fixed point (" + name + ")");
+    set_dependencies(p, {});  // fixed: reads nothing
+    points_.resize(p.index + 1);
+    points_[p.index] = {xy[0], xy[1]};
+  }
+}
+
+void Ground::calc_outputs(Eval& e) const {
+  for (size_t k = 0; k < points_.size(); ++k) {
+    PortId p{static_cast<int>(k)};
+    e.set_out(p, x, points_[k].x());
+    e.set_out(p, y, points_[k].y());
+    for (Var v : {theta, vx, vy, omega, ax, ay, alpha}) e.set_out(p, v, 0.0);
+  }
+}
+
+// ------------------------------------------------------------------ body
+
+Body::Body() {
+  declare_real("mass", "kg", std::nullopt, "mass", Range::positive());
+  declare_real("inertia", "kg*m^2", std::nullopt, "moment of inertia about the mass centre", Range::positive());
+  declare_named_vectors("points", "m", 2, nlohmann::json::object(),
+                        "connection points in the body frame, from the mass centre: {\"pin\": [x', y']}; "
+                        "\"cm\" (the mass centre) is always there");
+}
+
+void Body::configure() {
+  mass_ = real("mass");
+  inertia_ = real("inertia");
+  PortId cm = declare_port("cm", planar_domain(), PortSide::State, "the mass centre");
+  offsets_.push_back({0, 0});
+  (void)cm;
+  for (const auto& [name, xy] : named_vectors("points")) {
+    if (name == "cm") {
+      if (xy[0] != 0.0 || xy[1] != 0.0) parameter_error("points", "\"cm\" is the mass centre, at [0, 0]");
+      continue;
+    }
+    declare_port(name, planar_domain(), PortSide::State, "body point (" + name + ")");
+    offsets_.push_back({xy[0], xy[1]});
+  }
+  x_ = declare_state("x", "m", 0.0, "mass centre, x");
+  y_ = declare_state("y", "m", 0.0, "mass centre, y");
+  theta_ = declare_state("theta", "rad", 0.0, "angle (continuous, never wrapped)");
+  vx_ = declare_state("vx", "m/s", 0.0, "mass-centre velocity, x");
+  vy_ = declare_state("vy", "m/s", 0.0, "mass-centre velocity, y");
+  omega_ = declare_state("omega", "rad/s", 0.0, "angular velocity");
+  ax_ = declare_unknown("ax", "m/s^2", 0.0, "mass-centre acceleration, x");
+  ay_ = declare_unknown("ay", "m/s^2", 0.0, "mass-centre acceleration, y");
+  alpha_ = declare_unknown("alpha", "rad/s^2", 0.0, "angular acceleration");
+  ax_obs_ = declare_observable("ax", "m/s^2", "mass-centre acceleration, x");
+  ay_obs_ = declare_observable("ay", "m/s^2", "mass-centre acceleration, y");
+  alpha_obs_ = declare_observable("alpha", "rad/s^2", "angular acceleration");
+  kinetic_ = declare_observable("kinetic_energy", "J", "½ m v² + ½ I ω²");
+  potential_ = declare_observable("potential_energy", "J", "−m g·r (zero at the origin)");
+}
+
+void Body::calc_outputs(Eval& e) const {
+  const Vec2 r{e.state(x_), e.state(y_)}, v{e.state(vx_), e.state(vy_)}, a{e.unknown(ax_), e.unknown(ay_)};
+  const double th = e.state(theta_), om = e.state(omega_), al = e.unknown(alpha_);
+  const double c = std::cos(th), s = std::sin(th);
+  for (size_t k = 0; k < offsets_.size(); ++k) {
+    PortId p{static_cast<int>(k)};
+    const Vec2 arm{c * offsets_[k].x() - s * offsets_[k].y(), s * offsets_[k].x() + c * offsets_[k].y()};
+    const Vec2 rp = r + arm, vp = v + om * perp(arm), ap = a + al * perp(arm) - om * om * arm;
+    e.set_out(p, x, rp.x());
+    e.set_out(p, y, rp.y());
+    e.set_out(p, theta, th);
+    e.set_out(p, vx, vp.x());
+    e.set_out(p, vy, vp.y());
+    e.set_out(p, omega, om);
+    e.set_out(p, ax, ap.x());
+    e.set_out(p, ay, ap.y());
+    e.set_out(p, planar::alpha, al);
+  }
+  // Newton–Euler, for the general Newton method (the mechanism solver solves it directly).
+  const Vec3 load = applied_load(e);
+  e.set_residual(ax_, mass_ * a.x() - load[0]);
+  e.set_residual(ay_, mass_ * a.y() - load[1]);
+  e.set_residual(alpha_, inertia_ * al - load[2]);
+}
+
+Vec3 Body::applied_load(const Eval& e) const {
+  const double th = e.state(theta_), c = std::cos(th), s = std::sin(th);
+  const Vec2 g = e.world().gravity;
+  Vec3 q{mass_ * g.x(), mass_ * g.y(), 0.0};
+  for (size_t k = 0; k < offsets_.size(); ++k) {
+    PortId p{static_cast<int>(k)};
+    const Vec2 f{e.in(p, fx), e.in(p, fy)};
+    const Vec2 arm{c * offsets_[k].x() - s * offsets_[k].y(), s * offsets_[k].x() + c * offsets_[k].y()};
+    q[0] += f.x();
+    q[1] += f.y();
+    q[2] += e.in(p, tz) + cross(arm, f);  // DESIGN.md §3: C_z + (B s')ᵀ F
+  }
+  return q;
+}
+
+void Body::calc_derivatives(Eval& e) const {
+  e.set_derivative(x_, e.state(vx_));
+  e.set_derivative(y_, e.state(vy_));
+  e.set_derivative(theta_, e.state(omega_));
+  e.set_derivative(vx_, e.unknown(ax_));
+  e.set_derivative(vy_, e.unknown(ay_));
+  e.set_derivative(omega_, e.unknown(alpha_));
+  e.set_observable(ax_obs_, e.unknown(ax_));
+  e.set_observable(ay_obs_, e.unknown(ay_));
+  e.set_observable(alpha_obs_, e.unknown(alpha_));
+  const double vx2 = e.state(vx_) * e.state(vx_) + e.state(vy_) * e.state(vy_);
+  e.set_observable(kinetic_, 0.5 * mass_ * vx2 + 0.5 * inertia_ * e.state(omega_) * e.state(omega_));
+  const Vec2 g = e.world().gravity;
+  e.set_observable(potential_, -mass_ * (g.x() * e.state(x_) + g.y() * e.state(y_)));
+}
+
+void Body::set_position(Eval& e, const Vec3& q) const {
+  e.set_state(x_, q[0]);
+  e.set_state(y_, q[1]);
+  e.set_state(theta_, q[2]);
+}
+void Body::set_velocity(Eval& e, const Vec3& v) const {
+  e.set_state(vx_, v[0]);
+  e.set_state(vy_, v[1]);
+  e.set_state(omega_, v[2]);
+}
+void Body::set_acceleration(Eval& e, const Vec3& a) const {
+  e.set_unknown(ax_, a[0]);
+  e.set_unknown(ay_, a[1]);
+  e.set_unknown(alpha_, a[2]);
+}
+
+}  // namespace jourdain::mechanical
+
+namespace jourdain::mechanical {
+void register_bodies(Registry& r) {
+  r.add<Ground>("mechanical.ground", "fixed frame with named points (planar)");
+  r.add<Body>("mechanical.body", "rigid body: mass, inertia, named points; states x, y, theta and rates");
+}
+}  // namespace jourdain::mechanical

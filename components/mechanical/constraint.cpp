@@ -1,0 +1,138 @@
+// Constraint base of joints and drivers (planar.hpp).
+#include <cmath>
+
+#include "planar.hpp"
+
+namespace jourdain::mechanical {
+
+using namespace jourdain::planar;
+
+ConstraintSettings constraint_settings(const World& world) {
+  ConstraintSettings s;
+  if (!world.sections.contains("constraints")) return s;
+  const auto& j = world.sections["constraints"];
+  auto where = [&](const std::string& key) { return InputLocation{world.file, "/world/constraints/" + key, "", ""}; };
+  for (const auto& [key, value] : j.items()) {
+    if (key == "alpha" || key == "beta" || key == "projection_tolerance" || key == "assembly_tolerance") {
+      if (!value.is_number() || !(value.get<double>() >= 0.0) || !std::isfinite(value.get<double>()))
+        throw InputError(where(key), "expected a non-negative number");
+      double v = value.get<double>();
+      if (key == "alpha") s.alpha = v;
+      else if (key == "beta") s.beta = v;
+      else if (key == "projection_tolerance") s.projection_tolerance = v;
+      else s.assembly_tolerance = v;
+      if ((key == "projection_tolerance" || key == "assembly_tolerance") && !(v > 0.0))
+        throw InputError(where(key), "must be positive");
+    } else if (key == "projection") {
+      if (!value.is_boolean()) throw InputError(where(key), "expected true or false");
+      s.projection = value.get<bool>();
+    } else if (key == "redundant") {
+      if (!value.is_string() || (value != "error" && value != "least_squares"))
+        throw InputError(where(key), "expected \"error\" or \"least_squares\"");
+      s.redundant = value.get<std::string>();
+    } else {
+      throw InputError(where(key), "unknown setting; the constraint settings are: alpha, beta, projection, "
+                                   "projection_tolerance, assembly_tolerance, redundant");
+    }
+  }
+  return s;
+}
+
+void Constraint::declare_constraint(int equations, bool two_ports, std::string what_a, std::string what_b) {
+  equations_ = equations;
+  two_ports_ = two_ports;
+  a_ = declare_port("a", planar_domain(), PortSide::Response, std::move(what_a));
+  if (two_ports) b_ = declare_port("b", planar_domain(), PortSide::Response, std::move(what_b));
+  for (int i = 0; i < equations; ++i)
+    declare_unknown("lambda" + std::to_string(i + 1), "", 0.0, "Lagrange multiplier of equation " + std::to_string(i + 1));
+  if (reports_reaction_) {
+    const std::string on = two_ports ? "b" : "a";
+    fx_ = declare_observable("fx", "N", "reaction force on " + on + ", x (world frame)");
+    fy_ = declare_observable("fy", "N", "reaction force on " + on + ", y (world frame)");
+    tz_ = declare_observable("tz", "N*m", "reaction torque on " + on + " about its point");
+    fx_body_ = declare_observable("fx_body", "N", "reaction force on " + on + ", along its body's x axis");
+    fy_body_ = declare_observable("fy_body", "N", "reaction force on " + on + ", along its body's y axis");
+  }
+  violation_ = declare_observable("violation", "", "largest |Φ| of its equations (m or rad)");
+}
+
+std::string Constraint::equation_name(int i) const {
+  return type_name() + " '" + name() + "'" + (equations_ > 1 ? " (equation " + std::to_string(i + 1) + ")" : "");
+}
+
+void Constraint::rows_at(const Eval& e, ConstraintRows& rows) const {
+  PointKinematics k[2];
+  k[0] = read_point(e, a_);
+  if (two_ports_) k[1] = read_point(e, b_);
+  rows.count = 0;
+  equations(e.time(), e, k, rows);
+}
+
+void Constraint::publish(Eval& e, const ConstraintRows& rows, bool zero) const {
+  Vec3 fa = Vec3::Zero(), fb = Vec3::Zero();
+  if (!zero) {
+    for (int i = 0; i < rows.count; ++i) {
+      const double l = e.unknown(multiplier(i));
+      fa -= l * rows.row[i].J.segment<3>(0).transpose();
+      fb -= l * rows.row[i].J.segment<3>(3).transpose();
+    }
+  }
+  e.set_out(a_, fx, fa[0]);
+  e.set_out(a_, fy, fa[1]);
+  e.set_out(a_, tz, fa[2]);
+  if (two_ports_) {
+    e.set_out(b_, fx, fb[0]);
+    e.set_out(b_, fy, fb[1]);
+    e.set_out(b_, tz, fb[2]);
+  }
+}
+
+void Constraint::calc_outputs(Eval& e) const {
+  ConstraintRows rows;
+  rows_at(e, rows);
+  publish(e, rows);
+  // Residual of the stabilized acceleration equation, for the general Newton method:
+  // Φ̈ + 2αΦ̇ + β²Φ = 0 with Φ̈ = J a + c, Φ̇ = J v + Φ_t.
+  const ConstraintSettings s = constraint_settings(e.world());
+  Eigen::Matrix<double, 6, 1> acc, vel;
+  PointKinematics k[2];
+  k[0] = read_point(e, a_);
+  if (two_ports_) k[1] = read_point(e, b_);
+  acc << k[0].a, k[0].alpha, k[1].a, k[1].alpha;
+  vel << k[0].v, k[0].omega, k[1].v, k[1].omega;
+  const bool dynamic = e.context().analysis == "dynamic";
+  for (int i = 0; i < rows.count; ++i) {
+    const auto& r = rows.row[i];
+    const double phidot = r.J.dot(vel) + r.phi_t;
+    e.set_residual(multiplier(i), r.J.dot(acc) + r.c + (dynamic ? 2.0 * s.alpha * phidot + s.beta * s.beta * r.phi : 0.0));
+  }
+}
+
+void Constraint::calc_derivatives(Eval& e) const {
+  ConstraintRows rows;
+  rows_at(e, rows);
+  PointKinematics k[2];
+  k[0] = read_point(e, a_);
+  if (two_ports_) k[1] = read_point(e, b_);
+  Vec3 lambda = Vec3::Zero();
+  double worst = 0.0;
+  for (int i = 0; i < rows.count; ++i) {
+    lambda[i] = e.unknown(multiplier(i));
+    worst = std::max(worst, std::abs(rows.row[i].phi));
+  }
+  e.set_observable(violation_, worst);
+  if (reports_reaction_) {
+    const PortId on = two_ports_ ? b_ : a_;
+    const Vec3 f{e.out(on, fx), e.out(on, fy), e.out(on, tz)};
+    const PointKinematics& kb = two_ports_ ? k[1] : k[0];
+    const Vec2 local = rotate(-kb.theta, f.head<2>());
+    e.set_observable(fx_, f[0]);
+    e.set_observable(fy_, f[1]);
+    e.set_observable(tz_, f[2]);
+    e.set_observable(fx_body_, local.x());
+    e.set_observable(fy_body_, local.y());
+  }
+  report(e, k, lambda);
+}
+
+}  // namespace jourdain::mechanical

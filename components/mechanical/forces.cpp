@@ -1,0 +1,260 @@
+// Force elements: translational spring–damper–actuator, rotational spring–damper,
+// applied force and torque, wheel–ground contact. They compute their forces from the
+// positions and velocities of their points only (never from accelerations), so the
+// mechanism solver evaluates them once before it solves for accelerations and multipliers.
+#include <cmath>
+
+#include "jourdain/domains.hpp"
+#include "mechanical_library.hpp"
+#include "planar.hpp"
+
+namespace jourdain::mechanical {
+
+namespace {
+
+using namespace jourdain::planar;
+
+void apply(Eval& e, PortId p, const Vec2& f, double torque) {
+  e.set_out(p, fx, f.x());
+  e.set_out(p, fy, f.y());
+  e.set_out(p, tz, torque);
+}
+
+// Between points a and b, along the line joining them: tension
+//   T = k (L − L0) + c L̇ − F_actuator   (F_actuator > 0 pushes the points apart),
+// applied as −T u on b and +T u on a, u = (r_b − r_a)/L.
+class SpringDamper final : public Component {
+ public:
+  SpringDamper() {
+    declare_real("stiffness", "N/m", 0.0, "k", Range::non_negative());
+    declare_real("free_length", "m", 0.0, "L0", Range::non_negative());
+    declare_real("damping", "N*s/m", 0.0, "c", Range::non_negative());
+    declare_boolean("actuator", false, "adds a signal input 'force' (N, > 0 pushes the points apart)");
+  }
+
+ private:
+  void configure() override {
+    k_ = real("stiffness");
+    L0_ = real("free_length");
+    c_ = real("damping");
+    a_ = declare_port("a", planar_domain(), PortSide::Response, "first point");
+    b_ = declare_port("b", planar_domain(), PortSide::Response, "second point");
+    if (boolean("actuator")) {
+      force_in_ = declare_port("force", signal_domain(), PortSide::Response, "actuator force, > 0 extends (N)");
+    }
+    tension_ = declare_observable("force", "N", "tension (> 0 pulls the points together)");
+    length_ = declare_observable("length", "m", "distance between the points");
+    rate_ = declare_observable("velocity", "m/s", "rate of the length");
+    energy_ = declare_observable("energy", "J", "elastic energy ½ k (L − L0)²");
+    power_ = declare_observable("actuator_power", "W", "power delivered by the actuator force");
+  }
+  struct State {
+    double L, Ldot, T;
+    Vec2 u;
+  };
+  State state(const Eval& e) const {
+    const PointKinematics pa = read_point(e, a_), pb = read_point(e, b_);
+    const Vec2 d = pb.r - pa.r;
+    State s{d.norm(), 0.0, 0.0, {0, 0}};
+    if (s.L > 0.0) {
+      s.u = d / s.L;
+      s.Ldot = s.u.dot(pb.v - pa.v);
+    }
+    s.T = k_ * (s.L - L0_) + c_ * s.Ldot - actuator(e);
+    if (!(s.L > 0.0) && s.T != 0.0)
+      throw SimulationError(e.time(), {name()}, "its two points coincide while it carries a force: no direction");
+    return s;
+  }
+  double actuator(const Eval& e) const { return force_in_.valid() ? e.in(force_in_, signal::value) : 0.0; }
+  void calc_outputs(Eval& e) const override {
+    const State s = state(e);
+    apply(e, a_, s.T * s.u, 0.0);
+    apply(e, b_, -s.T * s.u, 0.0);
+  }
+  void calc_derivatives(Eval& e) const override {
+    const State s = state(e);
+    e.set_observable(tension_, s.T);
+    e.set_observable(length_, s.L);
+    e.set_observable(rate_, s.Ldot);
+    e.set_observable(energy_, 0.5 * k_ * (s.L - L0_) * (s.L - L0_));
+    e.set_observable(power_, actuator(e) * s.Ldot);
+  }
+  double k_ = 0, L0_ = 0, c_ = 0;
+  PortId a_, b_, force_in_;
+  ObservableId tension_, length_, rate_, energy_, power_;
+};
+
+// Torque τ = k (θ_b − θ_a − θ0) + c (ω_b − ω_a): −τ on b, +τ on a.
+class RotationalSpringDamper final : public Component {
+ public:
+  RotationalSpringDamper() {
+    declare_real("stiffness", "N*m/rad", 0.0, "k", Range::non_negative());
+    declare_real("damping", "N*m*s/rad", 0.0, "c", Range::non_negative());
+    declare_real("free_angle", "rad", 0.0, "θ0: relative angle at zero torque");
+  }
+
+ private:
+  void configure() override {
+    k_ = real("stiffness");
+    c_ = real("damping");
+    free_ = real("free_angle");
+    a_ = declare_port("a", planar_domain(), PortSide::Response, "first body");
+    b_ = declare_port("b", planar_domain(), PortSide::Response, "second body");
+    torque_ = declare_observable("torque", "N*m", "torque on a (−torque on b)");
+    angle_ = declare_observable("angle", "rad", "relative angle θ_b − θ_a");
+    energy_ = declare_observable("energy", "J", "elastic energy ½ k (θ_b − θ_a − θ0)²");
+  }
+  double torque(const Eval& e) const {
+    const PointKinematics pa = read_point(e, a_), pb = read_point(e, b_);
+    return k_ * (pb.theta - pa.theta - free_) + c_ * (pb.omega - pa.omega);
+  }
+  void calc_outputs(Eval& e) const override {
+    const double t = torque(e);
+    apply(e, a_, {0, 0}, t);
+    apply(e, b_, {0, 0}, -t);
+  }
+  void calc_derivatives(Eval& e) const override {
+    const PointKinematics pa = read_point(e, a_), pb = read_point(e, b_);
+    const double rel = pb.theta - pa.theta;
+    e.set_observable(torque_, torque(e));
+    e.set_observable(angle_, rel);
+    e.set_observable(energy_, 0.5 * k_ * (rel - free_) * (rel - free_));
+  }
+  double k_ = 0, c_ = 0, free_ = 0;
+  PortId a_, b_;
+  ObservableId torque_, angle_, energy_;
+};
+
+// A force at a point: constant or from signals, in the world or the body frame.
+class AppliedForce final : public Component {
+ public:
+  AppliedForce() {
+    declare_real("fx", "N", 0.0, "x component (constant source)");
+    declare_real("fy", "N", 0.0, "y component (constant source)");
+    declare_text("source", std::string("constant"), "constant: fx, fy; signal: inputs fx, fy", {"constant", "signal"});
+    declare_text("frame", std::string("world"), "frame of the components", {"world", "body"});
+  }
+
+ private:
+  void configure() override {
+    a_ = declare_port("a", planar_domain(), PortSide::Response, "point of application");
+    if (text("source") == "signal") {
+      fx_in_ = declare_port("fx", signal_domain(), PortSide::Response, "x component (N)");
+      fy_in_ = declare_port("fy", signal_domain(), PortSide::Response, "y component (N)");
+    }
+    body_frame_ = text("frame") == "body";
+    f_ = {real("fx"), real("fy")};
+  }
+  void calc_outputs(Eval& e) const override {
+    Vec2 f = fx_in_.valid() ? Vec2{e.in(fx_in_, signal::value), e.in(fy_in_, signal::value)} : f_;
+    if (body_frame_) f = rotate(e.in(a_, theta), f);
+    apply(e, a_, f, 0.0);
+  }
+  Vec2 f_{0, 0};
+  bool body_frame_ = false;
+  PortId a_, fx_in_, fy_in_;
+};
+
+class AppliedTorque final : public Component {
+ public:
+  AppliedTorque() {
+    declare_real("torque", "N*m", 0.0, "torque (constant source)");
+    declare_text("source", std::string("constant"), "constant: torque; signal: input torque", {"constant", "signal"});
+  }
+
+ private:
+  void configure() override {
+    a_ = declare_port("a", planar_domain(), PortSide::Response, "body (any of its points)");
+    set_dependencies(a_, {});
+    if (text("source") == "signal") {
+      in_ = declare_port("torque", signal_domain(), PortSide::Response, "torque (N·m)");
+      set_dependencies(a_, {in_});
+    }
+    torque_ = real("torque");
+    power_ = declare_observable("power", "W", "power delivered: torque · ω");
+  }
+  double torque(const Eval& e) const { return in_.valid() ? e.in(in_, signal::value) : torque_; }
+  void calc_outputs(Eval& e) const override { apply(e, a_, {0, 0}, torque(e)); }
+  void calc_derivatives(Eval& e) const override { e.set_observable(power_, torque(e) * e.in(a_, omega)); }
+  double torque_ = 0;
+  PortId a_, in_;
+  ObservableId power_;
+};
+
+// A wheel (circle of radius R centred on the port's point) on a ground line through
+// `ground_point` with upward normal n: penetration δ = R − nᵀ(r − p0), and while δ > 0 a
+// normal force F = k δ + c δ̇ (seed 000, eqs. 4.14–4.15), never pulling; optional
+// Coulomb friction μ F regularized as tanh(v_slip / slip_velocity).
+class WheelContact final : public Component {
+ public:
+  WheelContact() {
+    declare_real("radius", "m", std::nullopt, "wheel radius R", Range::positive());
+    declare_real("stiffness", "N/m", std::nullopt, "contact stiffness k", Range::positive());
+    declare_real("damping", "N*s/m", 0.0, "contact damping c", Range::non_negative());
+    declare_real("friction", "", 0.0, "Coulomb coefficient μ", Range::non_negative());
+    declare_real("slip_velocity", "m/s", 1e-3, "slip speed at which friction reaches 76% of μ F", Range::positive());
+    declare_real_list("ground_point", "m", std::vector<double>{0.0, 0.0}, "a point of the ground line [x, y]");
+    declare_real_list("ground_normal", "", std::vector<double>{0.0, 1.0}, "the ground's outward normal [nx, ny]");
+  }
+
+ private:
+  void configure() override {
+    R_ = real("radius");
+    k_ = real("stiffness");
+    c_ = real("damping");
+    mu_ = real("friction");
+    vs_ = real("slip_velocity");
+    const auto p = real_list("ground_point"), n = real_list("ground_normal");
+    if (p.size() != 2) parameter_error("ground_point", "expected [x, y]");
+    if (n.size() != 2 || !(std::hypot(n[0], n[1]) > 0.0)) parameter_error("ground_normal", "expected a non-zero [nx, ny]");
+    p0_ = {p[0], p[1]};
+    n_ = Vec2{n[0], n[1]}.normalized();
+    a_ = declare_port("a", planar_domain(), PortSide::Response, "wheel centre");
+    normal_ = declare_observable("normal_force", "N", "ground's normal force on the wheel");
+    friction_ = declare_observable("friction_force", "N", "friction force along the ground (tangent ⊥n turned −90°)");
+    depth_ = declare_observable("penetration", "m", "δ (negative: no contact)");
+    slip_ = declare_observable("slip_velocity", "m/s", "velocity of the wheel's contact point along the ground");
+  }
+  struct Contact {
+    double depth, normal, friction, slip;
+  };
+  Contact contact(const Eval& e) const {
+    const PointKinematics k = read_point(e, a_);
+    const Vec2 t{n_.y(), -n_.x()};
+    Contact c{R_ - n_.dot(k.r - p0_), 0, 0, 0};
+    const double depth_rate = -n_.dot(k.v);
+    c.slip = t.dot(k.v - R_ * k.omega * perp(n_));  // contact point at r − R n
+    if (c.depth > 0.0) c.normal = std::max(0.0, k_ * c.depth + c_ * depth_rate);
+    c.friction = -mu_ * c.normal * std::tanh(c.slip / vs_);
+    return c;
+  }
+  void calc_outputs(Eval& e) const override {
+    const Contact c = contact(e);
+    const Vec2 t{n_.y(), -n_.x()};
+    const Vec2 f = c.normal * n_ + c.friction * t;
+    apply(e, a_, f, cross(-R_ * n_, f));  // applied at the contact point, moved to the centre
+  }
+  void calc_derivatives(Eval& e) const override {
+    const Contact c = contact(e);
+    e.set_observable(normal_, c.normal);
+    e.set_observable(friction_, c.friction);
+    e.set_observable(depth_, c.depth);
+    e.set_observable(slip_, c.slip);
+  }
+  double R_ = 0, k_ = 0, c_ = 0, mu_ = 0, vs_ = 1e-3;
+  Vec2 p0_{0, 0}, n_{0, 1};
+  PortId a_;
+  ObservableId normal_, friction_, depth_, slip_;
+};
+
+}  // namespace
+
+void register_forces(Registry& r) {
+  r.add<SpringDamper>("mechanical.spring_damper", "translational spring–damper–actuator between two points");
+  r.add<RotationalSpringDamper>("mechanical.rotational_spring_damper", "rotational spring–damper between two bodies");
+  r.add<AppliedForce>("mechanical.force", "force at a point (constant or signal; world or body frame)");
+  r.add<AppliedTorque>("mechanical.torque", "torque on a body (constant or signal)");
+  r.add<WheelContact>("mechanical.wheel_contact", "wheel on a ground line: penalty spring–damper, Coulomb friction");
+}
+
+}  // namespace jourdain::mechanical

@@ -1,0 +1,190 @@
+// Joints: revolute, weld, translational, pin-in-slot, gear pair, rack and pinion.
+// Each states its equations in the conventions of planar.hpp (point Jacobians).
+#include <cmath>
+
+#include "mechanical_library.hpp"
+#include "planar.hpp"
+
+namespace jourdain::mechanical {
+
+namespace {
+
+// Φ = wᵀ(r_b − r_a) for a direction w = A(θ_a) w' fixed in a's body (a point on a line).
+//   J_a = [−wᵀ, ⊥(w)ᵀd],  J_b = [wᵀ, 0],  c = 2ω_a ⊥(w)ᵀḋ − ω_a² wᵀd.
+ConstraintRow along(const Vec2& w_body, const PointKinematics (&k)[2]) {
+  ConstraintRow r;
+  const Vec2 w = rotate(k[0].theta, w_body), d = k[1].r - k[0].r, dd = k[1].v - k[0].v;
+  r.phi = w.dot(d);
+  r.J << -w.x(), -w.y(), perp(w).dot(d), w.x(), w.y(), 0.0;
+  r.c = 2.0 * k[0].omega * perp(w).dot(dd) - k[0].omega * k[0].omega * w.dot(d);
+  return r;
+}
+
+// Φ = θ_b − θ_a − angle.
+ConstraintRow relative_angle(double angle, const PointKinematics (&k)[2]) {
+  ConstraintRow r;
+  r.phi = k[1].theta - k[0].theta - angle;
+  r.J << 0, 0, -1, 0, 0, 1;
+  return r;
+}
+
+Vec2 unit_axis(const std::vector<double>& v, const Component& c, const std::string& param) {
+  Vec2 u{v[0], v[1]};
+  if (!(u.norm() > 0.0)) throw InputError(InputLocation{"", "", c.name(), ""}, "parameter '" + param + "': the axis must not be zero");
+  return u.normalized();
+}
+
+class Revolute final : public Constraint {
+  void configure() override { declare_constraint(2, true, "first body's point", "second body's point"); }
+  void equations(double, const Eval&, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
+    for (int i = 0; i < 2; ++i) {
+      auto& r = rows.add();
+      r.phi = k[1].r[i] - k[0].r[i];  // r_b − r_a = 0
+      r.J[i] = -1.0;
+      r.J[3 + i] = 1.0;
+    }
+  }
+};
+
+class Weld final : public Constraint {
+ public:
+  Weld() { declare_real("angle", "rad", 0.0, "relative angle held, θ_b − θ_a"); }
+
+ private:
+  void configure() override {
+    angle_ = real("angle");
+    declare_constraint(3, true, "first body's point", "second body's point");
+  }
+  void equations(double, const Eval&, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
+    for (int i = 0; i < 2; ++i) {
+      auto& r = rows.add();
+      r.phi = k[1].r[i] - k[0].r[i];
+      r.J[i] = -1.0;
+      r.J[3 + i] = 1.0;
+    }
+    rows.add() = relative_angle(angle_, k);
+  }
+  double angle_ = 0;
+};
+
+// A point of b slides on the line through a's point along a's body-fixed axis.
+class LineJoint : public Constraint {
+ public:
+  LineJoint() {
+    declare_real_list("axis", "", std::vector<double>{1.0, 0.0}, "sliding axis in a's body frame [ux, uy]");
+  }
+
+ protected:
+  void configure_line() {
+    axis_ = unit_axis(real_list("axis"), *this, "axis");
+    if (real_list("axis").size() != 2) parameter_error("axis", "expected [ux, uy]");
+  }
+  void report(Eval& e, const PointKinematics (&k)[2], const Vec3&) const override {
+    const Vec2 u = rotate(k[0].theta, axis_), d = k[1].r - k[0].r, dd = k[1].v - k[0].v;
+    e.set_observable(position_, u.dot(d));
+    e.set_observable(velocity_, u.dot(dd) + k[0].omega * perp(u).dot(d));
+  }
+  void declare_slide_outputs() {
+    position_ = declare_observable("position", "m", "position of b's point along the axis from a's point");
+    velocity_ = declare_observable("velocity", "m/s", "its rate");
+  }
+  Vec2 axis_{1, 0};
+  ObservableId position_, velocity_;
+};
+
+class Translational final : public LineJoint {
+ public:
+  Translational() { declare_real("angle", "rad", 0.0, "relative angle held, θ_b − θ_a"); }
+
+ private:
+  void configure() override {
+    configure_line();
+    angle_ = real("angle");
+    declare_constraint(2, true, "guide body's point (on the axis)", "slider body's point");
+    declare_slide_outputs();
+  }
+  void equations(double, const Eval&, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
+    rows.add() = along(perp(axis_), k);  // no motion across the axis
+    rows.add() = relative_angle(angle_, k);
+  }
+  double angle_ = 0;
+};
+
+class PinInSlot final : public LineJoint {
+  void configure() override {
+    configure_line();
+    declare_constraint(1, true, "slot body's point (on the slot's line)", "pin");
+    declare_slide_outputs();
+  }
+  void equations(double, const Eval&, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
+    rows.add() = along(perp(axis_), k);
+  }
+};
+
+// θ_b − θ_b0 = ratio (θ_a − θ_a0): gears on fixed centres (ratio = −r_a/r_b for an
+// external pair, +r_a/r_b internal), belts and chains.
+class GearPair final : public Constraint {
+ public:
+  GearPair() {
+    declare_real("ratio", "", std::nullopt, "ω_b/ω_a: −r_a/r_b for external gears, +r_a/r_b for internal");
+    declare_real("reference_angle_a", "rad", 0.0, "θ_a at the reference mesh position");
+    declare_real("reference_angle_b", "rad", 0.0, "θ_b at the reference mesh position");
+  }
+
+ private:
+  void configure() override {
+    ratio_ = real("ratio");
+    a0_ = real("reference_angle_a");
+    b0_ = real("reference_angle_b");
+    declare_constraint(1, true, "first gear's body", "second gear's body");
+  }
+  void equations(double, const Eval&, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
+    auto& r = rows.add();
+    r.phi = (k[1].theta - b0_) - ratio_ * (k[0].theta - a0_);
+    r.J << 0, 0, -ratio_, 0, 0, 1;
+  }
+  double ratio_ = 0, a0_ = 0, b0_ = 0;
+};
+
+// Rolling without slip of a pinion (b, at its centre) on a rack (a, a point of its pitch
+// line, axis along the rack): uᵀ(r_b − r_a) + R (θ_b − θ_a) = reference.
+class RackPinion final : public Constraint {
+ public:
+  RackPinion() {
+    declare_real("radius", "m", std::nullopt, "pinion pitch radius", Range::positive());
+    declare_real_list("axis", "", std::vector<double>{1.0, 0.0}, "rack axis in a's body frame [ux, uy]");
+    declare_real("reference", "m", 0.0, "value of uᵀ(r_b − r_a) + R (θ_b − θ_a) held");
+  }
+
+ private:
+  void configure() override {
+    if (real_list("axis").size() != 2) parameter_error("axis", "expected [ux, uy]");
+    axis_ = unit_axis(real_list("axis"), *this, "axis");
+    radius_ = real("radius");
+    reference_ = real("reference");
+    declare_constraint(1, true, "rack body's point on its pitch line", "pinion centre");
+  }
+  void equations(double, const Eval&, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
+    ConstraintRow r = along(axis_, k);
+    r.phi += radius_ * (k[1].theta - k[0].theta) - reference_;
+    r.J[2] -= radius_;
+    r.J[5] += radius_;
+    rows.add() = r;
+  }
+  Vec2 axis_{1, 0};
+  double radius_ = 0, reference_ = 0;
+};
+
+}  // namespace
+
+void register_joints(Registry& r) {
+  r.add<Revolute>("mechanical.revolute", "pin joint: points a and b coincide (2 equations)");
+  r.add<Weld>("mechanical.weld", "rigid joint: points coincide, relative angle held (3 equations)");
+  r.add<Translational>("mechanical.translational",
+                       "prismatic joint: b slides along a's body-fixed axis without turning (2 equations)");
+  r.add<PinInSlot>("mechanical.pin_in_slot", "point b on the line through a along a's axis (1 equation)");
+  r.add<GearPair>("mechanical.gear_pair", "rotation ratio between two bodies on fixed centres (1 equation)");
+  r.add<RackPinion>("mechanical.rack_pinion", "pinion b rolls along rack a without slip (1 equation)");
+}
+
+}  // namespace jourdain::mechanical

@@ -1,0 +1,591 @@
+// The mechanism's block solver: bodies, joints and drivers that form one implicit block
+// of the schedule are solved together as the stabilized KKT system of DESIGN.md §3,
+//
+//     [ M    Φ_qᵀ ] [ q̈ ]   [ Q                              ]
+//     [ Φ_q  0    ] [ λ  ] = [ γ − 2α(Φ_q q̇ + Φ_t) − β² Φ ],
+//
+// assembled sparsely from the constraints' point Jacobians (planar.hpp) and factorized by
+// Eigen's SparseLU, whose symbolic analysis is kept for the run: the cost grows linearly
+// with the number of bodies on chains and trees. It also carries out what needs the
+// mechanism as a whole: assembly (Newton, minimum-norm steps) and velocity projection
+// before a run, projection after accepted steps (seed 002's direct elimination:
+// q ← q − Φ_q⁺Φ, q̇ ← q̇ − Φ_q⁺Φ̇), the kinematic analysis (positions by Newton,
+// velocities from Φ_q q̇ = −Φ_t, accelerations and multipliers from the KKT system), the
+// static analysis, and the rank analysis that names redundant constraints and finds the
+// degrees of freedom.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include <Eigen/Dense>
+#include <Eigen/Sparse>
+
+#include "jourdain/model.hpp"
+#include "planar.hpp"
+
+namespace jourdain::mechanical {
+
+namespace {
+
+using Triplets = std::vector<Eigen::Triplet<double>>;
+using SparseMatrix = Eigen::SparseMatrix<double>;
+
+struct Workspace {
+  SparseMatrix kkt, augmented;
+  Eigen::SparseLU<SparseMatrix> kkt_lu, augmented_lu;
+  bool kkt_analyzed = false, augmented_analyzed = false;
+  Triplets triplets;
+  std::vector<ConstraintRows> rows;  // per constraint, at the last evaluation
+  std::vector<Vec3> load;            // per body: applied forces about the mass centre
+  std::vector<Vec2> arms;            // per constraint port: A(θ)s' of its point (0: fixed)
+  Eigen::VectorXd phi, phidot, gamma;
+  bool assembled = false;
+  double last_time = 0.0;
+};
+
+std::string join(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+class MechanismSolver final : public BlockSolver {
+ public:
+  MechanismSolver(const Model& model, const ScheduledStep& step, int block, int monitor_offset)
+      : block_(block), monitor_offset_(monitor_offset), settings_(constraint_settings(model.world())) {
+    const auto& comps = model.components();
+    std::vector<int> body_of(comps.size(), -1);
+    for (int c : step.components) {
+      if (const auto* b = dynamic_cast<const Body*>(comps[c].get())) {
+        body_of[c] = static_cast<int>(bodies_.size());
+        bodies_.push_back({c, b});
+      }
+    }
+    int row = 0;
+    for (int c : step.components) {
+      const Component* comp = comps[c].get();
+      if (body_of[c] >= 0) continue;
+      const auto* con = dynamic_cast<const Constraint*>(comp);
+      if (!con) {
+        if (!comp->unknowns().empty())
+          throw InputError({model.world().file, "", comp->name(), ""},
+                           "has algebraic unknowns but is in one loop with a mechanism, which cannot solve them");
+        others_.push_back(c);
+        continue;
+      }
+      ConstraintRef ref{c, con, row, {}};
+      bool moves_something = false;
+      for (int p = 0; p < con->port_count(); ++p) {
+        const auto& peers = model.peers(c, con->port(p).index);
+        // A response-side port has exactly one driver (checked when the model was built).
+        const auto [peer, peer_port] = peers.front();
+        if (body_of[peer] >= 0) {
+          ref.ports[p] = {body_of[peer], PortId{peer_port}};
+          moves_something = true;
+        } else if (!dynamic_cast<const Ground*>(comps[peer].get())) {
+          throw InputError({model.world().file, "", comp->name(), comp->ports()[con->port(p).index].name},
+                           "must connect to a point of a body or of the ground, not to '" + comps[peer]->name() + "'");
+        }
+      }
+      if (!moves_something)
+        throw InputError({model.world().file, "", comp->name(), ""}, "connects no body: its ports are all on the ground");
+      row += con->equation_count();
+      constraints_.push_back(ref);
+    }
+    equations_ = row;
+    if (bodies_.empty())
+      throw InputError({model.world().file, "", comps[step.components.front()]->name(), ""},
+                       "is part of a mechanism without bodies");
+    name_ = monitor_offset_ == 0 ? "mechanism" : "mechanism" + std::to_string(block_);
+  }
+
+  // ------------------------------------------------------------ BlockSolver hooks
+
+  void solve(const Model& model, Context& ctx) const override {
+    Workspace& ws = workspace(ctx);
+    const bool dynamic = ctx.analysis == "dynamic", stat = ctx.analysis == "static";
+    publish_kinematics(model, ctx);
+    // Applied loads: everything but the constraints' reactions, which are the unknowns.
+    for (const auto& c : constraints_) {
+      Eval e = model.view(c.comp, ctx, Eval::Phase::Outputs);
+      c.constraint->publish(e, ws.rows[&c - constraints_.data()], /*zero=*/true);
+    }
+    for (int o : others_) {
+      Eval e = model.view(o, ctx, Eval::Phase::Outputs);
+      model.components()[o]->calc_outputs(e);
+    }
+    for (size_t b = 0; b < bodies_.size(); ++b) {
+      Eval e = model.view(bodies_[b].comp, ctx, Eval::Phase::Outputs);
+      ws.load[b] = bodies_[b].body->applied_load(e);
+    }
+    evaluate_constraints(model, ctx, ws);
+
+    const int n = 3 * static_cast<int>(bodies_.size()), m = equations_;
+    Eigen::VectorXd rhs(n + m);
+    for (size_t b = 0; b < bodies_.size(); ++b) rhs.segment<3>(3 * b) = ws.load[b];
+    for (int i = 0; i < m; ++i) {
+      double g = stat ? 0.0 : ws.gamma[i];
+      if (dynamic) g -= 2.0 * settings_.alpha * ws.phidot[i] + settings_.beta * settings_.beta * ws.phi[i];
+      rhs[n + i] = g;
+    }
+    const Eigen::VectorXd sol = solve_kkt(model, ctx, ws, rhs);
+    ctx.algebraic_iterations += 1;
+
+    for (size_t b = 0; b < bodies_.size(); ++b) {
+      Eval e = model.view(bodies_[b].comp, ctx, Eval::Phase::Outputs);
+      bodies_[b].body->set_acceleration(e, sol.segment<3>(3 * b));
+      bodies_[b].body->calc_outputs(e);
+    }
+    for (size_t k = 0; k < constraints_.size(); ++k) {
+      const auto& c = constraints_[k];
+      Eval e = model.view(c.comp, ctx, Eval::Phase::Outputs);
+      for (int i = 0; i < c.constraint->equation_count(); ++i) e.set_unknown(c.constraint->multiplier(i), sol[n + c.row + i]);
+      c.constraint->publish(e, ws.rows[k]);
+    }
+    ctx.monitors[monitor_offset_] = ws.phi.norm();
+    ctx.monitors[monitor_offset_ + 1] = ws.phidot.norm();
+  }
+
+  void initialize(const Model& model, Context& ctx) const override {
+    Workspace& ws = workspace(ctx);
+    if (ws.assembled && ctx.t == ws.last_time) return;  // a later pass of Model::initialize
+    const int iterations = assemble(model, ctx, ws, Eval::Phase::Initialize, settings_.assembly_tolerance,
+                                    "the mechanism cannot be assembled");
+    const double dv = project_velocities(model, ctx, ws, Eval::Phase::Initialize);
+    check_rank(model, ctx, ws, ctx.analysis == "kinematic");
+    std::ostringstream msg;
+    msg.precision(3);
+    msg << "assembled in " << iterations << " Newton iteration(s) to |Φ| = " << ws.phi.norm()
+        << "; velocities projected (|Δq̇| = " << dv << ")";
+    ctx.events.push_back({ctx.t, name_, msg.str()});
+    if (ctx.analysis == "static") equilibrium(model, ctx, ws, Eval::Phase::Initialize);
+    ws.assembled = true;
+    ws.last_time = ctx.t;
+  }
+
+  bool projects() const override { return settings_.projection; }
+
+  bool project(const Model& model, Context& ctx) const override {
+    Workspace& ws = workspace(ctx);
+    publish_kinematics(model, ctx);
+    evaluate_constraints(model, ctx, ws);
+    const double before = ws.phi.lpNorm<Eigen::Infinity>(), rate = ws.phidot.lpNorm<Eigen::Infinity>();
+    if (before <= settings_.projection_tolerance && rate <= settings_.projection_tolerance) return false;
+    assemble(model, ctx, ws, Eval::Phase::Project, settings_.projection_tolerance, "the projection onto the constraints failed");
+    project_velocities(model, ctx, ws, Eval::Phase::Project);
+    return true;
+  }
+
+  bool supports(const std::string& analysis) const override { return analysis == "kinematic" || analysis == "static"; }
+
+  void analyze(const Model& model, Context& ctx) const override {
+    Workspace& ws = workspace(ctx);
+    const double dt = ctx.t - ws.last_time;
+    if (ctx.analysis == "kinematic") {
+      // Start Newton from the Taylor extrapolation of the last point.
+      for (const auto& b : bodies_) {
+        Eval e = model.view(b.comp, ctx, Eval::Phase::Project);
+        b.body->set_position(e, b.body->position(e) + dt * b.body->velocity(e) + 0.5 * dt * dt * b.body->acceleration(e));
+      }
+      assemble(model, ctx, ws, Eval::Phase::Project, settings_.assembly_tolerance, "the kinematic analysis lost the mechanism");
+      check_rank(model, ctx, ws, true);
+      project_velocities(model, ctx, ws, Eval::Phase::Project);
+    } else {
+      equilibrium(model, ctx, ws, Eval::Phase::Project);
+    }
+    ws.last_time = ctx.t;
+  }
+
+  std::vector<MonitorSpec> monitors() const override {
+    return {{name_ + ".constraint_norm", ""}, {name_ + ".constraint_rate_norm", ""}};
+  }
+
+  std::string describe(const Model& model, const Context& ctx_in) const override {
+    Context ctx = ctx_in;
+    Workspace& ws = workspace(ctx);
+    publish_kinematics(model, ctx);
+    evaluate_constraints(model, ctx, ws);
+    const int n = 3 * static_cast<int>(bodies_.size());
+    const Eigen::MatrixXd J = dense_jacobian(ws);
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(J.transpose());
+    qr.setThreshold(rank_threshold(J));
+    const int rank = equations_ ? static_cast<int>(qr.rank()) : 0;
+    std::ostringstream out;
+    out << "Mechanism: " << bodies_.size() << " bodies, " << constraints_.size() << " joints and drivers ("
+        << equations_ << " equations), " << others_.size() << " force elements in the loop\n"
+        << "  Grübler count: 3 × " << bodies_.size() << " − " << equations_ << " = " << n - equations_ << "\n"
+        << "  Jacobian rank at the assembled pose: " << rank << " → degrees of freedom: " << n - rank;
+    if (rank < equations_) out << "; redundant: " << join(dependent_equations(J)) << "";
+    out << "\n  Baumgarte α = " << settings_.alpha << ", β = " << settings_.beta
+        << "; projection after steps: " << (settings_.projection ? "on" : "off") << "; redundant constraints: "
+        << settings_.redundant << "\n";
+    return out.str();
+  }
+
+ private:
+  struct BodyRef {
+    int comp;
+    const Body* body;
+  };
+  struct PortRef {
+    int body = -1;  // index in bodies_, or −1 for a ground point
+    PortId port;    // the body's port
+  };
+  struct ConstraintRef {
+    int comp;
+    const Constraint* constraint;
+    int row;  // its first equation
+    PortRef ports[2];
+  };
+
+  Workspace& workspace(Context& ctx) const {
+    auto& slot = ctx.block_workspaces[block_];
+    if (!slot) {
+      auto ws = std::make_shared<Workspace>();
+      ws->rows.resize(constraints_.size());
+      ws->load.resize(bodies_.size());
+      ws->arms.resize(2 * constraints_.size());
+      slot = ws;
+    }
+    return *std::static_pointer_cast<Workspace>(slot);
+  }
+
+  void publish_kinematics(const Model& model, Context& ctx) const {
+    for (const auto& b : bodies_) {
+      Eval e = model.view(b.comp, ctx, Eval::Phase::Outputs);
+      b.body->calc_outputs(e);
+    }
+  }
+
+  // Rows, Φ, Φ̇ and γ (body-coordinate form) of every constraint at the published kinematics.
+  void evaluate_constraints(const Model& model, Context& ctx, Workspace& ws) const {
+    ws.phi.resize(equations_);
+    ws.phidot.resize(equations_);
+    ws.gamma.resize(equations_);
+    for (size_t k = 0; k < constraints_.size(); ++k) {
+      const auto& c = constraints_[k];
+      Eval e = model.view(c.comp, ctx, Eval::Phase::Outputs);
+      ConstraintRows& rows = ws.rows[k];
+      c.constraint->rows_at(e, rows);
+      Eigen::Matrix<double, 6, 1> vel = Eigen::Matrix<double, 6, 1>::Zero();
+      double omega2[2] = {0, 0};
+      for (int p = 0; p < c.constraint->port_count(); ++p) {
+        const PointKinematics kp = read_point(e, c.constraint->port(p));
+        vel.segment<3>(3 * p) << kp.v, kp.omega;
+        Vec2 arm{0, 0};
+        if (c.ports[p].body >= 0) {
+          Eval be = model.view(bodies_[c.ports[p].body].comp, ctx, Eval::Phase::Outputs);
+          const Body& body = *bodies_[c.ports[p].body].body;
+          arm = rotate(body.position(be)[2], body.offset(c.ports[p].port));
+          omega2[p] = kp.omega * kp.omega;
+        }
+        ws.arms[2 * k + p] = arm;
+      }
+      for (int i = 0; i < rows.count; ++i) {
+        const ConstraintRow& r = rows.row[i];
+        ws.phi[c.row + i] = r.phi;
+        ws.phidot[c.row + i] = r.J.dot(vel) + r.phi_t;
+        // Φ̈ = J a_P + c with a_P = a + α⊥s − ω²s: the ω²s part moves to the right side.
+        double g = -r.c;
+        for (int p = 0; p < c.constraint->port_count(); ++p)
+          g += omega2[p] * r.J.segment<2>(3 * p).dot(ws.arms[2 * k + p]);
+        ws.gamma[c.row + i] = g;
+      }
+    }
+  }
+
+  // Φ_q entries: a point Jacobian J_P maps to body coordinates through
+  // δr_P = δr + δθ ⊥s, δθ_P = δθ:  [J0, J1, J2 − J0 s_y + J1 s_x].
+  template <class Emit>
+  void for_each_jacobian_entry(const Workspace& ws, Emit&& emit) const {
+    for (size_t k = 0; k < constraints_.size(); ++k) {
+      const auto& c = constraints_[k];
+      for (int i = 0; i < ws.rows[k].count; ++i) {
+        const ConstraintRow& r = ws.rows[k].row[i];
+        for (int p = 0; p < c.constraint->port_count(); ++p) {
+          if (c.ports[p].body < 0) continue;
+          const Vec2& s = ws.arms[2 * k + p];
+          const int col = 3 * c.ports[p].body;
+          const double j0 = r.J[3 * p], j1 = r.J[3 * p + 1], j2 = r.J[3 * p + 2];
+          emit(c.row + i, col, j0);
+          emit(c.row + i, col + 1, j1);
+          emit(c.row + i, col + 2, j2 - j0 * s.y() + j1 * s.x());
+        }
+      }
+    }
+  }
+
+  Eigen::MatrixXd dense_jacobian(const Workspace& ws) const {
+    Eigen::MatrixXd J = Eigen::MatrixXd::Zero(equations_, 3 * static_cast<int>(bodies_.size()));
+    for_each_jacobian_entry(ws, [&](int r, int c, double v) { J(r, c) += v; });
+    return J;
+  }
+
+  // Solves [W Φ_qᵀ; Φ_q 0] z = rhs with W = M (the KKT system) or W = I (minimum-norm
+  // corrections), sparse; a singular system is diagnosed by name, or solved in the
+  // least-squares sense (complete orthogonal decomposition) when the netlist allows it.
+  Eigen::VectorXd solve_augmented(const Model& model, Context& ctx, Workspace& ws, bool with_mass,
+                                  const Eigen::VectorXd& rhs) const {
+    const int n = 3 * static_cast<int>(bodies_.size()), m = equations_;
+    ws.triplets.clear();
+    for (size_t b = 0; b < bodies_.size(); ++b) {
+      const double mass = with_mass ? bodies_[b].body->mass() : 1.0;
+      const double inertia = with_mass ? bodies_[b].body->inertia() : 1.0;
+      ws.triplets.emplace_back(3 * b, 3 * b, mass);
+      ws.triplets.emplace_back(3 * b + 1, 3 * b + 1, mass);
+      ws.triplets.emplace_back(3 * b + 2, 3 * b + 2, inertia);
+    }
+    for_each_jacobian_entry(ws, [&](int r, int c, double v) {
+      ws.triplets.emplace_back(n + r, c, v);
+      ws.triplets.emplace_back(c, n + r, v);
+    });
+    SparseMatrix& A = with_mass ? ws.kkt : ws.augmented;
+    auto& lu = with_mass ? ws.kkt_lu : ws.augmented_lu;
+    bool& analyzed = with_mass ? ws.kkt_analyzed : ws.augmented_analyzed;
+    A.resize(n + m, n + m);
+    A.setFromTriplets(ws.triplets.begin(), ws.triplets.end());
+    if (settings_.redundant == "least_squares") {
+      return Eigen::MatrixXd(A).completeOrthogonalDecomposition().solve(rhs);
+    }
+    if (!analyzed) {
+      lu.analyzePattern(A);
+      analyzed = true;
+    }
+    lu.factorize(A);
+    if (lu.info() != Eigen::Success) singular(model, ctx, ws);
+    Eigen::VectorXd z = lu.solve(rhs);
+    if (!z.allFinite()) singular(model, ctx, ws);
+    return z;
+  }
+
+  Eigen::VectorXd solve_kkt(const Model& model, Context& ctx, Workspace& ws, const Eigen::VectorXd& rhs) const {
+    return solve_augmented(model, ctx, ws, true, rhs);
+  }
+
+  // Minimum-norm δ with Φ_q δ = r.
+  Eigen::VectorXd minimum_norm(const Model& model, Context& ctx, Workspace& ws, const Eigen::VectorXd& r) const {
+    const int n = 3 * static_cast<int>(bodies_.size());
+    Eigen::VectorXd rhs = Eigen::VectorXd::Zero(n + equations_);
+    rhs.tail(equations_) = r;
+    return solve_augmented(model, ctx, ws, false, rhs).head(n);
+  }
+
+  static double rank_threshold(const Eigen::MatrixXd& J) {
+    return 1e-9 * std::max(1.0, J.cwiseAbs().maxCoeff()) / std::max<Eigen::Index>(1, J.cols());
+  }
+
+  // Equations that depend on the others (column-pivoted QR of Φ_qᵀ: the columns left out
+  // of the pivoted basis), named.
+  std::vector<std::string> dependent_equations(const Eigen::MatrixXd& J) const {
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(J.transpose());
+    qr.setThreshold(rank_threshold(J));
+    std::vector<std::string> names;
+    for (Eigen::Index k = qr.rank(); k < J.rows(); ++k) names.push_back(equation_name(qr.colsPermutation().indices()[k]));
+    return names;
+  }
+
+  std::string equation_name(int row) const {
+    for (const auto& c : constraints_)
+      if (row >= c.row && row < c.row + c.constraint->equation_count()) return c.constraint->equation_name(row - c.row);
+    return "?";
+  }
+  std::vector<std::string> constraint_names(const std::vector<std::string>& equations) const {
+    std::vector<std::string> out;
+    for (const auto& c : constraints_) {
+      for (const auto& e : equations) {
+        if (e.find("'" + c.constraint->name() + "'") != std::string::npos) {
+          out.push_back(c.constraint->name());
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  [[noreturn]] void singular(const Model&, Context& ctx, Workspace& ws) const {
+    const Eigen::MatrixXd J = dense_jacobian(ws);
+    const auto dependent = dependent_equations(J);
+    throw SimulationError(ctx.t, constraint_names(dependent),
+                          "the constraint Jacobian is singular (" +
+                              (dependent.empty() ? std::string("ill-conditioned") : "dependent: " + join(dependent)) +
+                              "): a redundant constraint or a singular configuration; set world.constraints.redundant "
+                              "= \"least_squares\" for redundant constraints");
+  }
+
+  // Rank of Φ_q at the current pose: redundant constraints are an error unless allowed;
+  // a kinematic analysis needs exactly as many independent equations as coordinates.
+  void check_rank(const Model& model, Context& ctx, Workspace& ws, bool kinematic) const {
+    (void)model;
+    if (equations_ == 0) {
+      if (kinematic) throw SimulationError(ctx.t, {}, "a kinematic analysis needs drivers: the mechanism has none");
+      return;
+    }
+    const Eigen::MatrixXd J = dense_jacobian(ws);
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(J.transpose());
+    qr.setThreshold(rank_threshold(J));
+    const int rank = static_cast<int>(qr.rank()), n = static_cast<int>(J.cols());
+    if (rank < equations_) {
+      const auto dependent = dependent_equations(J);
+      if (settings_.redundant == "error" || kinematic) {
+        throw SimulationError(ctx.t, constraint_names(dependent),
+                              std::string(kinematic && ws.assembled ? "singular configuration: " : "redundant constraints: ") +
+                                  join(dependent) + " depend on the others (Jacobian rank " + std::to_string(rank) +
+                                  " of " + std::to_string(equations_) + " equations)" +
+                                  (kinematic ? "" : "; set world.constraints.redundant = \"least_squares\" to solve them "
+                                                    "in the least-squares sense"));
+      }
+      if (!ws.assembled)
+        ctx.warnings.push_back("redundant constraints solved in the least-squares sense: " + join(dependent));
+    }
+    if (kinematic && rank < n)
+      throw SimulationError(ctx.t, {}, "a kinematic analysis needs zero degrees of freedom once the drivers are "
+                                       "counted; this mechanism has " + std::to_string(n - rank) +
+                                       ": add drivers or run a dynamic analysis");
+  }
+
+  // Newton's method with minimum-norm steps onto Φ(q, t) = 0. Returns the iterations.
+  int assemble(const Model& model, Context& ctx, Workspace& ws, Eval::Phase phase, double tolerance,
+               const std::string& failure) const {
+    int iterations = 0;
+    double best = std::numeric_limits<double>::infinity();
+    const int max_iterations = 50;
+    for (;; ++iterations) {
+      publish_kinematics(model, ctx);
+      evaluate_constraints(model, ctx, ws);
+      const double norm = equations_ ? ws.phi.lpNorm<Eigen::Infinity>() : 0.0;
+      // Down to rounding (Newton converges quadratically), or stalled there.
+      if (norm <= 1e-3 * tolerance || (norm <= tolerance && norm >= 0.5 * best)) break;
+      best = std::min(best, norm);
+      if (iterations == max_iterations || !std::isfinite(norm)) {
+        if (norm <= tolerance) break;
+        std::vector<std::pair<double, std::string>> worst;
+        for (int i = 0; i < equations_; ++i) worst.push_back({std::abs(ws.phi[i]), equation_name(i)});
+        std::sort(worst.rbegin(), worst.rend());
+        std::ostringstream msg;
+        msg.precision(3);
+        std::vector<std::string> names;
+        msg << failure << ": after " << iterations << " Newton iterations the largest violations are";
+        for (size_t k = 0; k < std::min<size_t>(3, worst.size()); ++k) {
+          msg << (k ? "," : "") << " " << worst[k].second << " |Φ| = " << worst[k].first;
+          names.push_back(worst[k].second);
+        }
+        msg << " (check the points and the initial poses)";
+        throw SimulationError(ctx.t, constraint_names(names), msg.str());
+      }
+      const Eigen::VectorXd dq = minimum_norm(model, ctx, ws, -ws.phi);
+      for (size_t b = 0; b < bodies_.size(); ++b) {
+        Eval e = model.view(bodies_[b].comp, ctx, phase);
+        bodies_[b].body->set_position(e, bodies_[b].body->position(e) + dq.segment<3>(3 * b));
+      }
+    }
+    return iterations;
+  }
+
+  // q̇ ← q̇ − Φ_q⁺ Φ̇. Returns |Δq̇|.
+  double project_velocities(const Model& model, Context& ctx, Workspace& ws, Eval::Phase phase) const {
+    if (equations_ == 0) return 0.0;
+    publish_kinematics(model, ctx);
+    evaluate_constraints(model, ctx, ws);
+    const Eigen::VectorXd dv = minimum_norm(model, ctx, ws, -ws.phidot);
+    for (size_t b = 0; b < bodies_.size(); ++b) {
+      Eval e = model.view(bodies_[b].comp, ctx, phase);
+      bodies_[b].body->set_velocity(e, bodies_[b].body->velocity(e) + dv.segment<3>(3 * b));
+    }
+    publish_kinematics(model, ctx);
+    evaluate_constraints(model, ctx, ws);
+    return dv.norm();
+  }
+
+  // Static equilibrium at ctx.t: q with Φ(q, t) = 0 and M q̈(q) = 0 at rest, by
+  // Gauss–Newton on the stacked residual with a finite-difference Jacobian (dense: static
+  // analyses are for mechanisms of moderate size).
+  void equilibrium(const Model& model, Context& ctx, Workspace& ws, Eval::Phase phase) const {
+    const int n = 3 * static_cast<int>(bodies_.size());
+    for (const auto& b : bodies_) {
+      Eval e = model.view(b.comp, ctx, phase);
+      b.body->set_velocity(e, Vec3::Zero());
+    }
+    auto positions = [&] {
+      Eigen::VectorXd q(n);
+      for (size_t b = 0; b < bodies_.size(); ++b) {
+        Eval e = model.view(bodies_[b].comp, ctx, phase);
+        q.segment<3>(3 * b) = bodies_[b].body->position(e);
+      }
+      return q;
+    };
+    auto set_positions = [&](const Eigen::VectorXd& q) {
+      for (size_t b = 0; b < bodies_.size(); ++b) {
+        Eval e = model.view(bodies_[b].comp, ctx, phase);
+        bodies_[b].body->set_position(e, q.segment<3>(3 * b));
+      }
+    };
+    auto residual = [&](const Eigen::VectorXd& q) {
+      set_positions(q);
+      solve(model, ctx);
+      Eigen::VectorXd r(equations_ + n);
+      r.head(equations_) = ws.phi;
+      for (size_t b = 0; b < bodies_.size(); ++b) {
+        Eval e = model.view(bodies_[b].comp, ctx, phase);
+        const Vec3 a = bodies_[b].body->acceleration(e);
+        r.segment<3>(equations_ + 3 * b) << bodies_[b].body->mass() * a[0], bodies_[b].body->mass() * a[1],
+            bodies_[b].body->inertia() * a[2];
+      }
+      return r;
+    };
+    Eigen::VectorXd q = positions(), r = residual(q);
+    const int max_iterations = 100;
+    for (int it = 0; it < max_iterations; ++it) {
+      Eigen::MatrixXd J(r.size(), n);
+      for (int j = 0; j < n; ++j) {
+        const double h = 1e-7 * std::max(1.0, std::abs(q[j]));
+        Eigen::VectorXd qp = q;
+        qp[j] += h;
+        J.col(j) = (residual(qp) - r) / h;
+      }
+      Eigen::VectorXd dq = J.colPivHouseholderQr().solve(-r);
+      // Halve the step until the residual decreases (far from equilibrium).
+      double step = 1.0;
+      Eigen::VectorXd q1, r1;
+      for (int k = 0; k < 30; ++k, step *= 0.5) {
+        q1 = q + step * dq;
+        r1 = residual(q1);
+        if (r1.norm() < r.norm() || k == 29) break;
+      }
+      const bool small = (step * dq).lpNorm<Eigen::Infinity>() <= 1e-12 * (1.0 + q.lpNorm<Eigen::Infinity>());
+      q = q1;
+      r = r1;
+      if (small) break;
+      if (it + 1 == max_iterations)
+        throw SimulationError(ctx.t, {name_}, "no static equilibrium found near the initial pose (residual " +
+                                                  std::to_string(r.norm()) + ")");
+    }
+    set_positions(q);
+  }
+
+  int block_;
+  int monitor_offset_;
+  ConstraintSettings settings_;
+  std::string name_;
+  std::vector<BodyRef> bodies_;
+  std::vector<ConstraintRef> constraints_;
+  std::vector<int> others_;  // force elements in the loop, evaluated before the solve
+  int equations_ = 0;
+};
+
+class MechanismSolverFactory final : public BlockSolverFactory {
+ public:
+  std::string name() const override { return "planar mechanism (KKT)"; }
+  std::unique_ptr<BlockSolver> create(const Model& model, const ScheduledStep& block, int index,
+                                      int monitor_offset) const override {
+    return std::make_unique<MechanismSolver>(model, block, index, monitor_offset);
+  }
+};
+
+}  // namespace
+
+const BlockSolverFactory& mechanism_solver_factory() {
+  static const MechanismSolverFactory factory;  // stateless
+  return factory;
+}
+
+}  // namespace jourdain::mechanical

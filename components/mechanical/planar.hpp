@@ -1,0 +1,155 @@
+// The planar mechanical library's shared vocabulary: bodies, constraints (joints and
+// drivers) and the point kinematics they exchange through planar ports.
+//
+// Conventions (DESIGN.md §3, "Multibody assembly"):
+//   - a body owns q = (x, y, θ) of its mass centre and q̇ = (vx, vy, ω); a point P with
+//     body-frame offset s' sits at r_P = r + A(θ) s';
+//   - a constraint (joint or driver) sees only its ports: for each, the kinematics of the
+//     body point it is connected to. It states its equations Φ(r_P, θ_P, t) = 0 and their
+//     Jacobian with respect to a rigid displacement of each point (δr_P, δθ), so it never
+//     needs to know where the body's mass centre is; the mechanism solver maps point
+//     Jacobians to body coordinates with δr_P = δr + δθ ⊥(A s'), δθ_P = δθ;
+//   - with multipliers λ, the KKT system is  M q̈ + Φ_qᵀ λ = Q,  Φ_q q̈ = γ − 2αΦ̇ − β²Φ,
+//     so a constraint applies −J_Pᵀ λ to the point of each of its ports.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "jourdain/block_solver.hpp"
+#include "jourdain/component.hpp"
+#include "jourdain/domains.hpp"
+#include "jourdain/errors.hpp"
+
+namespace jourdain::mechanical {
+
+using Vec2 = Eigen::Vector2d;
+using Vec3 = Eigen::Vector3d;
+
+// v turned by +90°: the derivative of A(θ)s' with respect to θ is ⊥(A(θ)s').
+inline Vec2 perp(const Vec2& v) { return {-v.y(), v.x()}; }
+inline Vec2 rotate(double theta, const Vec2& v) {
+  const double c = std::cos(theta), s = std::sin(theta);
+  return {c * v.x() - s * v.y(), s * v.x() + c * v.y()};
+}
+inline double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
+
+// What a planar port delivers: the point's position, velocity and acceleration and its
+// body's angle and rates.
+struct PointKinematics {
+  Vec2 r{0, 0}, v{0, 0}, a{0, 0};
+  double theta = 0, omega = 0, alpha = 0;
+};
+PointKinematics read_point(const Eval& e, PortId port);
+
+// The mechanism's block solver (mechanism_solver.cpp): every body and constraint names it.
+const BlockSolverFactory& mechanism_solver_factory();
+
+// A fixed frame with named points (the netlist's "points" parameter), each a port.
+class Ground : public Component {
+ public:
+  Ground();
+  void calc_outputs(Eval& e) const override;
+  Vec2 point(PortId p) const { return points_[p.index]; }
+
+ private:
+  void configure() override;
+  std::vector<Vec2> points_;  // per port
+};
+
+// A rigid body: mass and inertia about its mass centre, named points in its frame (plus
+// "cm" at the mass centre). States x, y, theta, vx, vy, omega; accelerations are
+// algebraic unknowns with the Newton–Euler residuals, solved with the joints' multipliers.
+class Body : public Component {
+ public:
+  Body();
+  void calc_outputs(Eval& e) const override;
+  void calc_derivatives(Eval& e) const override;
+  const BlockSolverFactory* block_solver() const override { return &mechanism_solver_factory(); }
+
+  double mass() const { return mass_; }
+  double inertia() const { return inertia_; }
+  Vec2 offset(PortId p) const { return offsets_[p.index]; }  // s' of the port's point
+  // Sum of the forces and torques its ports receive, about the mass centre, plus gravity.
+  Vec3 applied_load(const Eval& e) const;
+  Vec3 position(const Eval& e) const { return {e.state(x_), e.state(y_), e.state(theta_)}; }
+  Vec3 velocity(const Eval& e) const { return {e.state(vx_), e.state(vy_), e.state(omega_)}; }
+  void set_position(Eval& e, const Vec3& q) const;
+  void set_velocity(Eval& e, const Vec3& v) const;
+  void set_acceleration(Eval& e, const Vec3& a) const;
+  Vec3 acceleration(const Eval& e) const { return {e.unknown(ax_), e.unknown(ay_), e.unknown(alpha_)}; }
+
+ private:
+  void configure() override;
+  double mass_ = 0, inertia_ = 0;
+  std::vector<Vec2> offsets_;  // per port
+  StateId x_, y_, theta_, vx_, vy_, omega_;
+  UnknownId ax_, ay_, alpha_;
+  ObservableId ax_obs_, ay_obs_, alpha_obs_, kinetic_, potential_;
+};
+
+// One equation of a constraint at (t, point kinematics):
+//   phi     Φ
+//   J       ∂Φ/∂(δr_a, δθ_a, δr_b, δθ_b) for rigid displacements of the ports' points
+//   phi_t   ∂Φ/∂t
+//   c       the rest of Φ̈: Φ̈ = J (a_a, α_a, a_b, α_b) + c  (velocity-quadratic terms, −C̈)
+struct ConstraintRow {
+  double phi = 0, phi_t = 0, c = 0;
+  Eigen::Matrix<double, 1, 6> J = Eigen::Matrix<double, 1, 6>::Zero();
+};
+struct ConstraintRows {
+  std::array<ConstraintRow, 3> row;
+  int count = 0;
+  ConstraintRow& add() { return row[count++]; }
+};
+
+// Base of joints and drivers: one or two planar ports ("a", "b"), one multiplier per
+// equation; returns −Jᵀλ to the points and reports the reaction on b (or the effort).
+class Constraint : public Component {
+ public:
+  void calc_outputs(Eval& e) const override;
+  void calc_derivatives(Eval& e) const override;
+  const BlockSolverFactory* block_solver() const override { return &mechanism_solver_factory(); }
+
+  int equation_count() const { return equations_; }
+  int port_count() const { return two_ports_ ? 2 : 1; }
+  PortId port(int k) const { return k == 0 ? a_ : b_; }
+  // Its equations at the kinematics of its ports (k[1] unused with one port).
+  virtual void equations(double t, const Eval& e, const PointKinematics (&k)[2], ConstraintRows& rows) const = 0;
+  void rows_at(const Eval& e, ConstraintRows& rows) const;  // reads the ports, then equations()
+  // Applies −Jᵀλ at its ports, with λ from its unknowns (or zero).
+  void publish(Eval& e, const ConstraintRows& rows, bool zero = false) const;
+  UnknownId multiplier(int i) const { return UnknownId{i}; }
+  // A name for equation i in messages ("revolute 'hinge', equation y").
+  virtual std::string equation_name(int i) const;
+
+ protected:
+  // Subclasses call this from configure(): their equations and port count.
+  void declare_constraint(int equations, bool two_ports, std::string what_a, std::string what_b = "");
+  // Extra observables of the subclass, from the solved multipliers (effort, slide...).
+  virtual void report(Eval&, const PointKinematics (&)[2], const Eigen::Vector3d& /*lambda*/) const {}
+  // Whether to report the reaction force on b (joints) or not (drivers report an effort).
+  bool reports_reaction_ = true;
+
+ private:
+  int equations_ = 0;
+  bool two_ports_ = true;
+  PortId a_, b_;
+  ObservableId fx_, fy_, tz_, fx_body_, fy_body_, violation_;
+};
+
+// Parses world.constraints (the netlist's "world": {"constraints": {...}}).
+struct ConstraintSettings {
+  double alpha = 10.0;  // 1/s: Baumgarte velocity gain (γ − 2αΦ̇ − β²Φ)
+  double beta = 10.0;   // 1/s: Baumgarte position gain
+  bool projection = false;
+  double projection_tolerance = 1e-12;
+  double assembly_tolerance = 1e-10;
+  std::string redundant = "error";  // or "least_squares"
+};
+ConstraintSettings constraint_settings(const World& world);
+
+}  // namespace jourdain::mechanical

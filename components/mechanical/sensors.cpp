@@ -1,0 +1,73 @@
+// Sensors: a point's kinematics and the distance between two points, as signals. They
+// apply no force (their planar ports return zero and read nothing for it).
+#include <cmath>
+
+#include "jourdain/domains.hpp"
+#include "mechanical_library.hpp"
+#include "planar.hpp"
+
+namespace jourdain::mechanical {
+
+namespace {
+
+using namespace jourdain::planar;
+
+void no_force(Eval& e, PortId p) {
+  e.set_out(p, fx, 0.0);
+  e.set_out(p, fy, 0.0);
+  e.set_out(p, tz, 0.0);
+}
+
+class PointSensor final : public Component {
+  void configure() override {
+    a_ = declare_port("a", planar_domain(), PortSide::Response, "measured point");
+    set_dependencies(a_, {});
+    const char* names[] = {"x", "y", "theta", "vx", "vy", "omega", "ax", "ay", "alpha"};
+    const char* what[] = {"position x (m)", "position y (m)", "body angle (rad)", "velocity x (m/s)",
+                          "velocity y (m/s)", "angular velocity (rad/s)", "acceleration x (m/s²)",
+                          "acceleration y (m/s²)", "angular acceleration (rad/s²)"};
+    for (int i = 0; i < 9; ++i) {
+      outs_[i] = declare_port(names[i], signal_domain(), PortSide::State, what[i]);
+      set_dependencies(outs_[i], {a_});
+    }
+  }
+  void calc_outputs(Eval& e) const override {
+    no_force(e, a_);
+    const Var vars[] = {x, y, theta, vx, vy, omega, ax, ay, alpha};
+    for (int i = 0; i < 9; ++i) e.set_out(outs_[i], signal::value, e.in(a_, vars[i]));
+  }
+  PortId a_;
+  PortId outs_[9];
+};
+
+class DistanceSensor final : public Component {
+  void configure() override {
+    a_ = declare_port("a", planar_domain(), PortSide::Response, "first point");
+    b_ = declare_port("b", planar_domain(), PortSide::Response, "second point");
+    set_dependencies(a_, {});
+    set_dependencies(b_, {});
+    distance_ = declare_port("distance", signal_domain(), PortSide::State, "|r_b − r_a| (m)");
+    rate_ = declare_port("rate", signal_domain(), PortSide::State, "its rate (m/s)");
+    set_dependencies(distance_, {a_, b_});
+    set_dependencies(rate_, {a_, b_});
+  }
+  void calc_outputs(Eval& e) const override {
+    no_force(e, a_);
+    no_force(e, b_);
+    const PointKinematics pa = read_point(e, a_), pb = read_point(e, b_);
+    const Vec2 d = pb.r - pa.r;
+    const double L = d.norm();
+    e.set_out(distance_, signal::value, L);
+    e.set_out(rate_, signal::value, L > 0.0 ? d.dot(pb.v - pa.v) / L : 0.0);
+  }
+  PortId a_, b_, distance_, rate_;
+};
+
+}  // namespace
+
+void register_sensors(Registry& r) {
+  r.add<PointSensor>("mechanical.point_sensor", "a point's position, velocity and acceleration, its body's angle and rates");
+  r.add<DistanceSensor>("mechanical.distance_sensor", "distance between two points and its rate");
+}
+
+}  // namespace jourdain::mechanical

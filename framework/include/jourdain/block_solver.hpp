@@ -1,0 +1,79 @@
+// BlockSolver: a structured solver for one implicit block of the schedule.
+//
+// The scheduler turns every algebraic loop into an implicit block, which the Model
+// solves by Newton's method with a dense finite-difference Jacobian: general, but
+// O(n^3). A component library whose components form blocks of a known structure (a
+// mechanism's stabilized KKT system: sparse, and linear in its unknowns) offers a
+// BlockSolverFactory through Component::block_solver(); when the members of a block
+// name one (all the same), the Model hands that block to the solver it makes. The
+// framework knows none of the physics: it only calls the hooks below.
+//
+// Besides solving its block at one (t, x), a block solver may
+//   - make the states it governs consistent before a run (a mechanism's assembly),
+//   - move them back onto their invariants after accepted steps (projection),
+//   - carry out analyses other than time integration ("kinematic", "static"),
+//   - offer monitors (constraint norms) that runs can record and whose largest
+//     magnitude the summary reports,
+//   - describe itself for `jourdain check` (degrees of freedom).
+// A block solver is immutable, like the Model; per-run scratch data (factorizations)
+// live in the Context (Context::block_workspaces).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "jourdain/context.hpp"
+
+namespace jourdain {
+
+class Model;
+struct ScheduledStep;
+
+struct MonitorSpec {
+  std::string name;  // "component.variable"-style, e.g. "mechanism.constraint_norm"
+  std::string unit;
+};
+
+class BlockSolver {
+ public:
+  virtual ~BlockSolver() = default;
+
+  // Computes every output, unknown and residual of the block's members at ctx.t, ctx.x
+  // (the outputs the block reads from outside it are already computed).
+  virtual void solve(const Model& model, Context& ctx) const = 0;
+
+  // Before a run, once the outputs it reads from outside are known: may change the
+  // states of its members (through Eval with Phase::Initialize).
+  virtual void initialize(const Model& /*model*/, Context& /*ctx*/) const {}
+
+  // True if project() does something (solvers then call it after accepted steps).
+  virtual bool projects() const { return false; }
+  // Moves ctx.x back onto the block's invariants at ctx.t (Eval with Phase::Project);
+  // ctx is evaluated at (t, x) on entry. Returns true if ctx.x changed.
+  virtual bool project(const Model& /*model*/, Context& /*ctx*/) const { return false; }
+
+  // Analyses other than "dynamic" this block can carry out, and doing one: sets the
+  // states of its members at ctx.t as the analysis defines them (ctx.analysis names it).
+  virtual bool supports(const std::string& /*analysis*/) const { return false; }
+  virtual void analyze(const Model& /*model*/, Context& /*ctx*/) const {}
+
+  // Monitors, written by solve() into ctx.monitors from the offset it was created with.
+  virtual std::vector<MonitorSpec> monitors() const { return {}; }
+
+  // A few lines for `jourdain check` (empty: nothing to say).
+  virtual std::string describe(const Model& /*model*/, const Context& /*ctx*/) const { return ""; }
+};
+
+class BlockSolverFactory {
+ public:
+  virtual ~BlockSolverFactory() = default;
+  virtual std::string name() const = 0;
+  // Throws InputError (naming the component at fault) when the block's members are not
+  // what it can solve. `monitor_offset` is where its monitors start in Context::monitors.
+  virtual std::unique_ptr<BlockSolver> create(const Model& model, const ScheduledStep& block, int block_index,
+                                              int monitor_offset) const = 0;
+};
+
+}  // namespace jourdain
