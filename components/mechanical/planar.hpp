@@ -103,7 +103,10 @@ struct ConstraintRow {
 struct ConstraintRows {
   std::array<ConstraintRow, 3> row;
   int count = 0;
-  ConstraintRow& add() { return row[count++]; }
+  ConstraintRow& add() {
+    row[count] = ConstraintRow();
+    return row[count++];
+  }
 };
 
 // Base of joints and drivers: one or two planar ports ("a", "b"), one multiplier per
