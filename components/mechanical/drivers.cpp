@@ -26,7 +26,7 @@ class Driver : public Constraint {
     declare_real("angular_frequency", "rad/s", 0.0, "cosine: ω");
     declare_real("phase", "rad", 0.0, "cosine: phase");
     declare_real("offset", unit_, 0.0, "cosine: offset");
-    declare_table("table", {"s", unit_}, "spline: rows [t, C], natural cubic spline (held beyond the ends)",
+    declare_table("table", {"s", unit_}, "spline: rows [t, C], natural cubic spline; held beyond the ends (Ċ jumps there unless the table ends flat)",
                   nlohmann::json::array({nlohmann::json::array({0.0, 0.0}), nlohmann::json::array({1.0, 0.0})}));
   }
 
@@ -121,9 +121,9 @@ class Driver : public Constraint {
     for (size_t i = n - 1; i-- > 1;) second_[i] = (rhs[i] - upper[i] * second_[i + 1]) / diag[i];
   }
   Vec3 spline(double t) const {
-    if (t <= knots_.front()) return {values_.front(), 0, 0};
-    if (t >= knots_.back()) return {values_.back(), 0, 0};
-    const size_t i = std::upper_bound(knots_.begin(), knots_.end(), t) - knots_.begin() - 1;
+    if (t < knots_.front()) return {values_.front(), 0, 0};
+    if (t > knots_.back()) return {values_.back(), 0, 0};
+    const size_t i = std::min<size_t>(std::upper_bound(knots_.begin(), knots_.end(), t) - knots_.begin(), knots_.size() - 1) - 1;
     const double h = knots_[i + 1] - knots_[i], a = (knots_[i + 1] - t) / h, b = (t - knots_[i]) / h;
     const double m0 = second_[i], m1 = second_[i + 1];
     const double v = a * values_[i] + b * values_[i + 1] + ((a * a * a - a) * m0 + (b * b * b - b) * m1) * h * h / 6.0;

@@ -1,0 +1,163 @@
+// The mechanism's analyses and failure modes: static equilibrium, kinematic analysis
+// limits, redundant constraints, assembly, and the KKT solver against a closed form.
+#include <cmath>
+
+#include "mechanism_netlist.hpp"
+
+using namespace jourdain;
+using namespace jourdain::test;
+
+namespace {
+
+const json ground = {{"type", "mechanical.ground"}, {"params", {{"points", {{"O", {0, 0}}}}}}};
+
+// A uniform rod pinned at one end (the classic compound pendulum).
+json pendulum(double theta0, json extra_components = json::object(), json extra_connections = json::array()) {
+  json comps = {{"ground", ground},
+                {"rod", rod(1.0, 2.0, 0.5 * std::cos(theta0), 0.5 * std::sin(theta0), theta0)},
+                {"hinge", {{"type", "mechanical.revolute"}}}};
+  for (auto& [k, v] : extra_components.items()) comps[k] = v;
+  json conns = links({{"ground.O", "hinge.a"}, {"rod.p", "hinge.b"}});
+  for (auto& c : extra_connections) conns.push_back(c);
+  return mechanism(comps, conns, 1.0, json::array({"rod.theta", "rod.alpha", "hinge.fx", "hinge.fy"}));
+}
+
+}  // namespace
+
+TEST_CASE("a horizontal rod pinned at one end starts with α = 3g/(2L) and a hinge force m g/4") {
+  // Closed form: I_O α = m g L/2 with I_O = m L²/3; the hinge carries m g − m α L/2 = m g/4.
+  RunResult r = run(pendulum(0.0).dump());
+  REQUIRE(r.finished);
+  const double g = 9.81, m = 2.0, L = 1.0;
+  CHECK(r.column("rod.alpha")[0] == doctest::Approx(-1.5 * g / L).epsilon(1e-12));
+  CHECK(r.column("hinge.fy")[0] == doctest::Approx(m * g / 4).epsilon(1e-12));
+  CHECK(std::abs(r.column("hinge.fx")[0]) < 1e-12);
+}
+
+TEST_CASE("static analysis: a rod on a torsion spring settles where k θ balances m g L/2 cos θ") {
+  // Rotational spring from the ground to the rod with free angle 0: equilibrium
+  // k θ + m g (L/2) cos θ = 0. Solved here by bisection, independently.
+  const double k = 40.0, m = 2.0, g = 9.81, L = 1.0;
+  double lo = -M_PI / 2, hi = 0.0;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (k * mid + m * g * L / 2 * std::cos(mid) > 0 ? hi : lo) = mid;
+  }
+  json extra = {{"spring", {{"type", "mechanical.rotational_spring_damper"}, {"params", {{"stiffness", k}}}}}};
+  json conns = links({{"ground.O", "spring.a"}, {"rod.cm", "spring.b"}});
+  json doc = pendulum(0.0, extra, conns);
+  doc["analysis"] = "static";
+  doc["solver"] = {{"t_end", 1.0}, {"output_interval", 0.5}};
+  doc["record"] = {"rod.theta", "hinge.fy", "spring.torque"};
+  RunResult r = run(doc.dump());
+  INFO(r.failure);
+  REQUIRE(r.finished);
+  // Gauss–Newton to a step of 1e-12 (relative): the angle to ~1e-12.
+  CHECK(r.column("rod.theta").back() == doctest::Approx(lo).epsilon(1e-9));
+  // At rest the hinge carries the whole weight.
+  CHECK(r.column("hinge.fy").back() == doctest::Approx(m * g).epsilon(1e-9));
+}
+
+TEST_CASE("static analysis: a driver holding a rod horizontal carries m g L/2") {
+  json extra = {{"hold", {{"type", "mechanical.driver_angle"}, {"params", {{"value", 0.0}}}}}};
+  json doc = pendulum(0.1, extra, links({{"rod.cm", "hold.a"}}));
+  doc["analysis"] = "static";
+  doc["solver"] = {{"t_end", 1.0}, {"output_interval", 1.0}};
+  doc["record"] = {"rod.theta", "hold.effort"};
+  RunResult r = run(doc.dump());
+  INFO(r.failure);
+  REQUIRE(r.finished);
+  CHECK(std::abs(r.column("rod.theta").back()) < 1e-12);
+  CHECK(r.column("hold.effort").back() == doctest::Approx(2.0 * 9.81 * 0.5).epsilon(1e-10));
+}
+
+TEST_CASE("assembly moves approximate poses onto the constraints and reports it") {
+  json doc = pendulum(0.0);
+  doc["components"]["rod"]["initial"]["x"] = 0.55;  // 5 cm off
+  doc["components"]["rod"]["initial"]["y"] = -0.02;
+  RunResult r = run(doc.dump());
+  INFO(r.failure);
+  REQUIRE(r.finished);
+  REQUIRE(!r.events.empty());
+  CHECK(r.events.front().description.find("assembled in") != std::string::npos);
+  CHECK(r.summary["monitors"]["mechanism.constraint_norm"]["max_abs"].get<double>() < 1e-9);
+}
+
+TEST_CASE("a mechanism that cannot be assembled fails with the joints named") {
+  // Two rods of 1 m from pivots 3 m apart cannot meet.
+  json comps = {{"ground", {{"type", "mechanical.ground"}, {"params", {{"points", {{"O", {0, 0}}, {"P", {3, 0}}}}}}}},
+                {"left", rod(1.0, 1.0, 0.5, 0.0, 0.0)},
+                {"right", rod(1.0, 1.0, 2.5, 0.0, M_PI)},
+                {"pin_left", {{"type", "mechanical.revolute"}}},
+                {"pin_right", {{"type", "mechanical.revolute"}}},
+                {"knee", {{"type", "mechanical.revolute"}}}};
+  json conns = links({{"ground.O", "pin_left.a"}, {"left.p", "pin_left.b"}, {"ground.P", "pin_right.a"}, {"right.p", "pin_right.b"},
+                {"left.q", "knee.a"}, {"right.q", "knee.b"}});
+  RunResult r = run(mechanism(comps, conns, 1.0, json::array({"left.theta"})).dump());
+  CHECK_FALSE(r.finished);
+  CHECK(r.failure.find("cannot be assembled") != std::string::npos);
+  CHECK(r.failure.find("knee") != std::string::npos);
+}
+
+TEST_CASE("redundant constraints are named, or shared in the least-squares sense when allowed") {
+  // Two hinges at the same pivot: 4 equations where 2 are independent.
+  json extra = {{"hinge2", {{"type", "mechanical.revolute"}}}};
+  json doc = pendulum(0.0, extra, links({{"ground.O", "hinge2.a"}, {"rod.p", "hinge2.b"}}));
+  RunResult r = run(doc.dump());
+  CHECK_FALSE(r.finished);
+  CHECK(r.failure.find("redundant") != std::string::npos);
+  CHECK(r.failure.find("hinge") != std::string::npos);
+
+  doc["world"]["constraints"]["redundant"] = "least_squares";
+  doc["record"] = {"rod.alpha", "hinge.fy", "hinge2.fy"};
+  r = run(doc.dump());
+  INFO(r.failure);
+  REQUIRE(r.finished);
+  // The motion is the one of a single hinge; the minimum-norm multipliers share its load.
+  CHECK(r.column("rod.alpha")[0] == doctest::Approx(-1.5 * 9.81).epsilon(1e-10));
+  CHECK(r.column("hinge.fy")[0] == doctest::Approx(r.column("hinge2.fy")[0]).epsilon(1e-10));
+  CHECK(r.column("hinge.fy")[0] + r.column("hinge2.fy")[0] == doctest::Approx(2.0 * 9.81 / 4).epsilon(1e-10));
+  CHECK(!r.warnings.empty());
+}
+
+TEST_CASE("a kinematic analysis needs zero degrees of freedom, and stops at a singular configuration") {
+  json doc = pendulum(0.0);
+  doc["analysis"] = "kinematic";
+  RunResult r = run(doc.dump());
+  CHECK_FALSE(r.finished);
+  CHECK(r.failure.find("zero degrees of freedom") != std::string::npos);
+
+  // A slider-crank driven by its slider: at the dead centre (crank and rod aligned) the
+  // crank angle is no longer determined by the slider position.
+  const double rc = 0.1, l = 0.3;
+  json comps = {{"ground", ground},
+                {"crank", rod(rc, 1.0, rc / 2 * std::cos(1.0), rc / 2 * std::sin(1.0), 1.0)},
+                {"link", rod(l, 1.0, 0.2, 0.03, -0.1)},
+                {"slider", {{"type", "mechanical.body"}, {"params", {{"mass", 0.5}, {"inertia", 0.01}}},
+                            {"initial", {{"x", 0.3}, {"y", 0.0}}}}},
+                {"pin_O", {{"type", "mechanical.revolute"}}},
+                {"pin_A", {{"type", "mechanical.revolute"}}},
+                {"pin_B", {{"type", "mechanical.revolute"}}},
+                {"rail", {{"type", "mechanical.translational"}}},
+                {"push", {{"type", "mechanical.driver_x"},
+                          {"params", {{"law", "polynomial"}, {"coefficients", {0.3, 0.1}}}}}}};
+  json conns = links({{"ground.O", "pin_O.a"}, {"crank.p", "pin_O.b"}, {"crank.q", "pin_A.a"}, {"link.p", "pin_A.b"},
+                {"link.q", "pin_B.a"}, {"slider.cm", "pin_B.b"}, {"ground.O", "rail.a"}, {"slider.cm", "rail.b"},
+                {"slider.cm", "push.a"}});
+  json sc = mechanism(comps, conns, 2.0, json::array({"slider.x", "crank.theta"}));
+  sc["analysis"] = "kinematic";
+  r = run(sc.dump());
+  CHECK_FALSE(r.finished);
+  // x = 0.3 + 0.1 t reaches r + l = 0.4 at t = 1.
+  CHECK(r.failure_time == doctest::Approx(1.0).epsilon(0.02));
+  CHECK((r.failure.find("singular") != std::string::npos || r.failure.find("lost") != std::string::npos));
+}
+
+TEST_CASE("world.constraints settings are checked with their JSON path") {
+  json doc = pendulum(0.0);
+  doc["world"]["constraints"]["alfa"] = 3;
+  CHECK_THROWS_WITH_AS(load(doc.dump()), doctest::Contains("/world/constraints/alfa"), InputError);
+  doc = pendulum(0.0);
+  doc["world"]["constraint"] = json::object();
+  CHECK_THROWS_WITH_AS(load(doc.dump()), doctest::Contains("constraint"), InputError);
+}
