@@ -53,7 +53,7 @@ const std::vector<std::pair<std::string, double>>& reference() {
 
 struct Case {
   std::string method;
-  double rtol, atol;
+  double rtol = 0.0, atol = 0.0;
   double run_s = 1e300;
   int runs = 0;
   RunResult result;
@@ -91,7 +91,16 @@ int main(int argc, char** argv) {
   Registry registry;
   register_builtin_components(registry);
 
-  std::vector<Case> cases = {{"dopri5", 1e-6, 1e-8}, {"dopri5", 1e-9, 1e-11}, {"bdf", 1e-6, 1e-8}, {"bdf", 1e-9, 1e-11}};
+  std::vector<Case> cases;
+  for (const char* method : {"dopri5", "bdf"}) {
+    for (const auto& [rtol, atol] : {std::pair{1e-6, 1e-8}, std::pair{1e-9, 1e-11}}) {
+      Case c;
+      c.method = method;
+      c.rtol = rtol;
+      c.atol = atol;
+      cases.push_back(std::move(c));
+    }
+  }
   std::printf("Andrews' squeezer (%s) to t = 0.03 s; wall time of run_netlist, best of %d runs.\n", path.c_str(), repeats);
   std::printf("err = max over the 7 body angles of |theta - reference| at t = 0.03 s (Test Set for IVP Solvers).\n\n");
   std::printf("%-7s %6s %6s | %10s %7s %7s %7s %6s | %9s %-15s | %9s %9s\n", "method", "rtol", "atol", "wall", "steps",

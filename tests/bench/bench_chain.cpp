@@ -211,11 +211,11 @@ std::string hand_netlist(long n, const ChainOptions& o) {
                 R"({"name": "pendulum_chain_hand_%ld", "world": {"gravity": [0, %.17g]}, )"
                 R"("components": {"chain": {"type": "bench.pendulum_chain", "params": {"n": %ld, "length": %.17g, )"
                 R"("mass": %.17g, "alpha": %.17g, "beta": %.17g}}}, )"
-                R"("solver": {"method": "%s", "t_end": %.17g, "rtol": %.17g, "atol": %.17g, "output_interval": %.17g}, )"
-                R"("record": ["chain.%s", "chain.%s", "chain.%s", "chain.constraint_norm"]})",
+                R"("solver": {"method": "%s", "t_end": %.17g, "rtol": %.17g, "atol": %.17g, "output_interval": %.17g}, )",
                 n, o.gravity, n, o.length, o.mass, o.alpha, o.beta, o.method.c_str(), o.t_end, o.rtol, o.atol,
-                o.output_interval, indexed("x", n).c_str(), indexed("y", n).c_str(), indexed("theta", n).c_str());
-  return buf;
+                o.output_interval);
+  return std::string(buf) + R"("record": ["chain.)" + indexed("x", n) + R"(", "chain.)" + indexed("y", n) +
+         R"(", "chain.)" + indexed("theta", n) + R"(", "chain.constraint_norm"]})";
 }
 
 // ---- measuring ----
