@@ -351,7 +351,7 @@ int main(int argc, char** argv) {
     if (rf.stats.steps == rh.stats.steps) std::snprintf(steps, sizeof steps, "%ld", rf.stats.steps);
     else std::snprintf(steps, sizeof steps, "%ld/%ld", rf.stats.steps, rh.stats.steps);
     const double fw_pl = per_link_us(mf, n), hd_pl = per_link_us(mh, n);
-    std::printf("%4ld %6g %7s %8ld | %9.4f %9.4f %6.2f | %8.2f %8.2f | %7d %6.3f s | %9.2e %9.2e | %9.5f %9.2e\n", n,
+    std::printf("%4ld %6g %7s %8ld | %9.4f %9.4f %6.2f | %8.2f %8.2f | %7d %6.3f s | %9.2e %9.2e | %9.5g %9.2e\n", n,
                 sim, steps, rf.stats.rhs_evaluations, mf.run_s / sim, mh.run_s / sim, mf.run_s / mh.run_s, fw_pl, hd_pl,
                 mf.runs, build_s, phi_max, phi_end, th_f.back(), dth_end);
     std::fflush(stdout);
