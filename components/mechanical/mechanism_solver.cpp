@@ -533,31 +533,42 @@ class MechanismSolver final : public BlockSolver {
       return r;
     };
     Eigen::VectorXd q = positions(), r = residual(q);
+    const double scale = std::max(1.0, r.norm());
     const int max_iterations = 100;
-    for (int it = 0; it < max_iterations; ++it) {
+    for (int it = 0;; ++it) {
+      if (r.norm() <= 1e-11 * scale) break;
+      if (it == max_iterations)
+        throw SimulationError(ctx.t, {name_}, "no static equilibrium found near the initial pose (unbalanced " +
+                                                  std::to_string(r.norm()) + " after " + std::to_string(it) +
+                                                  " Gauss-Newton iterations)");
+      // Central differences: a one-sided step can miss a force that starts at the
+      // current pose (a contact just touching).
       Eigen::MatrixXd J(r.size(), n);
       for (int j = 0; j < n; ++j) {
         const double h = 1e-7 * std::max(1.0, std::abs(q[j]));
-        Eigen::VectorXd qp = q;
+        Eigen::VectorXd qp = q, qm = q;
         qp[j] += h;
-        J.col(j) = (residual(qp) - r) / h;
+        qm[j] -= h;
+        J.col(j) = (residual(qp) - residual(qm)) / (2 * h);
       }
-      Eigen::VectorXd dq = J.colPivHouseholderQr().solve(-r);
+      const Eigen::VectorXd dq = J.colPivHouseholderQr().solve(-r);
       // Halve the step until the residual decreases (far from equilibrium).
       double step = 1.0;
       Eigen::VectorXd q1, r1;
-      for (int k = 0; k < 30; ++k, step *= 0.5) {
+      bool decreased = false;
+      for (int k = 0; k < 40 && !decreased; ++k, step *= 0.5) {
         q1 = q + step * dq;
         r1 = residual(q1);
-        if (r1.norm() < r.norm() || k == 29) break;
+        decreased = r1.norm() < r.norm();
       }
-      const bool small = (step * dq).lpNorm<Eigen::Infinity>() <= 1e-12 * (1.0 + q.lpNorm<Eigen::Infinity>());
+      if (!decreased) {
+        // Stalled: an equilibrium to the precision the residual allows, or none here.
+        if (r.norm() <= 1e-7 * scale) break;
+        throw SimulationError(ctx.t, {name_}, "no static equilibrium found near the initial pose (unbalanced " +
+                                                  std::to_string(r.norm()) + ", no descent direction)");
+      }
       q = q1;
       r = r1;
-      if (small) break;
-      if (it + 1 == max_iterations)
-        throw SimulationError(ctx.t, {name_}, "no static equilibrium found near the initial pose (residual " +
-                                                  std::to_string(r.norm()) + ")");
     }
     set_positions(q);
   }

@@ -35,30 +35,37 @@ Eigen::Map<Eigen::VectorXd> view(N_Vector v) {
   return Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(v), N_VGetLength(v));
 }
 
-int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
-  auto& run = *static_cast<CvodeRun*>(data);
-  auto yv = view(y);
-  auto dv = view(ydot);
+// Runs a callback's work; an exception is kept for after CVODE returns. A non-finite
+// value is recoverable (CVODE retries with a smaller step); keep the latest one: if CVODE
+// gives up, it is the one nearest to where the values stop being finite.
+template <class Work>
+int guarded(CvodeRun& run, Work&& work) {
   try {
-    ++run.stats.rhs_evaluations;
-    if (run.dummy) {
-      run.model.derivatives(run.ctx, t, Eigen::VectorXd());
-      dv.setZero();
-    } else {
-      run.x = yv;
-      run.model.derivatives(run.ctx, t, run.x);
-      dv = run.ctx.xdot;
-    }
+    work();
     return 0;
   } catch (const NonFiniteError&) {
-    // Recoverable: CVODE retries with a smaller step. Keep the latest one: if CVODE gives
-    // up, it is the one nearest to where the values stop being finite.
     run.error = std::current_exception();
     return 1;
   } catch (...) {
     run.error = std::current_exception();
     return -1;
   }
+}
+
+int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
+  auto& run = *static_cast<CvodeRun*>(data);
+  return guarded(run, [&] {
+    auto dv = view(ydot);
+    ++run.stats.rhs_evaluations;
+    if (run.dummy) {
+      run.model.derivatives(run.ctx, t, Eigen::VectorXd());
+      dv.setZero();
+    } else {
+      run.x = view(y);
+      run.model.derivatives(run.ctx, t, run.x);
+      dv = run.ctx.xdot;
+    }
+  });
 }
 
 int roots(sunrealtype t, N_Vector y, sunrealtype* g, void* data) {
@@ -79,21 +86,14 @@ int roots(sunrealtype t, N_Vector y, sunrealtype* g, void* data) {
 // as a mechanism's constraints): CVODE asks for the correction that puts y back.
 int project(sunrealtype t, N_Vector y, N_Vector corr, sunrealtype, N_Vector, void* data) {
   auto& run = *static_cast<CvodeRun*>(data);
-  try {
+  return guarded(run, [&] {
     run.x = view(y);
     run.model.derivatives(run.ctx, t, run.x);
     ++run.stats.rhs_evaluations;
     auto c = view(corr);
     if (run.model.project(run.ctx)) c = run.ctx.x - run.x;
     else c.setZero();
-    return 0;
-  } catch (const NonFiniteError&) {
-    run.error = std::current_exception();
-    return 1;
-  } catch (...) {
-    run.error = std::current_exception();
-    return -1;
-  }
+  });
 }
 
 void error_handler(int, const char*, const char*, char* msg, void* data) {

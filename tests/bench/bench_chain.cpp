@@ -26,7 +26,7 @@
 // whole run (the chain is chaotic: the smallest difference would grow to O(1) in 10 s).
 //
 // Usage: bench_chain [N ...] [--max-n K] [--quick] [--t-end T] [--repeats R]
-//   default N = 1 2 4 8 16 32 64 128 256; --quick: t_end 1 s, N ≤ 32, one run each.
+//   default N = 1 2 4 8 16 32 64 128 256; --quick: t_end 1 s, N ≤ 32, three runs each.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -92,6 +92,7 @@ class PendulumChain final : public Component {
       om_.push_back(declare_state(indexed("omega", i), "rad/s", 0.0, "its angular velocity"));
     }
     phi_norm_ = declare_observable("constraint_norm", "", "‖Φ‖ of the joint equations");
+    energy_ = declare_observable("energy", "J", "kinetic + potential energy of the chain (0 at the start)");
   }
 
   void calc_derivatives(Eval& e) const override {
@@ -187,13 +188,22 @@ class PendulumChain final : public Component {
       e.set_derivative(om_[b], sol_[3 * b + 2]);
     }
     e.set_observable(phi_norm_, phi_.norm());
+    // Energy: conserved by the exact solution (an independent check of the KKT terms,
+    // which the comparison with the library cannot be: both compute the same numbers).
+    double energy = 0.0;
+    for (int b = 0; b < nb; ++b) {
+      const double vx = e.state(vx_[b]), vy = e.state(vy_[b]), om = e.state(om_[b]);
+      energy += 0.5 * mass_ * (vx * vx + vy * vy) + 0.5 * inertia_ * om * om -
+                mass_ * (g.x() * e.state(x_[b]) + g.y() * e.state(y_[b]));
+    }
+    e.set_observable(energy_, energy);
   }
 
  private:
   long n_ = 0;
   double length_ = 1.0, mass_ = 1.0, inertia_ = 1.0, alpha_ = 10.0, beta_ = 10.0;
   std::vector<StateId> x_, y_, th_, vx_, vy_, om_;
-  ObservableId phi_norm_;
+  ObservableId phi_norm_, energy_;
   // Scratch and the factorization: mutable, this is a benchmark (a real component
   // keeps run data in the Context).
   mutable std::vector<Eigen::Vector2d> pin_r_, pin_v_, pin_s_, tip_r_, tip_v_, tip_s_;
@@ -215,7 +225,7 @@ std::string hand_netlist(long n, const ChainOptions& o) {
                 n, o.gravity, n, o.length, o.mass, o.alpha, o.beta, o.method.c_str(), o.t_end, o.rtol, o.atol,
                 o.output_interval);
   return std::string(buf) + R"("record": ["chain.)" + indexed("x", n) + R"(", "chain.)" + indexed("y", n) +
-         R"(", "chain.)" + indexed("theta", n) + R"(", "chain.constraint_norm"]})";
+         R"(", "chain.)" + indexed("theta", n) + R"(", "chain.constraint_norm", "chain.energy"]})";
 }
 
 // ---- measuring ----
@@ -260,7 +270,7 @@ int main(int argc, char** argv) {
     } else if (arg == "--repeats" && a + 1 < argc) repeats = std::max(1, std::atoi(argv[++a]));
     else if (arg == "-h" || arg == "--help") {
       std::printf("usage: %s [N ...] [--max-n K] [--quick] [--t-end T] [--repeats R]\n"
-                  "  default N = 1 2 4 8 16 32 64 128 256, t_end = 10 s; --quick: t_end = 1 s, N <= 32, one run each\n",
+                  "  default N = 1 2 4 8 16 32 64 128 256, t_end = 10 s; --quick: t_end = 1 s, N <= 32, three runs each\n",
                   argv[0]);
       return 0;
     } else {
@@ -277,7 +287,7 @@ int main(int argc, char** argv) {
   if (quick) {
     if (!t_end_given) t_end = 1.0;
     if (max_n == 0) max_n = 32;
-    if (repeats == 0) repeats = 1;
+    if (repeats == 0) repeats = 3;
   }
   if (max_n > 0) sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [&](long n) { return n > max_n; }), sizes.end());
   if (!(t_end > 0.0)) {
@@ -298,10 +308,10 @@ int main(int argc, char** argv) {
               "hand: one component assembling and solving the same KKT system. Run times are the best of the runs\n"
               "(interleaved framework/hand); per-link figures divide by N.\n\n",
               opt.rtol, opt.atol, opt.t_end, opt.alpha);
-  std::printf("%4s %6s %7s %8s | %9s %9s %6s | %8s %8s | %7s %8s | %9s %9s | %9s %9s\n", "N", "t_end", "steps", "rhs",
-              "fw s/s", "hd s/s", "ratio", "fw us/rl", "hd us/rl", "fw runs", "fw build", "max|Phi|", "end|Phi|",
-              "theta_N", "|dtheta|");
-  std::printf("%s\n", std::string(150, '-').c_str());
+  std::printf("%4s %5s %6s %7s | %8s %8s %5s | %8s %8s | %4s %8s | %8s %8s %8s | %9s %8s\n", "N", "t_end", "steps",
+              "rhs", "fw s/s", "hd s/s", "ratio", "fw us/rl", "hd us/rl", "runs", "fw build", "max|Phi|", "end|Phi|",
+              "max|dE|", "theta_N", "|dtheta|");
+  std::printf("%s\n", std::string(142, '-').c_str());
 
   struct Row {
     long n;
@@ -320,7 +330,9 @@ int main(int argc, char** argv) {
     double spent_f = 0.0, spent_h = 0.0;
     bool ok = true;
     for (int r = 0; ok && r < 50; ++r) {
-      if (repeats > 0 ? r >= repeats : (r >= 1 && spent_f >= 1.0 && spent_h >= 1.0) || (r >= 3 && spent_f >= 1.0))
+      // Automatic: one run when a run takes 5 s or more, else at least two and until each
+      // model has run for 1 s (up to 50 runs).
+      if (repeats > 0 ? r >= repeats : (r >= 1 && spent_f >= 5.0) || (r >= 2 && spent_f >= 1.0 && spent_h >= 1.0))
         break;
       auto t0 = Clock::now();
       ok = run_once(fw, mf);
@@ -339,7 +351,8 @@ int main(int argc, char** argv) {
     const RunResult& rh = mh.result;
     const std::string last = chain_link_name(n);
     const auto th_f = rf.column(last + ".theta"), th_h = rh.column("chain." + indexed("theta", n));
-    const auto phi_f = rf.column("mechanism.constraint_norm");
+    double de_max = 0.0;  // energy drift, J (the chain starts with E = 0)
+    for (double energy : rh.column("chain.energy")) de_max = std::max(de_max, std::abs(energy));
     double dth_end = th_f.size() == th_h.size() ? std::abs(th_f.back() - th_h.back()) : 1e300;
     double dth_max = 0.0;
     for (size_t k = 0; k < std::min(th_f.size(), th_h.size()); ++k) dth_max = std::max(dth_max, std::abs(th_f[k] - th_h[k]));
@@ -351,9 +364,9 @@ int main(int argc, char** argv) {
     if (rf.stats.steps == rh.stats.steps) std::snprintf(steps, sizeof steps, "%ld", rf.stats.steps);
     else std::snprintf(steps, sizeof steps, "%ld/%ld", rf.stats.steps, rh.stats.steps);
     const double fw_pl = per_link_us(mf, n), hd_pl = per_link_us(mh, n);
-    std::printf("%4ld %6g %7s %8ld | %9.4f %9.4f %6.2f | %8.2f %8.2f | %7d %6.3f s | %9.2e %9.2e | %9.5g %9.2e\n", n,
-                sim, steps, rf.stats.rhs_evaluations, mf.run_s / sim, mh.run_s / sim, mf.run_s / mh.run_s, fw_pl, hd_pl,
-                mf.runs, build_s, phi_max, phi_end, th_f.back(), dth_end);
+    std::printf("%4ld %5g %6s %7ld | %8.4f %8.4f %5.2f | %8.2f %8.2f | %4d %6.3f s | %8.1e %8.1e %8.1e | %9.4f %8.1e\n",
+                n, sim, steps, rf.stats.rhs_evaluations, mf.run_s / sim, mh.run_s / sim, mf.run_s / mh.run_s, fw_pl,
+                hd_pl, mf.runs, build_s, phi_max, phi_end, de_max, th_f.back(), dth_end);
     std::fflush(stdout);
     if (dth_max > 1e-6) {
       std::printf("     !! framework and hand-written runs differ: max |dtheta_N| over the run = %.3e\n", dth_max);
@@ -364,7 +377,8 @@ int main(int argc, char** argv) {
   std::printf("\ns/s = wall time per simulated second; us/rl = microseconds per right-hand-side evaluation per link;\n"
               "ratio = framework / hand-written run time; fw build = load_netlist_text of the framework netlist;\n"
               "max|Phi| = summary monitor mechanism.constraint_norm (largest over the output rows), end|Phi| its final\n"
-              "value; theta_N = last link's angle at t_end (framework); |dtheta| = |framework - hand| of it at t_end.\n");
+              "value; max|dE| = largest |total energy - initial energy| over the output rows (J); theta_N = last\n"
+              "link's angle at t_end (framework); |dtheta| = |framework - hand| of it at t_end; runs = runs per model.\n");
   auto find = [&](long n) -> const Row* {
     for (const auto& r : table)
       if (r.n == n) return &r;

@@ -94,6 +94,8 @@ class Model {
   }
   // The (component, port) pairs connected to a component's port.
   const std::vector<std::pair<int, int>>& peers(int component, int port) const { return peers_[component][port]; }
+  // The structured solver of schedule step `step`, or nullptr (general Newton method).
+  const BlockSolver* block_solver(int step) const { return block_solvers_[step].get(); }
   // True if some block solver projects states after accepted steps.
   bool projects() const;
   // After an accepted step, with ctx evaluated at (t, x): lets block solvers move ctx.x

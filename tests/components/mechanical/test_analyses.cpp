@@ -161,3 +161,48 @@ TEST_CASE("world.constraints settings are checked with their JSON path") {
   doc["world"]["constraint"] = json::object();
   CHECK_THROWS_WITH_AS(load(doc.dump()), doctest::Contains("constraint"), InputError);
 }
+
+namespace {
+
+json wheel_on_ground(double vx, double friction) {
+  const double m = 10.0, R = 0.3;
+  json comps = {{"wheel", {{"type", "mechanical.body"},
+                           {"params", {{"mass", m}, {"inertia", 0.5 * m * R * R}}},
+                           {"initial", {{"x", 0.0}, {"y", R}, {"vx", vx}}}}},
+                {"tyre", {{"type", "mechanical.wheel_contact"},
+                          {"params", {{"radius", R}, {"stiffness", 1e6}, {"damping", 4e3}, {"friction", friction},
+                                      {"slip_velocity", 1e-4}}}}}};
+  return mechanism(comps, links({{"wheel.cm", "tyre.a"}}), 2.0,
+                   json::array({"wheel.x", "wheel.y", "wheel.vx", "wheel.omega", "tyre.normal_force", "tyre.penetration"}));
+}
+
+}  // namespace
+
+TEST_CASE("wheel contact, static: the ground carries the weight at a penetration m g / k") {
+  json doc = wheel_on_ground(0.0, 0.0);
+  doc["analysis"] = "static";
+  doc["solver"] = {{"t_end", 1.0}, {"output_interval", 1.0}};
+  RunResult r = run(doc.dump());
+  INFO(r.failure);
+  REQUIRE(r.finished);
+  CHECK(r.column("tyre.normal_force").back() == doctest::Approx(10.0 * 9.81).epsilon(1e-9));
+  CHECK(r.column("tyre.penetration").back() == doctest::Approx(10.0 * 9.81 / 1e6).epsilon(1e-6));
+}
+
+TEST_CASE("wheel contact, dynamic: a sliding disk ends rolling at v0 / (1 + I/(m R²)) = 2 v0/3") {
+  // Friction acts at the contact point, so the angular momentum about it is conserved:
+  // m v0 R = m v R + I v / R with rolling v = −ω R at the end.
+  json doc = wheel_on_ground(3.0, 0.5);
+  doc["solver"]["rtol"] = 1e-8;
+  doc["solver"]["atol"] = 1e-10;
+  RunResult r = run(doc.dump());
+  INFO(r.failure);
+  REQUIRE(r.finished);
+  const double v = r.column("wheel.vx").back(), w = r.column("wheel.omega").back();
+  MESSAGE("final v = " << v << " m/s, ω R = " << w * 0.3 << " m/s");
+  // Regularized friction (slip 1e-4 m/s) and the tyre's damping of the initial bounce
+  // leave the end speed within 1e-3 of the rigid-contact answer.
+  CHECK(v == doctest::Approx(2.0).epsilon(1e-3));
+  CHECK(-w * 0.3 == doctest::Approx(v).epsilon(1e-3));
+  CHECK(r.column("tyre.normal_force").back() == doctest::Approx(10.0 * 9.81).epsilon(1e-6));
+}
