@@ -1,4 +1,5 @@
 // Ground and body (planar.hpp).
+#include <algorithm>
 #include <cmath>
 
 #include "mechanical_library.hpp"
@@ -42,6 +43,12 @@ void Ground::calc_outputs(Eval& e) const {
     e.set_out(p, y, points_[k].y());
     for (Var v : {theta, vx, vy, omega, ax, ay, alpha}) e.set_out(p, v, 0.0);
   }
+}
+
+nlohmann::json Ground::sketch() const {
+  nlohmann::json anchors = nlohmann::json::object();
+  for (size_t k = 0; k < points_.size(); ++k) anchors[ports()[k].name] = {points_[k].x(), points_[k].y()};
+  return {{"anchors", anchors}};
 }
 
 // ------------------------------------------------------------------ body
@@ -138,6 +145,57 @@ void Body::calc_derivatives(Eval& e) const {
   e.set_observable(kinetic_, 0.5 * mass_ * vx2 + 0.5 * inertia_ * e.state(omega_) * e.state(omega_));
   const Vec2 g = e.world().gravity;
   e.set_observable(potential_, -mass_ * (g.x() * e.state(x_) + g.y() * e.state(y_)));
+}
+
+namespace {
+
+// Convex hull of `p` (Andrew's monotone chain), counter-clockwise, without collinear points.
+std::vector<Vec2> convex_hull(std::vector<Vec2> p) {
+  std::sort(p.begin(), p.end(), [](const Vec2& a, const Vec2& b) { return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y()); });
+  if (p.size() < 3) return p;
+  std::vector<Vec2> h(2 * p.size());
+  size_t k = 0;
+  auto turn = [](const Vec2& o, const Vec2& a, const Vec2& b) { return cross(a - o, b - o); };
+  for (size_t i = 0; i < p.size(); ++i) {  // lower hull
+    while (k >= 2 && turn(h[k - 2], h[k - 1], p[i]) <= 0) --k;
+    h[k++] = p[i];
+  }
+  for (size_t i = p.size() - 1, lower = k + 1; i-- > 0;) {  // upper hull
+    while (k >= lower && turn(h[k - 2], h[k - 1], p[i]) <= 0) --k;
+    h[k++] = p[i];
+  }
+  h.resize(k - 1);
+  return h;
+}
+
+}  // namespace
+
+nlohmann::json Body::sketch() const {
+  const std::string& n = name();
+  nlohmann::json points = nlohmann::json::object();
+  double extent = 0.0;
+  for (size_t k = 1; k < offsets_.size(); ++k) {  // port 0 is the mass centre
+    points[ports()[k].name] = {offsets_[k].x(), offsets_[k].y()};
+    extent = std::max(extent, offsets_[k].norm());
+  }
+  nlohmann::json s = {{"frame", {{"x", n + ".x"}, {"y", n + ".y"}, {"theta", n + ".theta"}}},
+                      {"points", points},
+                      {"label", n}};
+  if (extent > 0.0) s["circles"] = {{{"center", {0.0, 0.0}}, {"r", 0.06 * extent}}};
+  auto xy = [](const Vec2& v) { return nlohmann::json{v.x(), v.y()}; };
+  const std::vector<Vec2> hull = convex_hull(offsets_);
+  double area = 0.0;
+  for (size_t k = 0; k < hull.size(); ++k) area += cross(hull[k], hull[(k + 1) % hull.size()]) / 2;
+  if (hull.size() >= 3 && area > 1e-6 * extent * extent) {
+    for (const auto& v : hull) s["polygon"].push_back(xy(v));
+  } else if (extent > 0.0) {
+    // On a line: the polyline through every point, in order along that line.
+    std::vector<Vec2> line = offsets_;
+    Vec2 far = *std::max_element(line.begin(), line.end(), [](const Vec2& a, const Vec2& b) { return a.norm() < b.norm(); });
+    std::sort(line.begin(), line.end(), [&](const Vec2& a, const Vec2& b) { return a.dot(far) < b.dot(far); });
+    for (const auto& v : line) s["polyline"].push_back(xy(v));
+  }
+  return s;
 }
 
 void Body::set_position(Eval& e, const Vec3& q) const {

@@ -41,6 +41,8 @@ ConstraintSettings constraint_settings(const World& world) {
 void Constraint::declare_constraint(int equations, bool two_ports, std::string what_a, std::string what_b) {
   equations_ = equations;
   two_ports_ = two_ports;
+  equation_rows_.assign(equations, 1);
+  reacting_rows_.assign(equations, 1);
   a_ = declare_port("a", planar_domain(), PortSide::Response, std::move(what_a));
   if (two_ports) b_ = declare_port("b", planar_domain(), PortSide::Response, std::move(what_b));
   for (int i = 0; i < equations; ++i)
@@ -72,6 +74,7 @@ void Constraint::publish(Eval& e, const ConstraintRows& rows, bool zero) const {
   Vec3 fa = Vec3::Zero(), fb = Vec3::Zero();
   if (!zero) {
     for (int i = 0; i < rows.count; ++i) {
+      if (!reacts(i)) continue;
       const double l = e.unknown(multiplier(i));
       fa -= l * rows.row[i].J.segment<3>(0).transpose();
       fb -= l * rows.row[i].J.segment<3>(3).transpose();
@@ -104,7 +107,10 @@ void Constraint::calc_outputs(Eval& e) const {
   for (int i = 0; i < rows.count; ++i) {
     const auto& r = rows.row[i];
     const double phidot = r.J.dot(vel) + r.phi_t;
-    e.set_residual(multiplier(i), r.J.dot(acc) + r.c + (dynamic ? 2.0 * s.alpha * phidot + s.beta * s.beta * r.phi : 0.0));
+    // An actuator row has no equation: only the mechanism solver, which pairs actuators
+    // with servo rows, can determine it (this Newton residual leaves it singular).
+    e.set_residual(multiplier(i), !is_equation(i) ? 0.0
+                                  : r.J.dot(acc) + r.c + (dynamic ? 2.0 * s.alpha * phidot + s.beta * s.beta * r.phi : 0.0));
   }
 }
 
@@ -118,7 +124,7 @@ void Constraint::calc_derivatives(Eval& e) const {
   double worst = 0.0;
   for (int i = 0; i < rows.count; ++i) {
     lambda[i] = e.unknown(multiplier(i));
-    worst = std::max(worst, std::abs(rows.row[i].phi));
+    if (is_equation(i)) worst = std::max(worst, std::abs(rows.row[i].phi));
   }
   e.set_observable(violation_, worst);
   if (reports_reaction_) {

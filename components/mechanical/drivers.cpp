@@ -26,6 +26,9 @@ class Driver : public Constraint {
     declare_real("angular_frequency", "rad/s", 0.0, "cosine: ω");
     declare_real("phase", "rad", 0.0, "cosine: phase");
     declare_real("offset", unit_, 0.0, "cosine: offset");
+    declare_boolean("servo", false,
+                    "servo constraint: the motion is imposed by the mechanism's actuated joints, not by a "
+                    "reaction of this driver (its effort is then zero)");
     declare_table("table", {"s", unit_}, "spline: rows [t, C], natural cubic spline; held beyond the ends (Ċ jumps there unless the table ends flat)",
                   nlohmann::json::array({nlohmann::json::array({0.0, 0.0}), nlohmann::json::array({1.0, 0.0})}));
   }
@@ -41,6 +44,7 @@ class Driver : public Constraint {
     offset_ = real("offset");
     if (law_ == "spline") configure_spline();
     declare_constraint(1, two_ports, what_a, what_b);
+    if (boolean("servo")) set_row_kind(0, /*equation=*/true, /*reacts=*/false);
     if (law_ == "signal") {
       command_ = declare_port("command", signal_domain(), PortSide::Response, "prescribed value C");
       rate_ = declare_port("command_rate", signal_domain(), PortSide::Response, "its rate Ċ (0 if unconnected)");

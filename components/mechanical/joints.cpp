@@ -92,22 +92,44 @@ class LineJoint : public Constraint {
   ObservableId position_, velocity_;
 };
 
+// With "actuated": true, a hydraulic or electric actuator: the force along the axis is an
+// unknown of the mechanism (a third, equation-free row) that servo drivers determine.
 class Translational final : public LineJoint {
  public:
-  Translational() { declare_real("angle", "rad", 0.0, "relative angle held, θ_b − θ_a"); }
+  Translational() {
+    declare_real("angle", "rad", 0.0, "relative angle held, θ_b − θ_a");
+    declare_boolean("actuated", false,
+                    "an actuator along the axis whose force the mechanism solves for, paired with servo drivers");
+  }
 
  private:
   void configure() override {
     configure_line();
     angle_ = real("angle");
-    declare_constraint(2, true, "guide body's point (on the axis)", "slider body's point");
+    actuated_ = boolean("actuated");
+    declare_constraint(actuated_ ? 3 : 2, true, "guide body's point (on the axis)", "slider body's point");
     declare_slide_outputs();
+    if (actuated_) {
+      set_row_kind(2, /*equation=*/false, /*reacts=*/true);
+      force_ = declare_observable("force", "N", "actuator force along the axis (> 0 extends: pushes b away from a)");
+      power_ = declare_observable("power", "W", "actuator power: force · extension rate");
+    }
   }
   void equations(double, const Eval&, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
     rows.add() = along(perp(axis_), k);  // no motion across the axis
     rows.add() = relative_angle(angle_, k);
+    if (actuated_) rows.add() = along(axis_, k);  // the extension s = uᵀd: its force is −λ
+  }
+  void report(Eval& e, const PointKinematics (&k)[2], const Vec3& lambda) const override {
+    LineJoint::report(e, k, lambda);
+    if (!actuated_) return;
+    const Vec2 u = rotate(k[0].theta, axis_), d = k[1].r - k[0].r, dd = k[1].v - k[0].v;
+    e.set_observable(force_, -lambda[2]);
+    e.set_observable(power_, -lambda[2] * (u.dot(dd) + k[0].omega * perp(u).dot(d)));
   }
   double angle_ = 0;
+  bool actuated_ = false;
+  ObservableId force_, power_;
 };
 
 class PinInSlot final : public LineJoint {

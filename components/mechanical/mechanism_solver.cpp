@@ -89,10 +89,22 @@ class MechanismSolver final : public BlockSolver {
       }
       if (!moves_something)
         throw InputError({model.world().file, "", comp->name(), ""}, "connects no body: its ports are all on the ground");
+      for (int i = 0; i < con->equation_count(); ++i) {
+        eq_index_.push_back(con->is_equation(i) ? equations_++ : -1);
+        if (con->is_equation(i)) eq_rows_.push_back(row + i);
+        react_index_.push_back(con->reacts(i) ? reactions_++ : -1);
+      }
       row += con->equation_count();
       constraints_.push_back(ref);
     }
-    equations_ = row;
+    if (reactions_ != equations_) {
+      int servo = 0, actuators = 0;
+      for (int r = 0; r < row; ++r) servo += eq_index_[r] >= 0 && react_index_[r] < 0, actuators += eq_index_[r] < 0;
+      throw InputError({model.world().file, "", comps[step.components.front()]->name(), ""},
+                       "the mechanism has " + std::to_string(servo) + " servo driver equation(s) but " +
+                           std::to_string(actuators) + " actuated joint(s): each servo constraint needs an actuator "
+                           "to impose it");
+    }
     if (bodies_.empty())
       throw InputError({model.world().file, "", comps[step.components.front()]->name(), ""},
                        "is part of a mechanism without bodies");
@@ -139,7 +151,10 @@ class MechanismSolver final : public BlockSolver {
     for (size_t k = 0; k < constraints_.size(); ++k) {
       const auto& c = constraints_[k];
       Eval e = model.view(c.comp, ctx, Eval::Phase::Outputs);
-      for (int i = 0; i < c.constraint->equation_count(); ++i) e.set_unknown(c.constraint->multiplier(i), sol[n + c.row + i]);
+      for (int i = 0; i < c.constraint->equation_count(); ++i) {
+        const int col = react_index_[c.row + i];
+        e.set_unknown(c.constraint->multiplier(i), col >= 0 ? sol[n + col] : 0.0);
+      }
       c.constraint->publish(e, ws.rows[k]);
     }
     ctx.monitors[monitor_offset_] = ws.phi.norm();
@@ -282,14 +297,16 @@ class MechanismSolver final : public BlockSolver {
         ws.arms[2 * k + p] = arm;
       }
       for (int i = 0; i < rows.count; ++i) {
+        const int eq = eq_index_[c.row + i];
+        if (eq < 0) continue;  // an actuator's force: no equation
         const ConstraintRow& r = rows.row[i];
-        ws.phi[c.row + i] = r.phi;
-        ws.phidot[c.row + i] = r.J.dot(vel) + r.phi_t;
+        ws.phi[eq] = r.phi;
+        ws.phidot[eq] = r.J.dot(vel) + r.phi_t;
         // Φ̈ = J a_P + c with a_P = a + α⊥s − ω²s: the ω²s part moves to the right side.
         double g = -r.c;
         for (int p = 0; p < c.constraint->port_count(); ++p)
           g += omega2[p] * r.J.segment<2>(3 * p).dot(ws.arms[2 * k + p]);
-        ws.gamma[c.row + i] = g;
+        ws.gamma[eq] = g;
       }
     }
   }
@@ -315,14 +332,18 @@ class MechanismSolver final : public BlockSolver {
     }
   }
 
+  // Φ_q: the equation rows.
   Eigen::MatrixXd dense_jacobian(const Workspace& ws) const {
     Eigen::MatrixXd J = Eigen::MatrixXd::Zero(equations_, 3 * static_cast<int>(bodies_.size()));
-    for_each_jacobian_entry(ws, [&](int r, int c, double v) { J(r, c) += v; });
+    for_each_jacobian_entry(ws, [&](int r, int c, double v) {
+      if (eq_index_[r] >= 0) J(eq_index_[r], c) += v;
+    });
     return J;
   }
 
-  // Solves [W Φ_qᵀ; Φ_q 0] z = rhs with W = M (the KKT system) or W = I (minimum-norm
-  // corrections), sparse; a singular system is diagnosed by name, or solved in the
+  // Solves [W Φ_rᵀ; Φ_q 0] z = rhs with W = M (the KKT system: Φ_r are the rows that
+  // react, Φ_q the equations; they differ by servo and actuator rows) or W = I with Φ_r =
+  // Φ_q (minimum-norm corrections), sparse; a singular system is diagnosed by name, or solved in the
   // least-squares sense (complete orthogonal decomposition) when the netlist allows it.
   Eigen::VectorXd solve_augmented(const Model& model, Context& ctx, Workspace& ws, bool with_mass,
                                   const Eigen::VectorXd& rhs) const {
@@ -336,8 +357,9 @@ class MechanismSolver final : public BlockSolver {
       ws.triplets.emplace_back(3 * b + 2, 3 * b + 2, inertia);
     }
     for_each_jacobian_entry(ws, [&](int r, int c, double v) {
-      ws.triplets.emplace_back(n + r, c, v);
-      ws.triplets.emplace_back(c, n + r, v);
+      const int eq = eq_index_[r], column = with_mass ? react_index_[r] : eq;
+      if (eq >= 0) ws.triplets.emplace_back(n + eq, c, v);
+      if (column >= 0) ws.triplets.emplace_back(c, n + column, v);
     });
     SparseMatrix& A = with_mass ? ws.kkt : ws.augmented;
     auto& lu = with_mass ? ws.kkt_lu : ws.augmented_lu;
@@ -380,7 +402,7 @@ class MechanismSolver final : public BlockSolver {
     Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(J.transpose());
     qr.setThreshold(rank_threshold(J));
     std::vector<std::string> names;
-    for (Eigen::Index k = qr.rank(); k < J.rows(); ++k) names.push_back(equation_name(qr.colsPermutation().indices()[k]));
+    for (Eigen::Index k = qr.rank(); k < J.rows(); ++k) names.push_back(equation_name(eq_rows_[qr.colsPermutation().indices()[k]]));
     return names;
   }
 
@@ -459,7 +481,7 @@ class MechanismSolver final : public BlockSolver {
       if (iterations == max_iterations || !std::isfinite(norm)) {
         if (norm <= tolerance) break;
         std::vector<std::pair<double, std::string>> worst;
-        for (int i = 0; i < equations_; ++i) worst.push_back({std::abs(ws.phi[i]), equation_name(i)});
+        for (int i = 0; i < equations_; ++i) worst.push_back({std::abs(ws.phi[i]), equation_name(eq_rows_[i])});
         std::sort(worst.rbegin(), worst.rend());
         std::ostringstream msg;
         msg.precision(3);
@@ -580,7 +602,10 @@ class MechanismSolver final : public BlockSolver {
   std::vector<BodyRef> bodies_;
   std::vector<ConstraintRef> constraints_;
   std::vector<int> others_;  // force elements in the loop, evaluated before the solve
-  int equations_ = 0;
+  int equations_ = 0;  // rows that are equations (Φ_q)
+  int reactions_ = 0;  // rows that carry a multiplier (Φ_r)
+  std::vector<int> eq_index_, react_index_;  // per row of every constraint: its index, or −1
+  std::vector<int> eq_rows_;                 // per equation: its row
 };
 
 class MechanismSolverFactory final : public BlockSolverFactory {

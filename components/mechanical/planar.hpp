@@ -53,6 +53,8 @@ class Ground : public Component {
  public:
   Ground();
   void calc_outputs(Eval& e) const override;
+  // Its points as anchors (ground symbols) in the world frame.
+  nlohmann::json sketch() const override;
   Vec2 point(PortId p) const { return points_[p.index]; }
 
  private:
@@ -69,6 +71,10 @@ class Body : public Component {
   void calc_outputs(Eval& e) const override;
   void calc_derivatives(Eval& e) const override;
   const BlockSolverFactory* block_solver() const override { return &mechanism_solver_factory(); }
+  // In its frame (x, y, theta): the outline through its points and the mass centre (their
+  // convex hull, or a polyline when they lie on a line), the points as markers and the
+  // mass centre as a small disc.
+  nlohmann::json sketch() const override;
 
   double mass() const { return mass_; }
   double inertia() const { return inertia_; }
@@ -126,6 +132,14 @@ class Constraint : public Component {
   // Applies −Jᵀλ at its ports, with λ from its unknowns (or zero).
   void publish(Eval& e, const ConstraintRows& rows, bool zero = false) const;
   UnknownId multiplier(int i) const { return UnknownId{i}; }
+  // Row kinds. An ordinary row is an equation Φ_i = 0 with a reaction −J_iᵀλ_i. A servo
+  // row (a driver with "servo": true) is an equation only: the motion it prescribes is
+  // imposed by the mechanism's actuators, not by a force of its own. An actuator row (an
+  // actuated joint's axial force) is a reaction only: an unknown force −J_iᵀλ_i along a
+  // free direction, with no equation; the servo rows determine it (Blajer's servo
+  // constraints: inverse dynamics through the actual actuators).
+  bool is_equation(int i) const { return equation_rows_[i] != 0; }
+  bool reacts(int i) const { return reacting_rows_[i] != 0; }
   // A name for equation i in messages ("revolute 'hinge', equation y").
   virtual std::string equation_name(int i) const;
 
@@ -136,12 +150,18 @@ class Constraint : public Component {
   virtual void report(Eval&, const PointKinematics (&)[2], const Eigen::Vector3d& /*lambda*/) const {}
   // Whether to report the reaction force on b (joints) or not (drivers report an effort).
   bool reports_reaction_ = true;
+  // From configure(), after declare_constraint(): the kind of row i (see is_equation).
+  void set_row_kind(int i, bool equation, bool reacts) {
+    equation_rows_[i] = equation;
+    reacting_rows_[i] = reacts;
+  }
 
  private:
   int equations_ = 0;
   bool two_ports_ = true;
   PortId a_, b_;
   ObservableId fx_, fy_, tz_, fx_body_, fy_body_, violation_;
+  std::vector<char> equation_rows_, reacting_rows_;
 };
 
 // Parses world.constraints (the netlist's "world": {"constraints": {...}}).
