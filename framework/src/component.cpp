@@ -55,6 +55,12 @@ std::string Range::to_string(const std::string& unit) const {
   return unit.empty() ? r : r + " " + unit;
 }
 
+// ---------------------------------------------------------------- Component
+
+// Out of line: this key function places Component's vtable and type information in the
+// framework library, so that plugins and the framework share one copy of each.
+Component::~Component() = default;
+
 // ---------------------------------------------------------------- Eval
 
 void Eval::set_state(StateId s, double value) {

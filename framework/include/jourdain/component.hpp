@@ -145,7 +145,7 @@ class Eval {
 
 class Component {
  public:
-  virtual ~Component() = default;
+  virtual ~Component();  // defined in component.cpp: the vtable and type info live in the framework library
   Component() = default;
   Component(const Component&) = delete;
   Component& operator=(const Component&) = delete;
@@ -159,6 +159,19 @@ class Component {
   // A structured solver for the implicit block this component belongs to (see
   // block_solver.hpp); nullptr: the Model's general Newton method.
   virtual const class BlockSolverFactory* block_solver() const { return nullptr; }
+  // A drawing of the component for reports (the animation of report.html); nullptr:
+  // none. An object with
+  //   "frame":    {"x": "comp.x", "y": "comp.y", "theta": "comp.theta"}, three recordable
+  //               variables that place and turn the drawing over time; without a frame
+  //               the drawing is fixed in the world;
+  //   "polygon":  [[x, y], ...] a closed outline, "polyline": [[x, y], ...] an open one;
+  //   "circles":  [{"center": [x, y], "r": r}, ...];
+  //   "points":   {"name": [x, y], ...} named markers (connection points);
+  //   "anchors":  {"name": [x, y], ...} named points fixed to the world (a hatched
+  //               ground symbol);
+  //   "label":    text shown next to the frame's origin;
+  // coordinates in m, in the frame. Every key is optional.
+  virtual nlohmann::json sketch() const { return nullptr; }
 
   // ---- identity ----
   const std::string& name() const { return name_; }
