@@ -181,7 +181,8 @@ nlohmann::json Body::sketch() const {
   nlohmann::json s = {{"frame", {{"x", n + ".x"}, {"y", n + ".y"}, {"theta", n + ".theta"}}},
                       {"points", points},
                       {"label", n}};
-  if (extent > 0.0) s["circles"] = {{{"center", {0.0, 0.0}}, {"r", 0.06 * extent}}};
+  // The mass centre; a body with no other point is just that (a dot).
+  s["circles"] = {{{"center", {0.0, 0.0}}, {"r", 0.04 * extent}}};
   auto xy = [](const Vec2& v) { return nlohmann::json{v.x(), v.y()}; };
   const std::vector<Vec2> hull = convex_hull(offsets_);
   double area = 0.0;

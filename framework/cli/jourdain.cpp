@@ -1,5 +1,5 @@
 // jourdain: check, run and describe netlists.
-//   jourdain run NETLIST [-o DIR] [--set comp.param=value ...] [--t-end T]
+//   jourdain run NETLIST [-o DIR] [--set comp.param=value ...] [--t-end T] [--no-report]
 //   jourdain check NETLIST
 //   jourdain list
 //   jourdain describe TYPE [--json]
@@ -54,7 +54,7 @@ class ProgressBar {
 };
 
 int cmd_run(Registry& registry, const std::string& file, const std::string& out_dir,
-            const std::vector<std::string>& sets, std::optional<double> t_end, bool quiet) {
+            const std::vector<std::string>& sets, std::optional<double> t_end, bool report, bool quiet) {
   NetlistOverrides overrides{sets};
   Netlist net = load_netlist(file, registry, overrides);
   std::filesystem::path dir = out_dir.empty() ? std::filesystem::path("results") / net.name : std::filesystem::path(out_dir);
@@ -63,24 +63,30 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
   RunOptions options;
   options.output_dir = dir;
   options.t_end = t_end;
+  options.write_report = report;
   options.progress = [&](double t) { bar.update(t); };
   spdlog::info("running {} ({} components, {} states, method {})", net.name, net.model.components().size(),
                net.model.state_count(), settings.method);
   RunResult r = run_netlist(net, options);
   bar.finish();
   for (const auto& w : r.warnings) spdlog::warn("{}", w);
+  const std::filesystem::path report_file = dir / "report.html";
+  const std::string report_line =
+      report && std::filesystem::exists(report_file) ? "report: " + report_file.string() + "\n" : "";
   const auto& st = r.stats;
   spdlog::info("{} steps ({} rejected), {} right-hand-side evaluations, {} Jacobians, {} events, {:.3f} s wall",
                st.steps, st.rejected_steps, st.rhs_evaluations, st.jacobian_evaluations, st.events, r.wall_time_s);
   if (!r.finished) {
     spdlog::error("simulation failed {}", r.failure);
     std::cout << "results up to the failure: " << (dir / "results.csv").string() << "\n"
-              << "summary: " << (dir / "summary.json").string() << "\n";
+              << "summary: " << (dir / "summary.json").string() << "\n"
+              << report_line;
     return kSimulationFailed;
   }
   std::cout << "results: " << (dir / "results.csv").string() << " (" << r.row_count << " rows, "
             << r.columns.size() - 1 << " variables)\n"
-            << "summary: " << (dir / "summary.json").string() << "\n";
+            << "summary: " << (dir / "summary.json").string() << "\n"
+            << report_line;
   return kOk;
 }
 
@@ -150,12 +156,13 @@ int main(int argc, char** argv) {
   std::string netlist, out_dir, type;
   std::vector<std::string> sets;
   std::optional<double> t_end;
-  bool as_json = false;
-  auto* run = app.add_subcommand("run", "simulate a netlist; writes results.csv and summary.json");
+  bool as_json = false, no_report = false;
+  auto* run = app.add_subcommand("run", "simulate a netlist; writes results.csv, summary.json and report.html");
   run->add_option("netlist", netlist, "netlist file (JSON)")->required();
   run->add_option("-o,--output", out_dir, "output folder (default: results/<netlist name>)");
   run->add_option("--set", sets, "override a parameter: component.parameter=value (value may carry a unit)");
   run->add_option("--t-end", t_end, "end time [s], overriding the netlist's solver.t_end");
+  run->add_flag("--no-report", no_report, "do not write report.html (plots, animation; one self-contained page)");
   auto* check = app.add_subcommand("check", "validate a netlist; print the evaluation order and loops");
   check->add_option("netlist", netlist, "netlist file (JSON)")->required();
   app.add_subcommand("list", "list the component types available");
@@ -179,7 +186,7 @@ int main(int argc, char** argv) {
   try {
     register_builtin_components(registry);
     for (const auto& p : plugins) registry.load_plugin(p);
-    if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, t_end, quiet);
+    if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, t_end, !no_report, quiet);
     if (check->parsed()) return cmd_check(registry, netlist);
     if (describe->parsed()) return cmd_describe(registry, type, as_json);
     return cmd_list(registry);

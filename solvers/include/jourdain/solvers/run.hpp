@@ -20,6 +20,10 @@ struct RunOptions {
   std::filesystem::path output_dir;  // empty: write no files
   std::optional<double> t_end;       // overrides the netlist's solver.t_end
   bool keep_rows = false;            // keep every recorded row in RunResult::rows
+  // With an output_dir: also write report.html (report.hpp), after a failure too. The
+  // variables that place the model's sketches (its bodies' x, y, theta) are then recorded
+  // as well, after the netlist's own, so they also appear in results.csv.
+  bool write_report = true;
   std::function<void(double t)> progress;
 };
 

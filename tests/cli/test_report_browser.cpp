@@ -1,0 +1,117 @@
+// report.html in a real browser: headless Chromium (Debian package `chromium`, which
+// .ci/install-deps installs) opens the pendulum's report. The page must build without a
+// script error (its script marks <body data-report-ready="1"> when done and writes any
+// error into data-report-error, both visible in the dumped DOM), show the animation and
+// its controls, and start playing (it does when its address ends in #autoplay).
+// Without a browser the test fails, unless JOURDAIN_ALLOW_NO_BROWSER=1: then it is
+// skipped (exit code 77, which ctest reports as "Skipped").
+#include <cstdlib>
+#include <iostream>
+#include <regex>
+#include <sstream>
+
+#include "jourdain_test.hpp"
+
+using jourdain::test::run_command;
+using jourdain::test::shell_quote;
+using jourdain::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string find_browser() {
+  for (const char* name : {"chromium", "chromium-browser"}) {
+    auto r = run_command(std::string("command -v ") + name);
+    if (r.exit_code == 0) {
+      std::string path = r.output;
+      while (!path.empty() && (path.back() == '\n' || path.back() == '\r')) path.pop_back();
+      if (!path.empty()) return path;
+    }
+  }
+  return "";
+}
+
+// What the browser said, without its complaints about a missing desktop bus.
+std::string browser_messages(const fs::path& log) {
+  std::istringstream in(fs::exists(log) ? jourdain::test::read_text(log) : "");
+  std::string line, out;
+  while (std::getline(in, line))
+    if (line.find("dbus") == std::string::npos && out.size() < 4000) out += line + "\n";
+  return out;
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("the pendulum's report opens in headless Chromium without script errors and plays") {
+  const std::string browser = find_browser();
+  if (browser.empty()) {
+    const char* allow = std::getenv("JOURDAIN_ALLOW_NO_BROWSER");
+    if (allow && std::string(allow) == "1") {
+      std::cout << "SKIPPED: no chromium on PATH (JOURDAIN_ALLOW_NO_BROWSER=1); install the Debian package "
+                   "`chromium` to run this test\n";
+      std::exit(77);
+    }
+    FAIL(
+        "no chromium on PATH: install the Debian package `chromium` (.ci/install-deps does), "
+        "or set JOURDAIN_ALLOW_NO_BROWSER=1 to skip this test");
+  }
+
+  TempDir dir;
+  const fs::path out = dir.path() / "pendulum";
+  auto run = run_command(jourdain::test::jourdain_exe() + " run -q " +
+                         shell_quote(jourdain::test::netlist_path("pendulum")) + " -o " + shell_quote(out));
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  const fs::path report = out / "report.html";
+  REQUIRE(fs::exists(report));
+
+  // Its own profile folder (runs in parallel do not share one); stderr (Chromium's own
+  // chatter) apart from the DOM on stdout; a timeout so that a hung browser fails.
+  const std::string chromium = "timeout 60 " + shell_quote(browser) +
+                               " --headless --disable-gpu --no-sandbox --no-first-run --hide-scrollbars"
+                               " --user-data-dir=" +
+                               shell_quote(dir.path() / "profile");
+  const fs::path dom_file = dir.path() / "dom.html", log = dir.path() / "chromium.log";
+  auto dump = run_command("(" + chromium + " --virtual-time-budget=2000 --dump-dom " +
+                          shell_quote("file://" + report.string() + "#autoplay") + " > " + shell_quote(dom_file) +
+                          " 2> " + shell_quote(log) + ")");
+  const std::string dom = fs::exists(dom_file) ? jourdain::test::read_text(dom_file) : "";
+  const std::string messages = browser_messages(log);
+  CAPTURE(messages);
+  REQUIRE(dump.exit_code == 0);
+  REQUIRE(!dom.empty());
+
+  // (The dump holds the script too: look for the attributes, not the words.)
+  const size_t error = dom.find("data-report-error=\"");
+  CHECK_MESSAGE(error == std::string::npos, dom.substr(error == std::string::npos ? 0 : error, 400));
+  CHECK(dom.find("class=\"script-error\"") == std::string::npos);
+  CHECK(dom.find("data-report-ready=\"1\"") != std::string::npos);
+  // The animation: the scene, the bob drawn as a rod with its pin and the ground's
+  // anchor, and the controls.
+  CHECK(dom.find("id=\"scene\"") != std::string::npos);
+  CHECK(dom.find("<polyline") != std::string::npos);
+  CHECK(dom.find("bob.pin") != std::string::npos);
+  CHECK(dom.find("ground.pivot") != std::string::npos);
+  CHECK(dom.find("id=\"play\"") != std::string::npos);
+  CHECK(dom.find("id=\"time-slider\"") != std::string::npos);
+  CHECK(dom.find("id=\"speed\"") != std::string::npos);
+  // The plots: one curve (a path) per plotted variable, and the legends name them.
+  CHECK(count(dom, "<path d=\"M") >= 11);
+  CHECK(dom.find("hinge.fx_body") != std::string::npos);
+  // It plays (how far it got depends on how many frames the headless browser drew).
+  CHECK(dom.find("❚❚ Pause") != std::string::npos);
+  CHECK(std::regex_search(dom, std::regex("t = [0-9.]+ s / 10 s")));
+
+  // And it renders: a screenshot of a reasonable size.
+  const fs::path png = dir.path() / "report.png";
+  auto shot = run_command("(" + chromium + " --window-size=1400,2000 --screenshot=" + shell_quote(png) + " " +
+                          shell_quote("file://" + report.string()) + " > /dev/null 2>> " + shell_quote(log) + ")");
+  CHECK(shot.exit_code == 0);
+  REQUIRE(fs::exists(png));
+  CHECK(fs::file_size(png) > 20000);
+}

@@ -1,0 +1,206 @@
+// report.html: written next to results.csv and summary.json (also after a failure, and
+// not with --no-report), self-contained, holding the plotted variables, thinned rows and,
+// for a mechanism, the sketches and poses of the animation. (That the page runs in a
+// browser is tests/cli/test_report_browser.cpp.)
+#include <algorithm>
+
+#include "jourdain/solvers/report.hpp"
+#include "jourdain_test.hpp"
+
+using jourdain::test::TempDir;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The page's data: the JSON object in <script id="report-data">.
+json report_data(const std::string& html) {
+  const std::string open = "<script id=\"report-data\" type=\"application/json\">";
+  const size_t begin = html.find(open);
+  REQUIRE(begin != std::string::npos);
+  const size_t end = html.find("</script>", begin);
+  REQUIRE(end != std::string::npos);
+  return json::parse(html.substr(begin + open.size(), end - begin - open.size()));
+}
+
+// Nothing is fetched: no external script, style sheet, image or import; the only
+// address in the page is the SVG namespace name.
+void check_self_contained(const std::string& html) {
+  for (const char* bad : {"src=\"http", "href=\"http", "src='http", "href='http", "<link", "@import", "url(http"})
+    CHECK_MESSAGE(html.find(bad) == std::string::npos, bad);
+  const std::string svg_ns = "http://www.w3.org/2000/svg";
+  for (size_t at = html.find("http"); at != std::string::npos; at = html.find("http", at + 1))
+    CHECK_MESSAGE(html.compare(at, svg_ns.size(), svg_ns) == 0, html.substr(at, 60));
+}
+
+bool has_variable(const json& data, const std::string& name) {
+  for (const auto& v : data["variables"])
+    if (v["name"] == name) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("pendulum: plots thinned to min and max per bucket, and the animation's sketches and poses") {
+  TempDir dir;
+  const auto r = jourdain::test::run_file(jourdain::test::netlist_path("pendulum"), {}, dir.path());
+  REQUIRE(r.finished);
+  REQUIRE(fs::exists(dir.path() / "report.html"));
+  const std::string html = jourdain::test::read_text(dir.path() / "report.html");
+  check_self_contained(html);
+  CHECK(html.find("<title>pendulum · Jourdain report</title>") != std::string::npos);
+  CHECK(html.find("data-report-ready") != std::string::npos);
+  const json d = report_data(html);
+  CHECK(d["name"] == "pendulum");
+  CHECK(d["summary"]["status"] == "finished");
+  CHECK(d["rows"] == r.row_count);
+  for (const char* v : {"bob.x", "bob.theta", "hinge.fx", "hinge.fy", "mechanism.constraint_norm"})
+    CHECK_MESSAGE(has_variable(d, v), v);
+
+  // 10001 rows thinned to two points per bucket; each curve keeps its extremes exactly
+  // (to the page's 7 digits).
+  REQUIRE(r.row_count == 10001);
+  CHECK(d["thinned"] == true);
+  const auto& time = d["series"]["time"];
+  CHECK(time.size() <= 2000);
+  CHECK(time.size() >= 1000);
+  CHECK(time.front().get<double>() == 0.0);
+  CHECK(time.back().get<double>() == doctest::Approx(10.0));
+  for (size_t k = 0; k < d["variables"].size(); ++k) {
+    const std::string name = d["variables"][k]["name"];
+    const auto& values = d["series"]["values"][k];
+    REQUIRE(values.size() == time.size());
+    const auto column = r.column(name);
+    const auto [lo, hi] = std::minmax_element(column.begin(), column.end());
+    double page_lo = 1e300, page_hi = -1e300;
+    for (const auto& v : values)
+      page_lo = std::min(page_lo, v.get<double>()), page_hi = std::max(page_hi, v.get<double>());
+    CAPTURE(name);
+    // Monitors keep the largest value of each bucket only (a norm's size is what matters).
+    if (name.rfind("mechanism.", 0) != 0) CHECK(page_lo == doctest::Approx(*lo).epsilon(1e-6).scale(1e-300));
+    CHECK(page_hi == doctest::Approx(*hi).epsilon(1e-6).scale(1e-300));
+  }
+  // Plots: grouped by unit, at most six curves, monitors on their own.
+  for (const auto& p : d["plots"]) {
+    CHECK(p["variables"].size() <= 6);
+    for (const auto& v : p["variables"]) CHECK(d["variables"][v.get<int>()]["unit"] == p["unit"]);
+  }
+
+  // Animation: the bob drawn in its frame, the ground's pivot as an anchor.
+  const json& a = d["animation"];
+  REQUIRE(a.is_object());
+  CHECK(a["time"].size() <= 2001);
+  CHECK(a["time"].back().get<double>() == doctest::Approx(10.0));
+  for (const char* v : {"bob.x", "bob.y", "bob.theta"}) CHECK(a["values"][v].size() == a["time"].size());
+  bool bob = false, ground = false;
+  for (const auto& s : a["sketches"]) {
+    if (s["component"] == "bob") {
+      bob = true;
+      CHECK(s["frame"] == json{{"x", "bob.x"}, {"y", "bob.y"}, {"theta", "bob.theta"}});
+      CHECK(s["polyline"].size() == 2);  // the rod from the pin to the mass centre
+      CHECK(s["points"]["pin"] == json::parse("[-1.0, 0.0]"));
+    }
+    if (s["component"] == "ground") {
+      ground = true;
+      CHECK_FALSE(s.contains("frame"));
+      CHECK(s["anchors"]["pivot"] == json::parse("[0.0, 0.0]"));
+    }
+  }
+  CHECK(bob);
+  CHECK(ground);
+  // Mid-run the bob hangs below the pivot, 1 m away.
+  const size_t mid = a["time"].size() / 2;
+  const double x = a["values"]["bob.x"][mid], y = a["values"]["bob.y"][mid];
+  CHECK(std::hypot(x, y) == doctest::Approx(1.0).epsilon(1e-6));
+}
+
+TEST_CASE("mass-spring-damper: every row plotted, no animation") {
+  TempDir dir;
+  const auto r = jourdain::test::run_file(jourdain::test::netlist_path("mass_spring_damper"), {}, dir.path());
+  REQUIRE(r.finished);
+  const std::string html = jourdain::test::read_text(dir.path() / "report.html");
+  check_self_contained(html);
+  const json d = report_data(html);
+  for (const char* v : {"mass.x", "mass.v", "spring.force", "damper.force", "wall.reaction"})
+    CHECK_MESSAGE(has_variable(d, v), v);
+  CHECK(d["thinned"] == false);
+  CHECK(d["series"]["time"].size() == static_cast<size_t>(r.row_count));
+  CHECK(d["animation"].is_null());
+  // Position, velocity, acceleration and force: four units, four plots.
+  CHECK(d["plots"].size() == 4);
+}
+
+TEST_CASE("sketch poses are recorded when a report is written, and only then") {
+  const auto file = jourdain::test::netlist_path("andrews_squeezer");
+  {
+    TempDir dir;
+    const auto r = jourdain::test::run_file(file, {}, dir.path());
+    REQUIRE(r.finished);
+    for (const char* v : {"crank.x", "crank.y", "link7.theta"})
+      CHECK(std::find(r.columns.begin(), r.columns.end(), v) != r.columns.end());
+    CHECK(jourdain::test::read_text(dir.path() / "results.csv").find("triangle.x [m]") != std::string::npos);
+    const json d = report_data(jourdain::test::read_text(dir.path() / "report.html"));
+    CHECK_FALSE(has_variable(d, "crank.x"));        // plotted: the netlist's own variables
+    CHECK(d["animation"]["sketches"].size() == 8);  // ground and seven bodies
+    for (const auto& s : d["animation"]["sketches"])
+      if (s["component"] == "triangle") CHECK(s["polygon"].size() == 3);  // B, E, D (the mass centre is inside)
+  }
+  const auto r = jourdain::test::run_file(file);  // no output folder: no report
+  CHECK(std::find(r.columns.begin(), r.columns.end(), "crank.x") == r.columns.end());
+  auto registry = jourdain::test::builtin_registry();
+  const auto netlist = jourdain::load_netlist(file, registry);
+  CHECK(jourdain::sketch_variables(netlist.model).size() == 21);
+}
+
+TEST_CASE("the command line prints the report's path; --no-report writes none") {
+  TempDir dir;
+  const auto net = jourdain::test::shell_quote(jourdain::test::netlist_path("mass_spring_damper"));
+  const auto with = dir.path() / "with", without = dir.path() / "without";
+  auto r = jourdain::test::run_command(jourdain::test::jourdain_exe() + " run " + net + " -o " +
+                                       jourdain::test::shell_quote(with));
+  CAPTURE(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("report: " + (with / "report.html").string()) != std::string::npos);
+  CHECK(fs::exists(with / "report.html"));
+  r = jourdain::test::run_command(jourdain::test::jourdain_exe() + " run " + net + " --no-report -o " +
+                                  jourdain::test::shell_quote(without));
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("report:") == std::string::npos);
+  CHECK(fs::exists(without / "results.csv"));
+  CHECK(fs::exists(without / "summary.json"));
+  CHECK_FALSE(fs::exists(without / "report.html"));
+}
+
+TEST_CASE("a failed run still writes a report: the failure and the rows up to it") {
+  TempDir dir;
+  const auto file = dir.path() / "stiff.json";
+  jourdain::test::write_text(file, R"({
+    "name": "stiff",
+    "components": {
+      "wall": {"type": "mechanical1d.fixed"},
+      "spring": {"type": "mechanical1d.spring", "params": {"stiffness": 1e4}},
+      "damper": {"type": "mechanical1d.damper", "params": {"damping": 1e3}},
+      "mass": {"type": "mechanical1d.mass", "params": {"mass": 1e-3}, "initial": {"x": 0.1}}
+    },
+    "connections": [["wall.p", "spring.a"], ["mass.p", "spring.b"], ["wall.p", "damper.a"], ["mass.p", "damper.b"]],
+    "solver": {"method": "dopri5", "t_end": 1, "output_interval": 0.001, "max_steps": 20000},
+    "record": ["mass.x"]
+  })");
+  const auto out = dir.path() / "out";
+  const auto r =
+      jourdain::test::run_command(jourdain::test::jourdain_exe() + " run -q " + jourdain::test::shell_quote(file) +
+                                  " -o " + jourdain::test::shell_quote(out));
+  CAPTURE(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("report: ") != std::string::npos);
+  const std::string html = jourdain::test::read_text(out / "report.html");
+  check_self_contained(html);
+  const json d = report_data(html);
+  CHECK(d["summary"]["status"] == "failed");
+  const std::string message = d["summary"]["failure"]["message"];
+  CHECK(message.find("max_steps") != std::string::npos);
+  const double t_fail = d["summary"]["failure"]["time"];
+  CHECK(d["series"]["time"].back().get<double>() <= t_fail);
+  CHECK(d["series"]["time"].size() == d["rows"].get<size_t>());
+  CHECK(has_variable(d, "mass.x"));
+}
