@@ -1,6 +1,8 @@
 // Sensors: a point's kinematics and the distance between two points, as signals. They
 // apply no force (their planar ports return zero and read nothing for it).
 #include <cmath>
+#include <limits>
+#include <sstream>
 
 #include "jourdain/domains.hpp"
 #include "mechanical_library.hpp"
@@ -40,8 +42,20 @@ class PointSensor final : public Component {
   PortId outs_[9];
 };
 
+// With "min"/"max", a guard as well: the run stops, naming the sensor, when the distance
+// leaves its range (a cylinder's pin-to-pin length beyond its stroke).
 class DistanceSensor final : public Component {
+ public:
+  DistanceSensor() {
+    declare_real("min", "m", -std::numeric_limits<double>::infinity(), "smallest distance allowed (none: −inf)");
+    declare_real("max", "m", std::numeric_limits<double>::infinity(), "largest distance allowed (none: inf)");
+  }
+
+ private:
   void configure() override {
+    min_ = real("min");
+    max_ = real("max");
+    if (!(min_ < max_)) parameter_error("max", "must be larger than min");
     a_ = declare_port("a", planar_domain(), PortSide::Response, "first point");
     b_ = declare_port("b", planar_domain(), PortSide::Response, "second point");
     set_dependencies(a_, {});
@@ -50,6 +64,11 @@ class DistanceSensor final : public Component {
     rate_ = declare_port("rate", signal_domain(), PortSide::State, "its rate (m/s)");
     set_dependencies(distance_, {a_, b_});
     set_dependencies(rate_, {a_, b_});
+    if (std::isfinite(min_)) below_ = declare_zero_crossing("below_min", CrossingDirection::Falling, "distance − min");
+    if (std::isfinite(max_)) above_ = declare_zero_crossing("above_max", CrossingDirection::Falling, "max − distance");
+  }
+  double distance(const Eval& e) const {
+    return (read_point(e, b_).r - read_point(e, a_).r).norm();
   }
   void calc_outputs(Eval& e) const override {
     no_force(e, a_);
@@ -60,7 +79,25 @@ class DistanceSensor final : public Component {
     e.set_out(distance_, signal::value, L);
     e.set_out(rate_, signal::value, L > 0.0 ? d.dot(pb.v - pa.v) / L : 0.0);
   }
+  void calc_zero_crossings(Eval& e) const override {
+    const double L = distance(e);
+    if (below_.valid()) e.set_zero_crossing(below_, L - min_);
+    if (above_.valid()) e.set_zero_crossing(above_, max_ - L);
+  }
+  [[noreturn]] void out_of_range(const Eval& e, double L) const {
+    std::ostringstream msg;
+    msg.precision(6);
+    msg << "distance " << L << " m left its range [" << min_ << ", " << max_ << "] m";
+    throw SimulationError(e.time(), {name()}, msg.str());
+  }
+  void on_zero_crossing(Eval& e, ZeroCrossingId) const override { out_of_range(e, distance(e)); }
+  void initialize(Eval& e) const override {
+    const double L = distance(e);
+    if (L < min_ || L > max_) out_of_range(e, L);
+  }
+  double min_ = 0, max_ = 0;
   PortId a_, b_, distance_, rate_;
+  ZeroCrossingId below_, above_;
 };
 
 }  // namespace

@@ -34,9 +34,27 @@ void analyze_over_time(const Model& model, Context& ctx, const SolverSettings& s
   stats.last_time = ctx.t;
   observer.output(ctx);  // the initial point, as initialize() left it
   detail::OutputClock clock(settings);
+  // Zero crossings are watched from one output time to the next (at that resolution: an
+  // analysis has no steps in between): their owners react as in a simulation, e.g. a
+  // guard that stops the run when a cylinder leaves its stroke.
+  const bool events = model.zero_crossing_count() > 0;
+  Eigen::VectorXd g0;
+  if (events) {
+    model.update_zero_crossings(ctx);
+    g0 = ctx.zero_crossings;
+  }
   for (clock.next = 1; !clock.done(); ++clock.next) {
     ctx.t = clock.upcoming();
     model.analyze(ctx);
+    if (events) {
+      ++stats.zero_crossing_evaluations;
+      model.update_zero_crossings(ctx);
+      if (auto triggered = model.crossed(g0, ctx.zero_crossings); !triggered.empty()) {
+        stats.events += static_cast<long>(triggered.size());
+        model.handle_zero_crossings(ctx, triggered);
+      }
+      g0 = ctx.zero_crossings;
+    }
     ++stats.steps;
     stats.last_time = ctx.t;
     observer.output(ctx);
