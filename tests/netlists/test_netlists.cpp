@@ -13,7 +13,8 @@ using jourdain::test::run_file;
 TEST_CASE("every netlist in netlists/ has a test here") {
   // Keep this list in step with the test cases below.
   const std::set<std::string> tested = {"mass_spring_damper", "bouncing_mass",  "feedback_amplifier", "pendulum",
-                                        "slider_crank",       "four_bar",       "andrews_squeezer",   "excavator"};
+                                        "slider_crank",       "four_bar",       "andrews_squeezer",   "excavator",
+                                        "wheel_loader"};
   for (const auto& entry : std::filesystem::directory_iterator(jourdain::test::source_dir() / "netlists")) {
     if (entry.path().extension() != ".json") continue;
     CAPTURE(entry.path());
@@ -334,6 +335,47 @@ TEST_CASE("excavator: a reach beyond the strokes stops the run, naming the cylin
   CHECK(r.failure.find("left its range") != std::string::npos);
   CHECK(r.failure_time > 2.0);
   CHECK(r.rows.size() > 200);  // everything up to the failure is kept
+}
+
+TEST_CASE("wheel_loader: constraints held; tyres carry the weight at rest; the bounce decays once the bucket stops") {
+  auto doc = read_netlist("wheel_loader");
+  RunResult r = run(doc.dump());
+  INFO(r.failure);
+  REQUIRE(r.finished);
+  CHECK(r.summary["monitors"]["mechanism.constraint_norm"]["max_abs"].get<double>() <= 1e-6);
+  double weight = 0;
+  for (const auto& b : bodies_of(doc)) weight += doc["components"][b]["params"]["mass"].get<double>() * 9.81;
+
+  // The chassis's vertical speed and the lift force's swing, while the bucket moves
+  // (0–4 s) and in two windows after it stops: the tyre damping takes the energy out.
+  const auto t = r.column("time"), vy = r.column("chassis.vy"), lift = r.column("lift_cylinder.force");
+  auto swing = [&](const std::vector<double>& v, double t0, double t1) {
+    double lo = 1e300, hi = -1e300;
+    for (size_t k = 0; k < t.size(); ++k)
+      if (t[k] >= t0 && t[k] <= t1) lo = std::min(lo, v[k]), hi = std::max(hi, v[k]);
+    return hi - lo;
+  };
+  MESSAGE("chassis vy swing: " << swing(vy, 0, 4) << " m/s (bucket moving), " << swing(vy, 4.5, 6) << ", then "
+                               << swing(vy, 6.5, 8) << "; lift force swing " << swing(lift, 0, 4) << " N, "
+                               << swing(lift, 4.5, 6) << ", then " << swing(lift, 6.5, 8));
+  CHECK(swing(vy, 6.5, 8) < 0.5 * swing(vy, 4.5, 6));
+  CHECK(swing(lift, 6.5, 8) < 0.5 * swing(lift, 4.5, 6));
+  double peak_lift = 0, peak_tilt = 0;
+  for (double f : lift) peak_lift = std::max(peak_lift, std::abs(f));
+  for (double f : r.column("tilt_cylinder.force")) peak_tilt = std::max(peak_tilt, std::abs(f));
+  MESSAGE("peak forces: lift " << peak_lift << " N, tilt " << peak_tilt << " N; weight " << weight << " N");
+
+  // At rest (the bucket held where it starts), the tyres carry the whole weight: the
+  // drivers that hold the bucket apply no vertical force (servo constraints, and x).
+  auto rest = read_netlist("wheel_loader");
+  rest["components"]["bucket_y"]["params"] = {{"servo", true}, {"value", rest["components"]["bucket_y"]["params"]["table"][0][1]}};
+  rest["solver"]["t_end"] = 1.0;
+  RunResult q = run(rest.dump());
+  REQUIRE(q.finished);
+  for (size_t k = 0; k < q.rows.size(); k += 20) {
+    const double carried = q.column("front_tyre.normal_force")[k] + q.column("rear_tyre.normal_force")[k];
+    CHECK(carried == doctest::Approx(weight).epsilon(1e-6));  // the start pose: a settled run's end
+  }
 }
 
 TEST_CASE("andrews_squeezer: initial accelerations, energy balance, and the reference state at 0.03 s") {
