@@ -6,6 +6,7 @@ void register_builtin_components(Registry& registry) {
   register_signal_components(registry);
   register_mechanical1d_components(registry);
   register_mechanical_components(registry);
+  register_hydraulic_components(registry);
 }
 
 }  // namespace jourdain

@@ -8,6 +8,7 @@ void register_signal_components(Registry& registry) {
   signal_library::register_math(registry);
   signal_library::register_dynamics(registry);
   signal_library::register_control(registry);
+  signal_library::register_sequencer(registry);
 }
 
 }  // namespace jourdain

@@ -14,6 +14,7 @@ void register_sources(Registry& r);
 void register_math(Registry& r);
 void register_dynamics(Registry& r);
 void register_control(Registry& r);
+void register_sequencer(Registry& r);
 
 // A number as a user wrote it (up to 10 significant digits), for messages.
 inline std::string format_number(double v) {

@@ -14,7 +14,7 @@ TEST_CASE("every netlist in netlists/ has a test here") {
   // Keep this list in step with the test cases below.
   const std::set<std::string> tested = {"mass_spring_damper", "bouncing_mass",  "feedback_amplifier", "pendulum",
                                         "slider_crank",       "four_bar",       "andrews_squeezer",   "excavator",
-                                        "wheel_loader"};
+                                        "wheel_loader",       "position_servo", "press_3150kN",       "press_3150kN_fixed"};
   for (const auto& entry : std::filesystem::directory_iterator(jourdain::test::source_dir() / "netlists")) {
     if (entry.path().extension() != ".json") continue;
     CAPTURE(entry.path());
@@ -427,4 +427,135 @@ TEST_CASE("andrews_squeezer: initial accelerations, energy balance, and the refe
   CHECK(err < 1e-7);
   CHECK(err_loose < 1e-4);
   CHECK(err < err_loose / 100);
+}
+
+// ---------------------------------------------------------------- hydraulics
+
+TEST_CASE("position_servo: settles at the 0.7 m set-point, pressures bounded by the relief valve, volume balanced") {
+  RunResult r = run_file(netlist_path("position_servo"));
+  REQUIRE(r.finished);
+  const auto t = r.column("time"), x = r.column("load.x"), v = r.column("load.v");
+  // The closed-centre valve is shut while the spool is within its overlap o = 0.1 mm: the
+  // loop rests once kp |e| < o, i.e. within o/kp = 3.8 mm of the set-point (the slow
+  // integral, 0.000672 1/s, would take tens of seconds to close that gap).
+  const double band = 1e-4 / 0.0264;
+  for (size_t k = 0; k < t.size(); ++k) {
+    if (t[k] < 1.0) CHECK(std::abs(x[k] - 0.2) < band);  // holds the first set-point
+    if (t[k] > 1.5) CHECK(std::abs(x[k] - 0.7) < band);  // settled on the second
+  }
+  CHECK(std::abs(v.back()) < 1e-3);
+  MESSAGE("x(3 s) = " << x.back() << " m");
+  // It gets there fast: the valve's full opening passes the whole pump flow (7.96e-3 m³/s
+  // at about 10 MPa per edge), 8 m/s on 1e-3 m², limited by the PI's gain: within the
+  // band in 0.3 s.
+  CHECK(std::abs(jourdain::test::at_time(r, "load.x", 1.3) - 0.7) < 2 * band);
+  // No pressure exceeds the relief valve's full-flow pressure p_c + Q/G = 20 MPa +
+  // 7.96e-3/8e-9 Pa, which the supply reaches whenever the valve passes less than the pump.
+  const double p_relief = 20e6 + 7.96e-3 / 8e-9;
+  for (const char* c : {"supply.pressure", "cylinder.pressure_a", "cylinder.pressure_b"}) {
+    double peak = 0;
+    for (double p : r.column(c)) peak = std::max(peak, p);
+    CAPTURE(c);
+    CHECK(peak <= p_relief * (1 + 1e-6));
+  }
+  // Volume balance: what the tank gave is held compressed in the supply volume and the
+  // chambers (∫V dp/β, by the trapezoidal rule over the 2 ms rows) plus the chambers' swept
+  // volumes (which cancel for this symmetric cylinder).
+  const double beta = 1e9;
+  const auto tank = r.column("tank.volume"), ps = r.column("supply.pressure"), pa = r.column("cylinder.pressure_a"),
+             pb = r.column("cylinder.pressure_b"), va = r.column("cylinder.volume_a"), vb = r.column("cylinder.volume_b");
+  double compressed = 0, worst = 0;
+  for (size_t k = 1; k < t.size(); ++k) {
+    compressed += 0.5 * (va[k] + va[k - 1]) * (pa[k] - pa[k - 1]) / beta + 0.5 * (vb[k] + vb[k - 1]) * (pb[k] - pb[k - 1]) / beta;
+    const double balance = tank[k] + 1e-3 * (ps[k] - ps[0]) / beta + compressed + (va[k] - va[0]) + (vb[k] - vb[0]);
+    worst = std::max(worst, std::abs(balance));
+  }
+  MESSAGE("largest volume imbalance " << worst << " m³ (the supply holds " << 1e-3 * ps.back() / beta << " m³ compressed)");
+  // The trapezoidal rule on rows 2 ms apart, across the pressure transients of the step,
+  // is good to ~1e-4 of the 2e-5 m³ compressed: 2e-8 m³ bounds it.
+  CHECK(worst < 2e-8);
+}
+
+namespace {
+
+struct PressFigures {
+  double cap_max, cap_rate, annulus_max, annulus_rate, return_max, pump_max, return_time, cycle_time;
+};
+
+PressFigures press_figures(const RunResult& r) {
+  const auto& f = r.summary.at("final_values");
+  return {f.at("cap_pressure.max"),   f.at("cap_pressure.max_rate"), f.at("annulus_pressure.max"),
+          f.at("annulus_pressure.max_rate"), f.at("return_pressure.max"), f.at("pump_pressure.max"),
+          f.at("cycle.duration_return"), f.at("cycle.entered_top")};
+}
+
+// Checks every cycle shares: the fast descent with the prefill valve, pressing up to about
+// 3150 kN, the slide back at the top at the end.
+void check_press_cycle(const RunResult& r) {
+  REQUIRE(r.finished);
+  // Fast descent: the slide falls at about 100 mm/s (press.md), the cap filling from the
+  // top tank through the prefill valve at about 660 L/min.
+  CHECK(jourdain::test::at_time(r, "slide.v", 3.0) == doctest::Approx(0.1).epsilon(0.1));
+  CHECK(jourdain::test::at_time(r, "prefill.flow", 3.0) * 60000 == doctest::Approx(660).epsilon(0.15));
+  // Pressing: the cap reaches the 24 MPa pressure switch; the workpiece pushes back with
+  // p A1 ≈ 3 MN ("about 3150 kN" at the rated 25 MPa).
+  double push = 0;
+  for (double f : r.column("workpiece.out")) push = std::min(push, f);
+  MESSAGE("largest workpiece resistance " << -push / 1e3 << " kN");
+  CHECK(-push > 2.9e6);
+  CHECK(-push < 3.2e6);
+  // The cycle ends at the top, held there.
+  const auto& f = r.summary.at("final_values");
+  CHECK(f.at("cycle.entered_top").get<double>() > 0.0);
+  CHECK(std::abs(f.at("slide.x").get<double>()) < 3e-3);
+  // Nothing exceeds the relief valve's setting by more than its pressure-flow gradient
+  // allows: 26 MPa + the pump's whole flow / G = 1 MPa.
+  for (const char* c : {"cylinder.pressure_a", "cylinder.pressure_b", "p_line.pressure"}) {
+    double peak = 0;
+    for (double p : r.column(c)) peak = std::max(peak, p);
+    CAPTURE(c);
+    CHECK(peak < 27.1e6);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("press_3150kN vs press_3150kN_fixed: the cure removes the reversal shock and speeds up the return") {
+  RunResult naive = run_file(netlist_path("press_3150kN"));
+  RunResult fixed = run_file(netlist_path("press_3150kN_fixed"));
+  check_press_cycle(naive);
+  check_press_cycle(fixed);
+  const PressFigures n = press_figures(naive), x = press_figures(fixed);
+  MESSAGE("naive / fixed, from the end of the hold on:\n"
+          << "  cap peak " << n.cap_max / 1e6 << " / " << x.cap_max / 1e6 << " MPa, largest |dp/dt| " << n.cap_rate / 1e6
+          << " / " << x.cap_rate / 1e6 << " MPa/s\n"
+          << "  annulus peak " << n.annulus_max / 1e6 << " / " << x.annulus_max / 1e6 << " MPa, largest |dp/dt| "
+          << n.annulus_rate / 1e6 << " / " << x.annulus_rate / 1e6 << " MPa/s\n"
+          << "  return line peak " << n.return_max / 1e6 << " / " << x.return_max / 1e6 << " MPa, pump line peak "
+          << n.pump_max / 1e6 << " / " << x.pump_max / 1e6 << " MPa\n"
+          << "  return time " << n.return_time << " / " << x.return_time << " s, cycle time " << n.cycle_time << " / "
+          << x.cycle_time << " s");
+  // Both press to the same 24 MPa before the window opens.
+  CHECK(n.cap_max == doctest::Approx(x.cap_max).epsilon(1e-3));
+  CHECK(n.cap_max > 24e6);
+  // 1. Reversal shock. Naive: the main valve dumps the cap's 24 MPa to tank through its
+  // full opening (the largest |dp/dt| about q/C, C the oil's compliance), and the pump
+  // drives the annulus to the relief pressure against the still-loaded cap, with a spike
+  // in the return line. Fixed: the decompression poppet bleeds the cap through a small
+  // area first (|dp/dt| in proportion), and the return starts once the cap is unloaded.
+  CHECK(n.cap_rate > 2.0 * x.cap_rate);
+  CHECK(n.annulus_max > 5.0 * x.annulus_max);
+  CHECK(n.annulus_max > 24e6);  // at the relief valve
+  CHECK(n.return_max > 5.0 * x.return_max);
+  CHECK(n.pump_max > 3.0 * x.pump_max);
+  // 2. Slow return. Naive: 450 L/min of cap oil must pass the main valve; its back-pressure
+  // on the cap, 5.3 times the annulus area, holds the slide to about 35 mm/s at the pump's
+  // power limit. Fixed: the prefill valve takes the cap oil to the top tank, and the
+  // slide rises at the pump's full flow over the annulus, Q/A2 ≈ 64 mm/s.
+  CHECK(n.return_time > 1.5 * x.return_time);
+  CHECK(jourdain::test::at_time(fixed, "slide.v", x.cycle_time - 1.0) == doctest::Approx(-1.543e-3 / 0.02388).epsilon(0.05));
+  CHECK(n.cycle_time > x.cycle_time);
+  // The fixed cycle reverses only below its 0.15 MPa pressure switch.
+  const double t_return = fixed.summary.at("final_values").at("cycle.entered_return");
+  CHECK(jourdain::test::at_time(fixed, "cylinder.pressure_a", t_return) < 0.15e6);
 }

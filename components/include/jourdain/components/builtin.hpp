@@ -8,6 +8,7 @@ namespace jourdain {
 void register_signal_components(Registry& registry);
 void register_mechanical1d_components(Registry& registry);
 void register_mechanical_components(Registry& registry);  // planar
+void register_hydraulic_components(Registry& registry);
 
 // All of the above.
 void register_builtin_components(Registry& registry);

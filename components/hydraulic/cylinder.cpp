@@ -1,0 +1,235 @@
+// Double-acting cylinders: two chambers, friction, end stops and internal leakage. The
+// rod either drives a 1D mass (hydraulic.cylinder) or acts as a force element between
+// two points of planar bodies (hydraulic.planar_cylinder), so that hydraulics can drive
+// a mechanism.
+//
+// With s the extension (0 fully retracted, S the stroke) and v = ds/dt:
+//   chamber A (cap side):  V_A = V_A0 + A_A s,         dV_A/dt =  A_A v
+//   chamber B (rod side):  V_B = V_B0 + A_B (S − s),   dV_B/dt = −A_B v
+//   dp_A/dt = β/V_A (q_A − q_leak − A_A v),   dp_B/dt = β/V_B (q_B + q_leak + A_B v)
+// (Chamber in hydraulic_library.hpp: with the vapour limit), q_leak = k_leak (p_A − p_B)
+// the internal leakage across the piston, q_A, q_B the flows the ports receive. The
+// force on the rod, positive when it pushes out, is
+//   F = p_A A_A − p_B A_B − F_friction(v) + F_stop
+//   F_friction = c v + F_c tanh(v / v_s)      (viscous and smoothed Coulomb friction)
+//   F_stop = k_s (−s) − c_s v,  ≥ 0, for s < 0;  −(k_s (s − S) + c_s v), ≤ 0, for s > S
+// (stiff end-stop contact, never pulling). A 1D mass may also carry its own event-based
+// stops (mechanical1d.mass x_min, x_max), which stop it exactly.
+// The force is computed from the positions, velocities and the chamber pressures
+// (states) only, never from accelerations, so a mechanism's solver can evaluate it once
+// before solving for the accelerations.
+#include "hydraulic_library.hpp"
+#include "jourdain/errors.hpp"
+
+namespace jourdain::hydraulic_library {
+
+class CylinderBase : public HydraulicComponent {
+ public:
+  CylinderBase() {
+    declare_real("bore_diameter", "m", 0.0, "piston diameter D (0: give area_a)", Range::non_negative());
+    declare_real("rod_diameter", "m", 0.0, "rod diameter d (0: give area_b, or none for a plunger)",
+                 Range::non_negative());
+    declare_real("area_a", "m^2", 0.0, "piston area A_A (when no bore_diameter is given)", Range::non_negative());
+    declare_real("area_b", "m^2", 0.0, "annulus area A_B (when no rod_diameter is given)", Range::non_negative());
+    declare_real("stroke", "m", std::nullopt, "stroke S", Range::positive());
+    declare_real("dead_volume_a", "m^3", 1e-5, "volume of chamber A at s = 0 (lines included)", Range::positive());
+    declare_real("dead_volume_b", "m^3", 1e-5, "volume of chamber B at s = S (lines included)", Range::positive());
+    declare_real("viscous_friction", "N*s/m", 0.0, "c", Range::non_negative());
+    declare_real("coulomb_friction", "N", 0.0, "F_c", Range::non_negative());
+    declare_real("friction_velocity", "m/s", 1e-3, "v_s: speed at which friction reaches 76% of F_c",
+                 Range::positive());
+    declare_real("leakage", "m^3/s/Pa", 0.0, "k_leak: internal leakage across the piston", Range::non_negative());
+    declare_real("stop_stiffness", "N/m", 1e9, "k_s of the end stops", Range::non_negative());
+    declare_real("stop_damping", "N*s/m", 1e5, "c_s of the end stops", Range::non_negative());
+  }
+
+ protected:
+  struct Motion {
+    double s, v;  // extension and its rate
+  };
+  struct Forces {
+    double pressure, friction, stop, total;
+  };
+
+  // configure() of the variants calls this first.
+  void configure_cylinder() {
+    const double bore = real("bore_diameter"), rod = real("rod_diameter");
+    area_a_ = bore > 0.0 ? pi * bore * bore / 4.0 : real("area_a");
+    if (!(area_a_ > 0.0)) parameter_error("area_a", "give bore_diameter or area_a");
+    if (bore > 0.0 && real("area_a") > 0.0) parameter_error("area_a", "give bore_diameter or area_a, not both");
+    if (rod > 0.0 && real("area_b") > 0.0) parameter_error("area_b", "give rod_diameter or area_b, not both");
+    area_b_ = rod > 0.0 ? area_a_ - pi * rod * rod / 4.0 : real("area_b");
+    if (rod > 0.0 && !(rod < bore || bore == 0.0)) parameter_error("rod_diameter", "must be less than bore_diameter");
+    if (!(area_b_ >= 0.0) || area_b_ > area_a_)
+      parameter_error("area_b",
+                      "the annulus must be between 0 and the piston area (" + format_number(area_a_) + " m²)");
+    stroke_ = real("stroke");
+    dead_a_ = real("dead_volume_a");
+    dead_b_ = real("dead_volume_b");
+    c_ = real("viscous_friction");
+    f_c_ = real("coulomb_friction");
+    v_s_ = real("friction_velocity");
+    leak_ = real("leakage");
+    k_s_ = real("stop_stiffness");
+    c_s_ = real("stop_damping");
+    a_ = declare_port("a", hydraulic_domain(), PortSide::State, "chamber A (cap side): pressure out, flow in");
+    b_ = declare_port("b", hydraulic_domain(), PortSide::State, "chamber B (rod side): pressure out, flow in");
+    set_dependencies(a_, {});
+    set_dependencies(b_, {});
+    p_a_ = declare_state("p_a", "Pa", 0.0, "pressure state of chamber A (gauge; below the vapour pressure: cavity)");
+    p_b_ = declare_state("p_b", "Pa", 0.0, "pressure state of chamber B (gauge; below the vapour pressure: cavity)");
+    pressure_a_ = declare_observable("pressure_a", "Pa", "pressure in chamber A");
+    pressure_b_ = declare_observable("pressure_b", "Pa", "pressure in chamber B");
+    extension_ = declare_observable("extension", "m", "s (0: retracted, stroke: extended)");
+    velocity_ = declare_observable("velocity", "m/s", "ds/dt (> 0 extending)");
+    force_ = declare_observable("force", "N", "force of the rod, > 0 pushing out");
+    friction_ = declare_observable("friction", "N", "friction force (opposing the motion)");
+    stop_ = declare_observable("stop_force", "N", "end-stop force");
+    volume_a_ = declare_observable("volume_a", "m^3", "volume of chamber A");
+    volume_b_ = declare_observable("volume_b", "m^3", "volume of chamber B");
+    cavity_a_ = declare_observable("cavity_a", "m^3", "vapour cavity in chamber A");
+    cavity_b_ = declare_observable("cavity_b", "m^3", "vapour cavity in chamber B");
+    declare_fluid();
+  }
+
+  void publish_pressures(Eval& e) const {
+    const Fluid f = fluid(e);
+    e.set_out(a_, hydraulic::pressure, Chamber::pressure(e.state(p_a_), f));
+    e.set_out(b_, hydraulic::pressure, Chamber::pressure(e.state(p_b_), f));
+  }
+
+  Forces forces(const Eval& e, const Motion& m) const {
+    const Fluid f = fluid(e);
+    Forces out{};
+    out.pressure = Chamber::pressure(e.state(p_a_), f) * area_a_ - Chamber::pressure(e.state(p_b_), f) * area_b_;
+    out.friction = c_ * m.v + f_c_ * std::tanh(m.v / v_s_);
+    if (m.s < 0.0)
+      out.stop = std::max(0.0, -k_s_ * m.s - c_s_ * m.v);
+    else if (m.s > stroke_)
+      out.stop = std::min(0.0, -k_s_ * (m.s - stroke_) - c_s_ * m.v);
+    out.total = out.pressure - out.friction + out.stop;
+    return out;
+  }
+
+  void chamber_derivatives(Eval& e, const Motion& m) const {
+    const Fluid f = fluid(e);
+    const double ps_a = e.state(p_a_), ps_b = e.state(p_b_);
+    const double pa = Chamber::pressure(ps_a, f), pb = Chamber::pressure(ps_b, f);
+    // Volumes stay positive even with the rod pressed into an end stop.
+    const double va = std::max(dead_a_ + area_a_ * m.s, 0.01 * dead_a_);
+    const double vb = std::max(dead_b_ + area_b_ * (stroke_ - m.s), 0.01 * dead_b_);
+    const double q_leak = leak_ * (pa - pb);
+    e.set_derivative(p_a_, Chamber::rate(ps_a, va, area_a_ * m.v, e.in(a_, hydraulic::flow_rate) - q_leak, f));
+    e.set_derivative(p_b_, Chamber::rate(ps_b, vb, -area_b_ * m.v, e.in(b_, hydraulic::flow_rate) + q_leak, f));
+    const Forces F = forces(e, m);
+    e.set_observable(pressure_a_, pa);
+    e.set_observable(pressure_b_, pb);
+    e.set_observable(extension_, m.s);
+    e.set_observable(velocity_, m.v);
+    e.set_observable(force_, F.total);
+    e.set_observable(friction_, F.friction);
+    e.set_observable(stop_, F.stop);
+    e.set_observable(volume_a_, va);
+    e.set_observable(volume_b_, vb);
+    e.set_observable(cavity_a_, Chamber::cavity(ps_a, va, f));
+    e.set_observable(cavity_b_, Chamber::cavity(ps_b, vb, f));
+  }
+
+ private:
+  double area_a_ = 0.0, area_b_ = 0.0, stroke_ = 0.0, dead_a_ = 0.0, dead_b_ = 0.0;
+  double c_ = 0.0, f_c_ = 0.0, v_s_ = 1e-3, leak_ = 0.0, k_s_ = 0.0, c_s_ = 0.0;
+  PortId a_, b_;
+  StateId p_a_, p_b_;
+  ObservableId pressure_a_, pressure_b_, extension_, velocity_, force_, friction_, stop_, volume_a_, volume_b_,
+      cavity_a_, cavity_b_;
+};
+
+// The rod on a 1D mass: s = x − x_0, v = dx/dt (x of the mass, x_0 = position_retracted).
+// It returns F to the mass, along its axis.
+class Cylinder final : public CylinderBase {
+ public:
+  Cylinder() {
+    declare_real("position_retracted", "m", 0.0, "x_0: position of the mass when the rod is fully retracted");
+  }
+  void configure() override {
+    configure_cylinder();
+    x0_ = real("position_retracted");
+    rod_ = declare_port("rod", mech1d_domain(), PortSide::Response,
+                        "to the mass the rod drives: its position and velocity in, the rod force out");
+    set_dependencies(rod_, {rod_});
+  }
+  void calc_outputs(Eval& e) const override {
+    publish_pressures(e);
+    e.set_out(rod_, mech1d::force, forces(e, motion(e)).total);
+  }
+  void calc_derivatives(Eval& e) const override { chamber_derivatives(e, motion(e)); }
+
+ private:
+  Motion motion(const Eval& e) const { return {e.in(rod_, mech1d::position) - x0_, e.in(rod_, mech1d::velocity)}; }
+  double x0_ = 0.0;
+  PortId rod_;
+};
+
+// Between a point of one body (`base`, the barrel's mount) and a point of another (`rod`,
+// the rod eye): L = |r_rod − r_base|, u = (r_rod − r_base)/L, s = L − L_0, v = u·(v_rod −
+// v_base). It applies F u at the rod point and −F u at the base point (no torque).
+class PlanarCylinder final : public CylinderBase {
+ public:
+  PlanarCylinder() {
+    declare_real("retracted_length", "m", std::nullopt, "L_0: distance between the two points at s = 0",
+                 Range::positive());
+  }
+  void configure() override {
+    configure_cylinder();
+    l0_ = real("retracted_length");
+    base_ = declare_port("base", planar_domain(), PortSide::Response, "mount point of the barrel");
+    rod_ = declare_port("rod", planar_domain(), PortSide::Response, "rod eye");
+    set_dependencies(base_, {base_, rod_});
+    set_dependencies(rod_, {base_, rod_});
+    length_ = declare_observable("length", "m", "L, distance between the points");
+  }
+  void calc_outputs(Eval& e) const override {
+    publish_pressures(e);
+    const Line l = line(e);
+    const double f = forces(e, l.motion).total;
+    e.set_out(rod_, planar::fx, f * l.ux);
+    e.set_out(rod_, planar::fy, f * l.uy);
+    e.set_out(rod_, planar::tz, 0.0);
+    e.set_out(base_, planar::fx, -f * l.ux);
+    e.set_out(base_, planar::fy, -f * l.uy);
+    e.set_out(base_, planar::tz, 0.0);
+  }
+  void calc_derivatives(Eval& e) const override {
+    const Line l = line(e);
+    chamber_derivatives(e, l.motion);
+    e.set_observable(length_, l.motion.s + l0_);
+  }
+
+ private:
+  struct Line {
+    Motion motion;
+    double ux, uy;
+  };
+  Line line(const Eval& e) const {
+    const double dx = e.in(rod_, planar::x) - e.in(base_, planar::x);
+    const double dy = e.in(rod_, planar::y) - e.in(base_, planar::y);
+    const double length = std::hypot(dx, dy);
+    if (!(length > 0.0)) throw SimulationError(e.time(), {name()}, "its two points coincide: the cylinder has no axis");
+    const double ux = dx / length, uy = dy / length;
+    const double rate = ux * (e.in(rod_, planar::vx) - e.in(base_, planar::vx)) +
+                        uy * (e.in(rod_, planar::vy) - e.in(base_, planar::vy));
+    return {{length - l0_, rate}, ux, uy};
+  }
+  double l0_ = 0.0;
+  PortId base_, rod_;
+  ObservableId length_;
+};
+
+void register_cylinders(Registry& r) {
+  r.add<Cylinder>("hydraulic.cylinder",
+                  "double-acting cylinder on a 1D mass: two chambers, friction, end stops, leakage");
+  r.add<PlanarCylinder>("hydraulic.planar_cylinder",
+                        "double-acting cylinder as a force element between two points of planar bodies");
+}
+
+}  // namespace jourdain::hydraulic_library

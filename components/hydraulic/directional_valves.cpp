@@ -1,0 +1,223 @@
+// Spool-type directional valves: 2/2, 3/2, 4/2, 4/3 (closed, open, float or tandem
+// centre) and the proportional 4/3 valve, all driven by a signal `command`.
+//
+// The spool position x follows the command through second-order dynamics
+//   d²x/dt² = ω² (u − x) − 2 ζ ω dx/dt        (ω: natural frequency, ζ: damping)
+// (or first order, or none), with u the command clamped to the spool's travel. Each flow
+// path i -> j is a metering edge of opening h (m) and area
+//   A = A_max clamp(h / (s − o), 0, 1),     h = ±ξ − o,
+// where ξ is the spool position measured from the middle of its travel, s the half
+// travel, o the edge's overlap (o > 0: the edge stays shut for |ξ| < o; o < 0, an
+// underlap, lets it pass at the centre) and A_max the area at full travel. The flow is
+// q = orifice_flow(C_d, A, p_i − p_j) (turbulent with a laminar region), both ways.
+//
+//   valve            travel x        ξ            paths (sign of ξ that opens them)
+//   2/2              [0, x_max]      x − x_max/2  P→A (+), or (−) when normally open
+//   3/2              [0, x_max]      x − x_max/2  P→A (+), A→T (−)
+//   4/2              [0, x_max]      x − x_max/2  P→A, B→T (+); P→B, A→T (−)
+//   4/3              [−x_max, x_max] x            P→A, B→T (+); P→B, A→T (−)
+// The two-position valves rest (command 0) in their spring position and switch at half
+// travel. Centres of the 4/3 valve:
+//   closed  every edge has the overlap o;
+//   open    every edge is underlapped by the centre opening c (o = −c): P, A, B, T joined;
+//   float   A→T and B→T underlapped by c, P blocked (the load floats);
+//   tandem  A and B blocked, P→T open at the centre: A = A_max clamp((c − |ξ|)/c, 0, 1)
+//           (the pump unloads to tank).
+// The proportional valve is a 4/3 valve whose command is the fraction of full opening
+// (−1 to 1) and whose size is the catalogue's rated flow q_n at a pressure drop Δp_n per
+// metering edge: C_d A_max = q_n / sqrt(2 Δp_n / ρ); its dead band plays the overlap.
+#include "hydraulic_library.hpp"
+#include "jourdain/errors.hpp"
+
+namespace jourdain::hydraulic_library {
+
+enum class ValveKind { TwoTwo, ThreeTwo, FourTwo, FourThree, Proportional };
+
+class DirectionalValve : public HydraulicComponent {
+ public:
+  explicit DirectionalValve(ValveKind kind) : kind_(kind) {
+    const bool proportional = kind_ == ValveKind::Proportional;
+    if (proportional) {
+      declare_real("rated_flow", "m^3/s", std::nullopt, "q_n: flow of one metering edge at full command and Δp_n",
+                   Range::positive());
+      declare_real("rated_pressure_drop", "Pa", 5e5, "Δp_n: pressure drop per metering edge for the rated flow",
+                   Range::positive());
+      declare_real("dead_band", "", 0.0, "command fraction over which the edges stay shut (an overlap; < 0: underlap)",
+                   Range::between(-0.5, 0.5));
+    } else {
+      declare_real("max_opening", "m", 1e-3,
+                   three_position() ? "spool travel x_max each way from the centre" : "spool travel x_max",
+                   Range::positive());
+      declare_real("overlap", "m", 0.0, "overlap o of the metering edges (< 0: underlap)");
+      declare_area_parameters("max_area", "a fully open path", 1e-4);
+    }
+    if (three_position()) {
+      declare_text("centre", "closed", "centre position: closed, open, float or tandem",
+                   {"closed", "open", "float", "tandem"});
+      declare_real("centre_opening", proportional ? "" : "m", proportional ? 0.1 : 1e-4,
+                   "c: opening at the centre of the edges the centre type joins (open, float, tandem)",
+                   Range::positive());
+    }
+    if (kind_ == ValveKind::TwoTwo) declare_boolean("normally_open", false, "P→A open at rest (command 0)");
+    declare_real("leakage_area", "m^2", 0.0, "area left to every path when shut (internal leakage)",
+                 Range::non_negative());
+    declare_real("discharge_coefficient", "", 0.7, "C_d of the metering edges", Range::between(0.01, 1.0));
+    declare_real("critical_flow_number", "", 1000.0, "λ_crit of the orifice law", Range::positive());
+    declare_dynamics_parameters(proportional || kind_ == ValveKind::FourThree ? "second_order" : "first_order");
+  }
+
+  void configure() override {
+    const bool proportional = kind_ == ValveKind::Proportional;
+    if (proportional) {
+      travel_ = 1.0;
+      overlap_ = real("dead_band");
+      rated_flow_ = real("rated_flow");
+      rated_drop_ = real("rated_pressure_drop");
+    } else {
+      travel_ = real("max_opening");
+      overlap_ = real("overlap");
+      area_ = configured_area();
+    }
+    half_ = three_position() ? travel_ : travel_ / 2.0;
+    middle_ = three_position() ? 0.0 : travel_ / 2.0;
+    if (!(overlap_ < half_))
+      parameter_error(proportional ? "dead_band" : "overlap",
+                      "must be below the half travel (" + format_number(half_) + "), or no edge ever opens");
+    leak_ = real("leakage_area");
+    cd_ = real("discharge_coefficient");
+    lambda_crit_ = real("critical_flow_number");
+
+    // Ports and paths.
+    p_ = declare_port("p", hydraulic_domain(), PortSide::Response, "pressure port P");
+    if (kind_ != ValveKind::TwoTwo) t_ = declare_port("t", hydraulic_domain(), PortSide::Response, "tank port T");
+    a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "work port A");
+    if (kind_ == ValveKind::FourTwo || three_position())
+      b_ = declare_port("b", hydraulic_domain(), PortSide::Response, "work port B");
+    if (kind_ == ValveKind::TwoTwo) {
+      paths_.push_back({p_, a_, boolean("normally_open") ? -1.0 : 1.0, overlap_, false});
+    } else if (kind_ == ValveKind::ThreeTwo) {
+      paths_.push_back({p_, a_, 1.0, overlap_, false});
+      paths_.push_back({a_, t_, -1.0, overlap_, false});
+    } else {
+      double o_p = overlap_, o_t = overlap_;
+      if (three_position()) {
+        const std::string centre = text("centre");
+        centre_opening_ = real("centre_opening");
+        if (centre == "open") o_p = o_t = -centre_opening_;
+        if (centre == "float") o_t = -centre_opening_;
+        if (centre == "tandem") paths_.push_back({p_, t_, 0.0, 0.0, true});
+      }
+      paths_.push_back({p_, a_, 1.0, o_p, false});
+      paths_.push_back({b_, t_, 1.0, o_t, false});
+      paths_.push_back({p_, b_, -1.0, o_p, false});
+      paths_.push_back({a_, t_, -1.0, o_t, false});
+    }
+    for (const auto& path : paths_)
+      if (!(path.overlap < half_)) parameter_error("centre_opening", "leaves an edge that never opens");
+    hydraulic_ports_ = {p_, t_, a_, b_};
+    std::erase_if(hydraulic_ports_, [](PortId id) { return !id.valid(); });
+
+    command_ =
+        declare_port("command", signal_domain(), PortSide::Response,
+                     proportional ? "spool command, fraction of full opening (−1 to 1)" : "spool position demand (m)");
+    configure_dynamics("spool", proportional ? "" : "m", "spool position x");
+    // The flows read every pressure, and the command too when the spool has no dynamics.
+    std::vector<PortId> reads = hydraulic_ports_;
+    if (!has_dynamics()) reads.push_back(command_);
+    for (PortId port : hydraulic_ports_) set_dependencies(port, reads);
+
+    position_ = declare_observable("position", proportional ? "" : "m", "spool position x");
+    for (PortId port : hydraulic_ports_)
+      port_flows_.push_back(declare_observable("flow_" + ports()[port.index].name, "m^3/s",
+                                               "flow delivered into the element at " + ports()[port.index].name));
+    declare_fluid();
+  }
+
+  void calc_outputs(Eval& e) const override {
+    double q[4] = {0, 0, 0, 0};
+    flows(e, q);
+    for (size_t k = 0; k < hydraulic_ports_.size(); ++k) e.set_out(hydraulic_ports_[k], hydraulic::flow_rate, q[k]);
+  }
+
+  void calc_derivatives(Eval& e) const override {
+    dynamic_derivatives(e, demand(e));
+    double q[4] = {0, 0, 0, 0};
+    flows(e, q);
+    for (size_t k = 0; k < hydraulic_ports_.size(); ++k) e.set_observable(port_flows_[k], q[k]);
+    e.set_observable(position_, dynamic_position(e, demand(e)));
+  }
+
+ private:
+  struct Path {
+    PortId from, to;
+    double sign;     // +1: opens as ξ grows, −1: as ξ falls
+    double overlap;  // o (m, or command fraction)
+    bool centre;     // the tandem centre's P→T passage
+  };
+  bool three_position() const { return kind_ == ValveKind::FourThree || kind_ == ValveKind::Proportional; }
+
+  // The command clamped to the spool's travel.
+  double demand(const Eval& e) const {
+    const double u = e.in(command_, signal::value);
+    return three_position() ? std::clamp(u, -travel_, travel_) : std::clamp(u, 0.0, travel_);
+  }
+
+  // Area of a path at spool coordinate ξ (from the middle of the travel).
+  double path_area(const Path& path, double xi, double full_area) const {
+    double fraction;
+    if (path.centre)
+      fraction = std::clamp((centre_opening_ - std::abs(xi)) / centre_opening_, 0.0, 1.0);
+    else
+      fraction = std::clamp((path.sign * xi - path.overlap) / (half_ - path.overlap), 0.0, 1.0);
+    return std::max(full_area * fraction, leak_);
+  }
+
+  int slot(PortId port) const {
+    for (size_t k = 0; k < hydraulic_ports_.size(); ++k)
+      if (hydraulic_ports_[k] == port) return static_cast<int>(k);
+    return -1;
+  }
+
+  // Flow delivered into the element at each hydraulic port, in hydraulic_ports_ order.
+  void flows(const Eval& e, double* q) const {
+    const Fluid f = fluid(e);
+    const double xi = dynamic_position(e, demand(e)) - middle_;
+    const double full_area =
+        kind_ == ValveKind::Proportional ? rated_flow_ / (cd_ * std::sqrt(2.0 * rated_drop_ / f.density)) : area_;
+    for (const auto& path : paths_) {
+      const double dp = e.in(path.from, hydraulic::pressure) - e.in(path.to, hydraulic::pressure);
+      const double flow = orifice_flow(cd_, path_area(path, xi, full_area), dp, f, lambda_crit_);
+      q[slot(path.from)] -= flow;
+      q[slot(path.to)] += flow;
+    }
+  }
+
+  ValveKind kind_;
+  double travel_ = 1e-3, overlap_ = 0.0, area_ = 0.0, half_ = 1.0, middle_ = 0.0, centre_opening_ = 1e-4;
+  double rated_flow_ = 0.0, rated_drop_ = 5e5, leak_ = 0.0, cd_ = 0.7, lambda_crit_ = 1000.0;
+  std::vector<Path> paths_;
+  PortId p_, t_, a_, b_, command_;
+  std::vector<PortId> hydraulic_ports_;
+  ObservableId position_;
+  std::vector<ObservableId> port_flows_;
+};
+
+template <ValveKind K>
+class Valve final : public DirectionalValve {
+ public:
+  Valve() : DirectionalValve(K) {}
+};
+
+void register_directional_valves(Registry& r) {
+  r.add<Valve<ValveKind::TwoTwo>>("hydraulic.valve_2_2", "2/2 directional valve (P-A), spool dynamics, overlap");
+  r.add<Valve<ValveKind::ThreeTwo>>("hydraulic.valve_3_2",
+                                    "3/2 directional valve (P-A / A-T), spool dynamics, overlap");
+  r.add<Valve<ValveKind::FourTwo>>("hydraulic.valve_4_2",
+                                   "4/2 directional valve (P-B, A-T / P-A, B-T), spool dynamics");
+  r.add<Valve<ValveKind::FourThree>>(
+      "hydraulic.valve_4_3", "4/3 directional valve: closed, open, float or tandem centre; spool dynamics, overlap");
+  r.add<Valve<ValveKind::Proportional>>("hydraulic.proportional_valve",
+                                        "proportional 4/3 valve: opening proportional to the command, rated flow");
+}
+
+}  // namespace jourdain::hydraulic_library

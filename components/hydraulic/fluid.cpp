@@ -1,0 +1,158 @@
+// The fluid of world.fluid and the base class of the hydraulic components
+// (hydraulic_library.hpp).
+#include <limits>
+#include <vector>
+
+#include "hydraulic_library.hpp"
+#include "jourdain/errors.hpp"
+#include "jourdain/netlist.hpp"
+
+namespace jourdain::hydraulic_library {
+
+namespace {
+
+struct FluidKey {
+  const char* name;
+  const char* unit;
+  double Fluid::*field;
+  Range range;
+  const char* meaning;
+};
+
+const std::vector<FluidKey>& fluid_keys() {
+  static const std::vector<FluidKey> keys = {
+      {"density", "kg/m^3", &Fluid::density, Range::positive(), "ρ"},
+      {"bulk_modulus", "Pa", &Fluid::bulk_modulus, Range::positive(), "bulk modulus of the air-free liquid"},
+      {"kinematic_viscosity", "m^2/s", &Fluid::kinematic_viscosity, Range::positive(), "ν"},
+      {"vapour_pressure", "Pa", &Fluid::vapour_pressure, Range::non_negative(), "absolute"},
+      {"atmospheric_pressure", "Pa", &Fluid::atmospheric_pressure, Range::positive(), "absolute"},
+      {"air_fraction", "", &Fluid::air_fraction, Range::between(0.0, 1.0),
+       "entrained air volume per liquid volume at p_atm"},
+      {"air_polytropic_index", "", &Fluid::air_polytropic_index, Range::between(1.0, 1.4),
+       "1 isothermal to 1.4 adiabatic"},
+  };
+  return keys;
+}
+
+}  // namespace
+
+Fluid parse_fluid(const World& world) {
+  Fluid f;
+  auto it = world.sections.find("fluid");
+  if (it == world.sections.end()) return f;
+  const nlohmann::json& j = *it;
+  auto where = [&](const std::string& key) { return InputLocation{world.file, "/world/fluid/" + key, "", ""}; };
+  if (!j.is_object()) throw InputError(InputLocation{world.file, "/world/fluid", "", ""}, "expected an object");
+  for (const auto& [key, value] : j.items()) {
+    const FluidKey* k = nullptr;
+    for (const auto& candidate : fluid_keys())
+      if (key == candidate.name) k = &candidate;
+    if (!k) {
+      std::string list;
+      for (const auto& candidate : fluid_keys()) list += (list.empty() ? "" : ", ") + std::string(candidate.name);
+      throw InputError(where(key), "unknown fluid property; the fluid's properties are: " + list);
+    }
+    const double v = json_check::quantity(value, k->unit, where(key));
+    if (!std::isfinite(v) || !k->range.contains(v))
+      throw InputError(where(key), "value " + format_number(v) + " is out of its range " + k->range.to_string(k->unit) +
+                                       " (" + k->meaning + ")");
+    f.*(k->field) = v;
+  }
+  if (!(f.vapour_pressure < f.atmospheric_pressure))
+    throw InputError(where("vapour_pressure"), "must be below atmospheric_pressure (" +
+                                                   format_number(f.atmospheric_pressure) + " Pa): both are absolute");
+  return f;
+}
+
+// ------------------------------------------------------------------ HydraulicComponent
+
+void HydraulicComponent::declare_fluid() {
+  const Fluid d;
+  fluid_[0] = declare_discrete("fluid_density", d.density, "world.fluid density for the run (kg/m³)");
+  fluid_[1] = declare_discrete("fluid_bulk_modulus", d.bulk_modulus, "world.fluid bulk_modulus for the run (Pa)");
+  fluid_[2] = declare_discrete("fluid_viscosity", d.kinematic_viscosity, "world.fluid kinematic_viscosity (m²/s)");
+  fluid_[3] = declare_discrete("fluid_vapour_pressure", d.vapour_pressure, "world.fluid vapour_pressure (Pa abs)");
+  fluid_[4] =
+      declare_discrete("fluid_atmospheric_pressure", d.atmospheric_pressure, "world.fluid atmospheric_pressure (Pa)");
+  fluid_[5] = declare_discrete("fluid_air_fraction", d.air_fraction, "world.fluid air_fraction");
+  fluid_[6] = declare_discrete("fluid_air_index", d.air_polytropic_index, "world.fluid air_polytropic_index");
+}
+
+void HydraulicComponent::load_fluid(Eval& e) const {
+  const Fluid f = parse_fluid(e.world());
+  e.set_discrete(fluid_[0], f.density);
+  e.set_discrete(fluid_[1], f.bulk_modulus);
+  e.set_discrete(fluid_[2], f.kinematic_viscosity);
+  e.set_discrete(fluid_[3], f.vapour_pressure);
+  e.set_discrete(fluid_[4], f.atmospheric_pressure);
+  e.set_discrete(fluid_[5], f.air_fraction);
+  e.set_discrete(fluid_[6], f.air_polytropic_index);
+}
+
+void HydraulicComponent::declare_area_parameters(const std::string& area_name, const std::string& what,
+                                                 double default_area) {
+  area_name_ = area_name;
+  default_area_ = default_area;
+  declare_real("diameter", "m", 0.0, "diameter d of " + what + ": area π d²/4 (0: use " + area_name + ")",
+               Range::non_negative());
+  declare_real(area_name, "m^2", 0.0,
+               "area of " + what + " (0 with no diameter: " + format_number(default_area) + " m²)",
+               Range::non_negative());
+}
+
+double HydraulicComponent::configured_area() const {
+  const double d = real("diameter"), a = real(area_name_);
+  if (d > 0.0 && a > 0.0) parameter_error(area_name_, "give the diameter or " + area_name_ + ", not both");
+  if (d > 0.0) return pi * d * d / 4.0;
+  return a > 0.0 ? a : default_area_;
+}
+
+void HydraulicComponent::declare_dynamics_parameters(const std::string& default_order, bool second_order_allowed) {
+  std::vector<std::string> choices{"none", "first_order"};
+  if (second_order_allowed) choices.push_back("second_order");
+  declare_text("dynamics", default_order,
+               second_order_allowed ? "moving part: none (static), first_order (time_constant) or second_order "
+                                      "(natural_frequency, damping)"
+                                    : "moving part: none (static) or first_order (time_constant)",
+               choices);
+  declare_real("time_constant", "s", 1e-3, "first order: time constant T", Range::positive());
+  if (second_order_allowed) {
+    declare_real("natural_frequency", "rad/s", 200.0,
+                 "second order: natural frequency ω (the -3 dB bandwidth for "
+                 "damping 0.707)",
+                 Range::positive());
+    declare_real("damping", "", 0.707, "second order: damping ratio ζ", Range::positive());
+  }
+}
+
+void HydraulicComponent::configure_dynamics(const std::string& name, const std::string& unit,
+                                            const std::string& description) {
+  const std::string order = text("dynamics");
+  order_ = order == "none" ? 0 : order == "first_order" ? 1 : 2;
+  time_constant_ = real("time_constant");
+  if (order_ == 2) {
+    omega_ = real("natural_frequency");
+    zeta_ = real("damping");
+  }
+  if (order_ >= 1) y_ = declare_state(name, unit, 0.0, description);
+  // The rate is kept as (dy/dt)/ω, in the units of y: a state in y's own scale keeps the
+  // solver's error control on it in proportion (dy/dt itself is ω times larger, and near
+  // zero at rest, where an absolute tolerance meant for y would be needlessly tight).
+  if (order_ == 2)
+    ydot_ = declare_state(name + "_rate", unit, 0.0, "its rate of change divided by the natural frequency, (dy/dt)/ω");
+}
+
+void HydraulicComponent::dynamic_derivatives(Eval& e, double target, double half_width) const {
+  if (order_ == 0) return;
+  const double drive = dead_zone(target - e.state(y_), half_width);
+  if (order_ == 1) {
+    e.set_derivative(y_, drive / time_constant_);
+    return;
+  }
+  // y' = ω w,  w' = ω drive − 2 ζ ω w   (w = y'/ω): y'' = ω² drive − 2 ζ ω y'.
+  const double w = e.state(ydot_);
+  e.set_derivative(y_, omega_ * w);
+  e.set_derivative(ydot_, omega_ * (drive - 2.0 * zeta_ * w));
+}
+
+}  // namespace jourdain::hydraulic_library

@@ -1,0 +1,199 @@
+// Internal header of the hydraulic component library: the fluid, the laws that several
+// components share (orifice, chamber, spool dynamics) and their common base class.
+//
+// Conventions (DESIGN.md §3, Hydraulics):
+//   - pressures are GAUGE pressures, in Pa, relative to world.fluid.atmospheric_pressure
+//     (a tank is at 0); absolute pressure p_abs = p + p_atm is used only where physics
+//     needs it (entrained air, the vapour limit, gas laws);
+//   - a capacitive element (volume, chamber, accumulator, pipe node) is the state side of
+//     a hydraulic port: it outputs its pressure and receives the flows into it; a
+//     resistive element (orifice, valve, pump) is the response side: it reads pressures
+//     and returns the volume flow rate (m³/s) it delivers INTO the capacitive element;
+//   - flows are volume flow rates at the local pressure (the liquid is treated as
+//     incompressible in the resistive laws, compressible in the chambers).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "jourdain/component.hpp"
+#include "jourdain/domains.hpp"
+#include "jourdain/registry.hpp"
+
+namespace jourdain::hydraulic_library {
+
+void register_sources(Registry& r);
+void register_volumes(Registry& r);
+void register_orifices(Registry& r);
+void register_pumps(Registry& r);
+void register_pressure_valves(Registry& r);
+void register_directional_valves(Registry& r);
+void register_cylinders(Registry& r);
+void register_pipes(Registry& r);
+void register_sensors(Registry& r);
+
+inline std::string format_number(double v) {
+  std::ostringstream out;
+  out.precision(10);
+  out << v;
+  return out.str();
+}
+
+// ------------------------------------------------------------------ the fluid
+
+// The netlist's "world": {"fluid": {...}}. Every key is optional.
+struct Fluid {
+  double density = 850.0;                  // ρ, kg/m³
+  double bulk_modulus = 1.5e9;             // β_l, Pa: the air-free liquid
+  double kinematic_viscosity = 4.6e-5;     // ν, m²/s (ISO VG 46 at 40 °C)
+  double vapour_pressure = 1000.0;         // Pa ABSOLUTE: no pressure falls below it
+  double atmospheric_pressure = 101325.0;  // Pa absolute: the zero of gauge pressures
+  double air_fraction = 0.0;               // α: undissolved air volume per liquid volume at p_atm
+  double air_polytropic_index = 1.0;       // n of the air bubbles (1 isothermal, 1.4 adiabatic)
+
+  // Lowest gauge pressure a chamber reaches: the vapour pressure.
+  double min_pressure() const { return vapour_pressure - atmospheric_pressure; }
+
+  // Effective bulk modulus of the liquid with entrained air at gauge pressure p. The
+  // mixture's volume is V = V_l + V_a with dV_l/dp = −V_l/β_l and air following
+  // p_abs V_a^n = const, V_a = α V_l (p_atm/p_abs)^(1/n); then β = −V dp/dV gives
+  //   β(p) = β_l (1 + x) / (1 + x β_l / (n p_abs)),   x = α (p_atm / p_abs)^(1/n)
+  // (Merritt, Hydraulic Control Systems, 1967, ch. 2, effective bulk modulus: 1/β_e = 1/β_l + (V_g/V_t)/β_g with
+  // β_g = n p for the gas). Without air it is β_l.
+  double effective_bulk_modulus(double p) const {
+    if (air_fraction <= 0.0) return bulk_modulus;
+    const double p_abs = std::max(p + atmospheric_pressure, std::max(vapour_pressure, 1.0));
+    const double x = air_fraction * std::pow(atmospheric_pressure / p_abs, 1.0 / air_polytropic_index);
+    return bulk_modulus * (1.0 + x) / (1.0 + x * bulk_modulus / (air_polytropic_index * p_abs));
+  }
+  // Dynamic viscosity μ = ρ ν, Pa·s.
+  double dynamic_viscosity() const { return density * kinematic_viscosity; }
+};
+
+// Parses world.fluid (numbers in SI or strings with units); throws an InputError naming
+// "/world/fluid/<key>" for an unknown key, a wrong unit or a value out of range.
+Fluid parse_fluid(const World& world);
+
+// ------------------------------------------------------------------ shared laws
+
+constexpr double pi = std::numbers::pi;
+
+// Equivalent hydraulic diameter of an opening of area A: the circle of that area.
+inline double hydraulic_diameter(double area) { return std::sqrt(4.0 * std::max(area, 0.0) / pi); }
+
+// Sharp-edged orifice, turbulent with a smooth laminar region near Δp = 0 (the flow-number
+// form of system simulation tools such as AMESim):
+//   q = C_d tanh(2 λ / λ_crit) A sign(Δp) sqrt(2 |Δp| / ρ),   λ = D_h sqrt(2 |Δp| / ρ) / ν
+// λ is a Reynolds number built on the ideal jet speed. For λ >> λ_crit, tanh -> 1: the
+// turbulent law q = C_d A sqrt(2Δp/ρ). Near Δp = 0, tanh(z) ≈ z makes q linear in Δp,
+//   q ≈ 4 C_d A D_h Δp / (ν λ_crit ρ),
+// the laminar regime, so q(Δp) is continuous with a continuous, finite slope through 0.
+inline double orifice_flow(double cd, double area, double dp, const Fluid& f, double lambda_crit) {
+  if (!(area > 0.0) || dp == 0.0) return 0.0;
+  const double jet = std::sqrt(2.0 * std::abs(dp) / f.density);  // ideal jet speed, m/s
+  const double lambda = hydraulic_diameter(area) * jet / f.kinematic_viscosity;
+  const double q = cd * std::tanh(2.0 * lambda / lambda_crit) * area * jet;
+  return dp > 0.0 ? q : -q;
+}
+
+// Liquid chamber with a vapour limit. Its state p_s is the pressure while the pressure
+// is above the vapour pressure p_min (gauge); the chamber then follows
+//   dp/dt = β(p) / V (Σq − dV/dt)                                          (1)
+// When (1) would take p below p_min, the pressure stays at p_min and the liquid column
+// separates: a vapour cavity of volume V_c opens, with dV_c/dt = dV/dt − Σq. The state
+// carries on below p_min as the cavity's measure, p_s = p_min − β(p_min) V_c / V, with
+//   dp_s/dt = [β (Σq − dV/dt) + (p_min − p_s) dV/dt] / V                     (2)
+// which makes V_c = V (p_min − p_s)/β exact for a moving wall too; (2) equals (1) above
+// p_min. The cavity must be refilled before the pressure rises again, and the volume
+// balance (liquid + cavity) holds throughout. No event is needed: the pressure is
+// max(p_s, p_min), continuous, with a kink at p_min.
+// A compliant wall (a hose) adds its own modulus β_w in series: 1/β = 1/β(p) + 1/β_w
+// (wall_modulus 0: a rigid wall).
+struct Chamber {
+  static double pressure(double ps, const Fluid& f) { return std::max(ps, f.min_pressure()); }
+  static double bulk_modulus(double p, const Fluid& f, double wall_modulus = 0.0) {
+    const double beta = f.effective_bulk_modulus(p);
+    return wall_modulus > 0.0 ? 1.0 / (1.0 / beta + 1.0 / wall_modulus) : beta;
+  }
+  static double rate(double ps, double volume, double dvdt, double inflow, const Fluid& f, double wall_modulus = 0.0) {
+    const double p_min = f.min_pressure();
+    const double beta = bulk_modulus(std::max(ps, p_min), f, wall_modulus);
+    const double deficit = std::max(0.0, p_min - ps);
+    return (beta * (inflow - dvdt) + deficit * dvdt) / volume;
+  }
+  static double cavity(double ps, double volume, const Fluid& f, double wall_modulus = 0.0) {
+    const double p_min = f.min_pressure();
+    return ps < p_min ? volume * (p_min - ps) / bulk_modulus(p_min, f, wall_modulus) : 0.0;
+  }
+};
+
+// Dead zone of half-width h: e − clamp(e, −h, h). A spool or poppet that needs a force
+// margin h to move (static friction) shows a hysteresis loop of width 2h.
+inline double dead_zone(double e, double h) { return h > 0.0 ? e - std::clamp(e, -h, h) : e; }
+
+// ------------------------------------------------------------------ base class
+
+// Base of the hydraulic components: access to the fluid for the run, and the optional
+// dynamics of a moving part (spool, poppet, displacement).
+//
+// The fluid is read from world.fluid once per run, in initialize(), into discrete states
+// (fluid_density, ...): reading JSON at every evaluation would cost several times the
+// framework's whole per-component overhead, and the component itself stays immutable.
+// Before initialize() those discrete states hold the defaults of Fluid.
+class HydraulicComponent : public Component {
+ public:
+  void initialize(Eval& e) const override { load_fluid(e); }
+
+ protected:
+  // configure(): declares the discrete states that hold the fluid for the run.
+  void declare_fluid();
+  // initialize(): parses world.fluid into them (subclasses call it first).
+  void load_fluid(Eval& e) const;
+  // The run's fluid, from the discrete states.
+  Fluid fluid(const Eval& e) const {
+    Fluid f;
+    f.density = e.discrete(fluid_[0]);
+    f.bulk_modulus = e.discrete(fluid_[1]);
+    f.kinematic_viscosity = e.discrete(fluid_[2]);
+    f.vapour_pressure = e.discrete(fluid_[3]);
+    f.atmospheric_pressure = e.discrete(fluid_[4]);
+    f.air_fraction = e.discrete(fluid_[5]);
+    f.air_polytropic_index = e.discrete(fluid_[6]);
+    return f;
+  }
+
+  // ---- the size of an opening: "diameter" (d, A = π d²/4) or `area_name` ----
+  // Constructor: declares both (0 = not given); default_area applies when neither is.
+  void declare_area_parameters(const std::string& area_name, const std::string& what, double default_area);
+  // configure(): the area in m² (a parameter_error when both or neither are usable).
+  double configured_area() const;
+
+  // ---- dynamics of a moving part: position y follows a target u ----
+  //   "none":          y = u
+  //   "first_order":   T dy/dt = dz(u − y)
+  //   "second_order":  d²y/dt² = ω² dz(u − y) − 2 ζ ω dy/dt
+  // dz is the dead zone of half-width h (hysteresis, dead_zone()), 0 without hysteresis.
+  // Constructor: declares "dynamics", "time_constant", "natural_frequency", "damping".
+  void declare_dynamics_parameters(const std::string& default_order, bool second_order_allowed = true);
+  // configure(): reads them and declares the states `name` (and `name`_rate).
+  void configure_dynamics(const std::string& name, const std::string& unit, const std::string& description);
+  bool has_dynamics() const { return order_ != 0; }
+  // The part's position: its state, or the target when it has no dynamics.
+  double dynamic_position(const Eval& e, double target) const { return order_ == 0 ? target : e.state(y_); }
+  void dynamic_derivatives(Eval& e, double target, double half_width = 0.0) const;
+
+ private:
+  std::array<DiscreteId, 7> fluid_{};
+  std::string area_name_;
+  double default_area_ = 0.0;
+  int order_ = 0;  // 0 none, 1 first order, 2 second order
+  double time_constant_ = 0.0, omega_ = 0.0, zeta_ = 0.0;
+  StateId y_, ydot_;
+};
+
+}  // namespace jourdain::hydraulic_library

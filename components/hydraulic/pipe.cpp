@@ -1,0 +1,160 @@
+// Pipe or hose, lumped in N segments: nodes (capacitances) joined by links (friction and,
+// optionally, the inertia of the oil column).
+//
+// A pipe of length L and inner diameter d holds V = A L, A = π d²/4. Its nodes share V
+// equally and integrate
+//   dp/dt = β_e/V_node Σq,    1/β_e = 1/β(p) + 1/β_wall   (Chamber; a hose's wall adds
+//                                                          its own compliance)
+// Its links share L equally; a link of length l carries a flow q with
+//   (ρ l / A) dq/dt = p_up − p_down − Δp_f(q)         (with inertance, an RLC line)
+//   Δp_f(q) = p_up − p_down                           (without: an RC line)
+//   Δp_f = f (l/d) ρ v|v|/2,  v = q/A,  Re = |v| d/ν,  f = max(64/Re, 0.3164 Re^(−1/4))
+// i.e. Hagen–Poiseuille (Δp = 32 μ l v / d²) in laminar flow and Blasius in turbulent
+// flow, whichever resists more (they meet at Re ≈ 1190).
+//
+// Which end is which side of its port ("ends"):
+//   state_response     a is a node, b a link:  a=(n1)-l1-(n2)-...-(nN)-lN->b
+//                      (N nodes, N links: e.g. valve -> pipe.a ... pipe.b -> cylinder)
+//   state_state        both ends are nodes:    a=(n1)-l1-...-lN-(nN+1)=b
+//   response_response  both ends are links:   a-l0-(n1)-...-(nN)-lN-b
+#include "hydraulic_library.hpp"
+#include "jourdain/errors.hpp"
+
+namespace jourdain::hydraulic_library {
+
+class Pipe final : public HydraulicComponent {
+ public:
+  Pipe() {
+    declare_real("length", "m", std::nullopt, "L", Range::positive());
+    declare_real("diameter", "m", std::nullopt, "inner diameter d", Range::positive());
+    declare_integer("segments", 1, "N, number of segments", Range::between(1, 200));
+    declare_text("ends", "state_response", "side of ports a and b: state_response, state_state or response_response",
+                 {"state_response", "state_state", "response_response"});
+    declare_boolean("inertance", true, "include the inertia of the oil column (RLC) or not (RC)");
+    declare_real("wall_bulk_modulus", "Pa", 0.0, "β_wall of a compliant hose wall (0: rigid pipe)",
+                 Range::non_negative());
+  }
+
+  void configure() override {
+    length_ = real("length");
+    d_ = real("diameter");
+    area_ = pi * d_ * d_ / 4.0;
+    wall_ = real("wall_bulk_modulus");
+    inertance_ = boolean("inertance");
+    const long n = integer("segments");
+    const std::string ends = text("ends");
+    a_is_node_ = ends != "response_response";
+    b_is_node_ = ends == "state_state";
+    const long nodes = ends == "state_state" ? n + 1 : n;
+    const long links = ends == "response_response" ? n + 1 : n;
+    node_volume_ = area_ * length_ / static_cast<double>(nodes);
+    link_length_ = length_ / static_cast<double>(links);
+
+    a_ = declare_port("a", hydraulic_domain(), a_is_node_ ? PortSide::State : PortSide::Response, "end a");
+    b_ = declare_port("b", hydraulic_domain(), b_is_node_ ? PortSide::State : PortSide::Response, "end b");
+    for (long i = 1; i <= nodes; ++i)
+      p_.push_back(declare_state("p" + std::to_string(i), "Pa", 0.0, "pressure state of node " + std::to_string(i)));
+    if (inertance_)
+      for (long i = 1; i <= links; ++i)
+        q_.push_back(declare_state("q" + std::to_string(i), "m^3/s", 0.0, "flow of link " + std::to_string(i)));
+    links_ = static_cast<int>(links);
+    // A node's pressure reads nothing; a link's flow at a response-side end is a state
+    // (with inertance) or reads the pressure at that end.
+    if (a_is_node_ || inertance_)
+      set_dependencies(a_, {});
+    else
+      set_dependencies(a_, {a_});
+    if (b_is_node_ || inertance_)
+      set_dependencies(b_, {});
+    else
+      set_dependencies(b_, {b_});
+    flow_a_ = declare_observable("flow_a", "m^3/s", "flow entering at a");
+    flow_b_ = declare_observable("flow_b", "m^3/s", "flow leaving at b");
+    declare_fluid();
+  }
+
+  void calc_outputs(Eval& e) const override {
+    const Fluid f = fluid(e);
+    if (a_is_node_)
+      e.set_out(a_, hydraulic::pressure, Chamber::pressure(e.state(p_.front()), f));
+    else
+      e.set_out(a_, hydraulic::flow_rate, -link_flow(e, 0, f));
+    if (b_is_node_)
+      e.set_out(b_, hydraulic::pressure, Chamber::pressure(e.state(p_.back()), f));
+    else
+      e.set_out(b_, hydraulic::flow_rate, link_flow(e, links_ - 1, f));
+  }
+
+  void calc_derivatives(Eval& e) const override {
+    const Fluid f = fluid(e);
+    const int nodes = static_cast<int>(p_.size());
+    // Link k joins node (k − offset) upstream to node (k − offset + 1) downstream, where
+    // offset is 1 when the first link starts at port a.
+    const int offset = a_is_node_ ? 0 : 1;
+    std::vector<double> inflow(nodes, 0.0);
+    if (a_is_node_) inflow.front() += e.in(a_, hydraulic::flow_rate);
+    if (b_is_node_) inflow.back() += e.in(b_, hydraulic::flow_rate);
+    for (int k = 0; k < links_; ++k) {
+      const double q = link_flow(e, k, f);
+      const int up = k - offset, down = k - offset + 1;
+      if (up >= 0) inflow[up] -= q;
+      if (down < nodes) inflow[down] += q;
+      if (inertance_) {
+        const double dp = upstream(e, k, f) - downstream(e, k, f) - friction_drop(q, f);
+        e.set_derivative(q_[k], area_ / (f.density * link_length_) * dp);
+      }
+    }
+    for (int i = 0; i < nodes; ++i)
+      e.set_derivative(p_[i], Chamber::rate(e.state(p_[i]), node_volume_, 0.0, inflow[i], f, wall_));
+    e.set_observable(flow_a_, a_is_node_ ? e.in(a_, hydraulic::flow_rate) : link_flow(e, 0, f));
+    e.set_observable(flow_b_, b_is_node_ ? -e.in(b_, hydraulic::flow_rate) : link_flow(e, links_ - 1, f));
+  }
+
+ private:
+  // Pressures at the ends of link k.
+  double upstream(const Eval& e, int k, const Fluid& f) const {
+    const int node = a_is_node_ ? k : k - 1;
+    return node < 0 ? e.in(a_, hydraulic::pressure) : Chamber::pressure(e.state(p_[node]), f);
+  }
+  double downstream(const Eval& e, int k, const Fluid& f) const {
+    const int node = a_is_node_ ? k + 1 : k;
+    return node >= static_cast<int>(p_.size()) ? e.in(b_, hydraulic::pressure)
+                                               : Chamber::pressure(e.state(p_[node]), f);
+  }
+
+  // Δp_f(q): the larger of the laminar (Hagen–Poiseuille) and turbulent (Blasius) drops.
+  double friction_drop(double q, const Fluid& f) const {
+    const double v = std::abs(q) / area_;
+    if (v == 0.0) return 0.0;
+    const double laminar = 32.0 * f.dynamic_viscosity() * link_length_ * v / (d_ * d_);
+    const double re = v * d_ / f.kinematic_viscosity;
+    const double turbulent = 0.3164 * std::pow(re, -0.25) * (link_length_ / d_) * f.density * v * v / 2.0;
+    return std::copysign(std::max(laminar, turbulent), q);
+  }
+  // The inverse, for the RC line: the flow whose friction drop is Δp.
+  double flow_for_drop(double dp, const Fluid& f) const {
+    if (dp == 0.0) return 0.0;
+    const double laminar_v = std::abs(dp) * d_ * d_ / (32.0 * f.dynamic_viscosity() * link_length_);
+    // Blasius: Δp = K v^1.75 with K = 0.3164 (d/ν)^(−1/4) (l/d) ρ/2.
+    const double k = 0.3164 * std::pow(d_ / f.kinematic_viscosity, -0.25) * (link_length_ / d_) * f.density / 2.0;
+    const double turbulent_v = std::pow(std::abs(dp) / k, 1.0 / 1.75);
+    return std::copysign(std::min(laminar_v, turbulent_v) * area_, dp);
+  }
+  double link_flow(const Eval& e, int k, const Fluid& f) const {
+    if (inertance_) return e.state(q_[k]);
+    return flow_for_drop(upstream(e, k, f) - downstream(e, k, f), f);
+  }
+
+  double length_ = 0.0, d_ = 0.0, area_ = 0.0, wall_ = 0.0, node_volume_ = 0.0, link_length_ = 0.0;
+  bool inertance_ = true, a_is_node_ = true, b_is_node_ = false;
+  int links_ = 0;
+  PortId a_, b_;
+  std::vector<StateId> p_, q_;
+  ObservableId flow_a_, flow_b_;
+};
+
+void register_pipes(Registry& r) {
+  r.add<Pipe>("hydraulic.pipe", "pipe or hose in N lumped segments: capacitance, friction, optional inertance");
+}
+
+}  // namespace jourdain::hydraulic_library

@@ -1,0 +1,317 @@
+// Pressure-actuated valves: relief valve, check valve, pilot-operated check valve (the
+// press's prefill valve) and counterbalance (support) valve.
+//
+// Each is an orifice (orifice_flow: turbulent with a laminar region) whose area follows
+// the force balance on its poppet or spool, written per unit seat area as a pressure
+// "drive" Π: the part opens when Π > 0 and is fully open at Π = Δp_open. Optional
+// first-order dynamics let the opening lag behind Π (HydraulicComponent dynamics).
+#include "hydraulic_library.hpp"
+#include "jourdain/errors.hpp"
+
+namespace jourdain::hydraulic_library {
+
+namespace {
+
+// Opening fraction of a poppet driven by Π: 0 closed, 1 fully open at Π = full.
+double opening_fraction(double drive, double full) { return std::clamp(drive / full, 0.0, 1.0); }
+
+}  // namespace
+
+// Relief valve from p to t, characterised as in catalogues by its cracking pressure p_c
+// and its pressure–flow gradient G: in steady state
+//   q = G (Δp − p_c)  for Δp = p_p − p_t > p_c,   0 below.
+// The valve's opening is an overpressure y (Pa): y = Δp − p_c in steady state, and the
+// flow passes an orifice whose area gives q = G y at Δp = p_c + y:
+//   A(y) = G y / (C_d sqrt(2 (p_c + y) / ρ)),   q = orifice_flow(C_d, A(y), Δp)
+// (no reverse flow: q = 0 for Δp <= 0). With dynamics, y follows its target with a time
+// constant or a natural frequency (the poppet's mass and spring); with hysteresis h the
+// poppet also needs a force margin to move (dead zone of half-width w = h/2):
+//   target T = max(Δp − p_c + w, −w),   T_f dy/dt = dz(T − y, w)
+// so the valve opens at p_c when the pressure rises and recloses at p_c − h when it
+// falls. Rising, the steady flow is G (Δp − p_c); falling, the poppet stays open for
+// y = Δp − p_c + h and passes G y sqrt(Δp / (p_c + y)).
+class ReliefValve final : public HydraulicComponent {
+ public:
+  ReliefValve() {
+    declare_real("cracking_pressure", "Pa", std::nullopt, "p_c: pressure drop at which the valve opens",
+                 Range::positive());
+    declare_real("gradient", "m^3/s/Pa", 1e-8, "G: flow per pascal above the cracking pressure (e.g. \"6 L/min/bar\")",
+                 Range::positive());
+    declare_real("hysteresis", "Pa", 0.0, "h: the valve recloses h below p_c (needs dynamics)", Range::non_negative());
+    declare_real("discharge_coefficient", "", 0.7, "C_d of the poppet's orifice", Range::between(0.01, 1.0));
+    declare_real("critical_flow_number", "", 1000.0, "λ_crit of the orifice law", Range::positive());
+    declare_dynamics_parameters("none");
+  }
+  void configure() override {
+    p_c_ = real("cracking_pressure");
+    gradient_ = real("gradient");
+    half_width_ = real("hysteresis") / 2.0;
+    cd_ = real("discharge_coefficient");
+    lambda_crit_ = real("critical_flow_number");
+    p_ = declare_port("p", hydraulic_domain(), PortSide::Response, "inlet (the pressure limited)");
+    t_ = declare_port("t", hydraulic_domain(), PortSide::Response, "outlet (tank)");
+    configure_dynamics("opening_state", "Pa", "poppet position, as the overpressure y it opens for");
+    if (half_width_ > 0.0 && !has_dynamics())
+      parameter_error("hysteresis", "needs \"dynamics\": \"first_order\" or \"second_order\" (the poppet must move)");
+    // The flow reads both pressures, whether the opening is a state or follows them.
+    set_dependencies(p_, {p_, t_});
+    set_dependencies(t_, {p_, t_});
+    flow_ = declare_observable("flow", "m^3/s", "flow from p to t");
+    opening_ = declare_observable("opening", "Pa", "overpressure y the poppet is open for (0: closed)");
+    declare_fluid();
+  }
+  void calc_outputs(Eval& e) const override {
+    const double q = flow(e);
+    e.set_out(p_, hydraulic::flow_rate, -q);
+    e.set_out(t_, hydraulic::flow_rate, q);
+  }
+  void calc_derivatives(Eval& e) const override {
+    dynamic_derivatives(e, target(e), half_width_);
+    e.set_observable(flow_, flow(e));
+    e.set_observable(opening_, opening(e));
+  }
+
+ private:
+  double drop(const Eval& e) const { return e.in(p_, hydraulic::pressure) - e.in(t_, hydraulic::pressure); }
+  double target(const Eval& e) const { return std::max(drop(e) - p_c_ + half_width_, -half_width_); }
+  double opening(const Eval& e) const { return std::max(dynamic_position(e, target(e)), 0.0); }
+  double flow(const Eval& e) const {
+    const double dp = drop(e), y = opening(e);
+    if (dp <= 0.0 || y <= 0.0) return 0.0;
+    const Fluid f = fluid(e);
+    const double area = gradient_ * y / (cd_ * std::sqrt(2.0 * (p_c_ + y) / f.density));
+    return orifice_flow(cd_, area, dp, f, lambda_crit_);
+  }
+
+  double p_c_ = 0.0, gradient_ = 0.0, half_width_ = 0.0, cd_ = 0.7, lambda_crit_ = 1000.0;
+  PortId p_, t_;
+  ObservableId flow_, opening_;
+};
+
+// Check valve, free flow from a to b: a poppet on a spring opens when Δp = p_a − p_b
+// exceeds the cracking pressure p_c and is fully open Δp_open above it:
+//   A = A_max clamp((Δp − p_c) / Δp_open, 0, 1),   q = orifice_flow(C_d, A, Δp)
+// With first-order dynamics the opening lags behind (a poppet still open may let a
+// little flow back while it closes).
+class CheckValve final : public HydraulicComponent {
+ public:
+  CheckValve() {
+    declare_real("cracking_pressure", "Pa", 0.1e6, "p_c", Range::non_negative());
+    declare_real("full_open_pressure", "Pa", 0.5e6, "Δp_open: pressure above p_c at which it is fully open",
+                 Range::positive());
+    declare_area_parameters("max_area", "the open seat", 1e-4);
+    declare_real("discharge_coefficient", "", 0.7, "C_d", Range::between(0.01, 1.0));
+    declare_real("critical_flow_number", "", 1000.0, "λ_crit of the orifice law", Range::positive());
+    declare_dynamics_parameters("none", /*second_order_allowed=*/false);
+  }
+  void configure() override {
+    p_c_ = real("cracking_pressure");
+    full_ = real("full_open_pressure");
+    area_ = configured_area();
+    cd_ = real("discharge_coefficient");
+    lambda_crit_ = real("critical_flow_number");
+    a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "inlet (free flow a -> b)");
+    b_ = declare_port("b", hydraulic_domain(), PortSide::Response, "outlet");
+    set_dependencies(a_, {a_, b_});
+    set_dependencies(b_, {a_, b_});
+    configure_dynamics("opening_state", "", "poppet opening fraction (first order)");
+    flow_ = declare_observable("flow", "m^3/s", "flow from a to b");
+    opening_ = declare_observable("opening", "", "opening fraction");
+    declare_fluid();
+  }
+  void calc_outputs(Eval& e) const override {
+    const double q = flow(e);
+    e.set_out(a_, hydraulic::flow_rate, -q);
+    e.set_out(b_, hydraulic::flow_rate, q);
+  }
+  void calc_derivatives(Eval& e) const override {
+    dynamic_derivatives(e, target(e));
+    e.set_observable(flow_, flow(e));
+    e.set_observable(opening_, opening(e));
+  }
+
+ private:
+  double drop(const Eval& e) const { return e.in(a_, hydraulic::pressure) - e.in(b_, hydraulic::pressure); }
+  double target(const Eval& e) const { return opening_fraction(drop(e) - p_c_, full_); }
+  double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
+  double flow(const Eval& e) const { return orifice_flow(cd_, area_ * opening(e), drop(e), fluid(e), lambda_crit_); }
+
+  double p_c_ = 0.0, full_ = 1.0, area_ = 0.0, cd_ = 0.7, lambda_crit_ = 1000.0;
+  PortId a_, b_;
+  ObservableId flow_, opening_;
+};
+
+// Pilot-operated check valve (a press's prefill or surge valve): free flow from a to b
+// like a check valve; a pilot piston of φ times the seat area, pressurised from x and
+// vented to a, pushes the poppet open against the pressure of b, so that flow may also
+// go from b to a. Per unit seat area, the main poppet's drive is
+//   Π = (p_a − p_b) + φ (p_x − p_a) − p_c,   A = A_max clamp(Π / Δp_open, 0, 1).
+// An optional decompression poppet inside the main one (area A_d, pilot ratio φ_d >> φ:
+// its small seat needs little force) opens first, at Π_d = (p_a − p_b) + φ_d (p_x − p_a)
+// − p_c > 0: it bleeds the compressed oil of b through a small area while the main
+// poppet, held shut by p_b, cannot open yet. The flow passes both areas in parallel:
+//   q = orifice_flow(C_d, A + A_d clamp(Π_d / Δp_open, 0, 1), p_a − p_b).
+class PilotCheckValve final : public HydraulicComponent {
+ public:
+  PilotCheckValve() {
+    declare_real("cracking_pressure", "Pa", 0.05e6, "p_c", Range::non_negative());
+    declare_real("full_open_pressure", "Pa", 0.3e6, "Δp_open: drive at which a poppet is fully open",
+                 Range::positive());
+    declare_area_parameters("max_area", "the main seat", 1e-3);
+    declare_real("pilot_ratio", "", 3.0, "φ: pilot piston area / main seat area", Range::non_negative());
+    declare_real("decompression_area", "m^2", 0.0, "A_d: area of the decompression poppet (0: none)",
+                 Range::non_negative());
+    declare_real("decompression_pilot_ratio", "", 20.0, "φ_d: pilot piston area / decompression seat area",
+                 Range::non_negative());
+    declare_real("discharge_coefficient", "", 0.7, "C_d", Range::between(0.01, 1.0));
+    declare_real("critical_flow_number", "", 1000.0, "λ_crit of the orifice law", Range::positive());
+    declare_dynamics_parameters("none", /*second_order_allowed=*/false);
+  }
+  void configure() override {
+    p_c_ = real("cracking_pressure");
+    full_ = real("full_open_pressure");
+    area_ = configured_area();
+    phi_ = real("pilot_ratio");
+    area_d_ = real("decompression_area");
+    phi_d_ = real("decompression_pilot_ratio");
+    cd_ = real("discharge_coefficient");
+    lambda_crit_ = real("critical_flow_number");
+    a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "tank side (free flow a -> b)");
+    b_ = declare_port("b", hydraulic_domain(), PortSide::Response, "cylinder side");
+    x_ = declare_port("x", hydraulic_domain(), PortSide::Response, "pilot (takes no flow)");
+    set_dependencies(a_, {a_, b_, x_});
+    set_dependencies(b_, {a_, b_, x_});
+    set_dependencies(x_, {});
+    configure_dynamics("opening_state", "", "main poppet opening fraction (first order)");
+    flow_ = declare_observable("flow", "m^3/s", "flow from a to b");
+    opening_ = declare_observable("opening", "", "main poppet opening fraction");
+    decompression_ = declare_observable("decompression_opening", "", "decompression poppet opening fraction");
+    declare_fluid();
+  }
+  void calc_outputs(Eval& e) const override {
+    const double q = flow(e);
+    e.set_out(a_, hydraulic::flow_rate, -q);
+    e.set_out(b_, hydraulic::flow_rate, q);
+    e.set_out(x_, hydraulic::flow_rate, 0.0);
+  }
+  void calc_derivatives(Eval& e) const override {
+    dynamic_derivatives(e, target(e));
+    e.set_observable(flow_, flow(e));
+    e.set_observable(opening_, opening(e));
+    e.set_observable(decompression_, decompression(e));
+  }
+
+ private:
+  double pa(const Eval& e) const { return e.in(a_, hydraulic::pressure); }
+  double pb(const Eval& e) const { return e.in(b_, hydraulic::pressure); }
+  double px(const Eval& e) const { return e.in(x_, hydraulic::pressure); }
+  double target(const Eval& e) const { return opening_fraction(pa(e) - pb(e) + phi_ * (px(e) - pa(e)) - p_c_, full_); }
+  double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
+  double decompression(const Eval& e) const {
+    if (area_d_ <= 0.0) return 0.0;
+    return opening_fraction(pa(e) - pb(e) + phi_d_ * (px(e) - pa(e)) - p_c_, full_);
+  }
+  double flow(const Eval& e) const {
+    const double area = area_ * opening(e) + area_d_ * decompression(e);
+    return orifice_flow(cd_, area, pa(e) - pb(e), fluid(e), lambda_crit_);
+  }
+
+  double p_c_ = 0.0, full_ = 1.0, area_ = 0.0, phi_ = 0.0, area_d_ = 0.0, phi_d_ = 0.0, cd_ = 0.7,
+         lambda_crit_ = 1000.0;
+  PortId a_, b_, x_;
+  ObservableId flow_, opening_, decompression_;
+};
+
+// Counterbalance (support, load-holding) valve between a cylinder chamber (`load`) and
+// its directional valve (`valve`). Flow out of the load passes a relief-type poppet set
+// at p_set, assisted by a pilot from the opposite line (pilot ratio φ; φ = 0 gives the
+// plain support valve of a press, no pilot port):
+//   Π = p_load + φ p_pilot − p_set,   A = A_max clamp(Π / Δp_open, 0, 1),
+//   q_out = orifice_flow(C_d, A, p_load − p_valve) for p_load > p_valve, else 0;
+// flow into the load passes a built-in check valve (cracking p_chk, area A_chk):
+//   q_in = orifice_flow(C_d, A_chk clamp((p_valve − p_load − p_chk) / Δp_open, 0, 1), p_valve − p_load).
+// The load holds while its pressure stays below p_set: a press slide of weight m g on an
+// annulus A2 hangs at p = m g / A2 with p_set above it.
+class CounterbalanceValve final : public HydraulicComponent {
+ public:
+  CounterbalanceValve() {
+    declare_real("setting", "Pa", std::nullopt, "p_set: load pressure at which it opens (with no pilot)",
+                 Range::positive());
+    declare_real("pilot_ratio", "", 0.0, "φ: pilot area / poppet area (0: no pilot port)", Range::non_negative());
+    declare_real("full_open_pressure", "Pa", 1e6, "Δp_open: drive at which the poppet is fully open",
+                 Range::positive());
+    declare_area_parameters("max_area", "the open poppet", 1e-4);
+    declare_real("check_cracking_pressure", "Pa", 0.05e6, "p_chk of the reverse-flow check", Range::non_negative());
+    declare_real("check_area", "m^2", 0.0, "A_chk of the reverse-flow check (0: the poppet's area)",
+                 Range::non_negative());
+    declare_real("discharge_coefficient", "", 0.7, "C_d", Range::between(0.01, 1.0));
+    declare_real("critical_flow_number", "", 1000.0, "λ_crit of the orifice law", Range::positive());
+    declare_dynamics_parameters("none", /*second_order_allowed=*/false);
+  }
+  void configure() override {
+    p_set_ = real("setting");
+    phi_ = real("pilot_ratio");
+    full_ = real("full_open_pressure");
+    area_ = configured_area();
+    p_chk_ = real("check_cracking_pressure");
+    area_chk_ = real("check_area") > 0.0 ? real("check_area") : area_;
+    cd_ = real("discharge_coefficient");
+    lambda_crit_ = real("critical_flow_number");
+    load_ = declare_port("load", hydraulic_domain(), PortSide::Response, "cylinder chamber held");
+    valve_ = declare_port("valve", hydraulic_domain(), PortSide::Response, "towards the directional valve");
+    std::vector<PortId> reads{load_, valve_};
+    if (phi_ > 0.0) {
+      pilot_ = declare_port("pilot", hydraulic_domain(), PortSide::Response, "pilot line (takes no flow)");
+      set_dependencies(pilot_, {});
+      reads.push_back(pilot_);
+    }
+    set_dependencies(load_, reads);
+    set_dependencies(valve_, reads);
+    configure_dynamics("opening_state", "", "poppet opening fraction (first order)");
+    flow_ = declare_observable("flow", "m^3/s", "flow from load to valve");
+    opening_ = declare_observable("opening", "", "poppet opening fraction");
+    declare_fluid();
+  }
+  void calc_outputs(Eval& e) const override {
+    const double q = flow(e);
+    e.set_out(load_, hydraulic::flow_rate, -q);
+    e.set_out(valve_, hydraulic::flow_rate, q);
+    if (pilot_.valid()) e.set_out(pilot_, hydraulic::flow_rate, 0.0);
+  }
+  void calc_derivatives(Eval& e) const override {
+    dynamic_derivatives(e, target(e));
+    e.set_observable(flow_, flow(e));
+    e.set_observable(opening_, opening(e));
+  }
+
+ private:
+  double target(const Eval& e) const {
+    const double pilot = pilot_.valid() ? e.in(pilot_, hydraulic::pressure) : 0.0;
+    return opening_fraction(e.in(load_, hydraulic::pressure) + phi_ * pilot - p_set_, full_);
+  }
+  double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
+  double flow(const Eval& e) const {
+    const Fluid f = fluid(e);
+    const double dp = e.in(load_, hydraulic::pressure) - e.in(valve_, hydraulic::pressure);
+    if (dp > 0.0) return orifice_flow(cd_, area_ * opening(e), dp, f, lambda_crit_);
+    return orifice_flow(cd_, area_chk_ * opening_fraction(-dp - p_chk_, full_), dp, f, lambda_crit_);
+  }
+
+  double p_set_ = 0.0, phi_ = 0.0, full_ = 1.0, area_ = 0.0, p_chk_ = 0.0, area_chk_ = 0.0, cd_ = 0.7,
+         lambda_crit_ = 1000.0;
+  PortId load_, valve_, pilot_;
+  ObservableId flow_, opening_;
+};
+
+void register_pressure_valves(Registry& r) {
+  r.add<ReliefValve>(
+      "hydraulic.relief_valve",
+      "relief valve: cracking pressure, pressure-flow gradient, optional poppet dynamics and hysteresis");
+  r.add<CheckValve>("hydraulic.check_valve", "check valve: free flow a -> b above its cracking pressure");
+  r.add<PilotCheckValve>("hydraulic.pilot_check_valve",
+                         "pilot-operated check valve (prefill valve), with an optional decompression poppet");
+  r.add<CounterbalanceValve>("hydraulic.counterbalance_valve",
+                             "counterbalance / support valve: holds a load up to its setting, free reverse flow");
+}
+
+}  // namespace jourdain::hydraulic_library

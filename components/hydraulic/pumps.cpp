@@ -1,0 +1,224 @@
+// Positive-displacement machines: the fixed-displacement pump, the variable-displacement
+// pump (pressure-compensated, constant-power or signal-controlled) and the motor.
+//
+// Leakage is laminar, proportional to the pressure rise across the machine; it is given
+// as the volumetric efficiency η_v at a rated pressure and speed:
+//   k_leak = (1 − η_v) D ω_rated / p_rated      (m³/(s·Pa)),
+// so that q = D ω − k_leak Δp delivers η_v D ω at the rated point. Torques use the
+// hydromechanical efficiency η_hm.
+#include "hydraulic_library.hpp"
+
+namespace jourdain::hydraulic_library {
+
+// Pump between an inlet (suction) and an outlet, both capacitive elements:
+//   q = ε D ω − k_leak (p_out − p_in)       delivered into the outlet, taken from the inlet
+//   T = ε D (p_out − p_in) / η_hm           shaft torque
+// ε = 1 for the fixed pump; for the variable pump ε ∈ [0, 1] is the displacement
+// fraction its control sets:
+//   pressure_compensated:  ε = clamp((p_cut − Δp) / Δp_band, 0, 1)  (full below
+//                          p_cut − Δp_band, none at the cut-off pressure p_cut)
+//   constant_power:        ε = min(1, P / (D ω Δp))  (the hyperbola q Δp = P)
+//   both:                  the smaller of the two
+//   signal:                ε = clamp(u, 0, 1) from the input `displacement`
+// optionally through a first-order lag (the swashplate's response).
+class Pump : public HydraulicComponent {
+ public:
+  explicit Pump(bool variable) : variable_(variable) {
+    declare_real(variable_ ? "max_displacement" : "displacement", "m^3/rad", std::nullopt,
+                 variable_ ? "largest displacement D (e.g. \"63 cm^3/rev\")" : "displacement D (e.g. \"63 cm^3/rev\")",
+                 Range::positive());
+    declare_real("speed", "rad/s", std::nullopt,
+                 "shaft speed ω (e.g. \"1470 rpm\"); with a speed signal, the rated speed", Range::non_negative());
+    declare_text("speed_source", "constant", "constant: the speed parameter; signal: input 'speed' (rad/s)",
+                 {"constant", "signal"});
+    declare_real("volumetric_efficiency", "", 1.0, "η_v at rated_pressure and the (rated) speed",
+                 Range::between(0.01, 1.0));
+    declare_real("rated_pressure", "Pa", 25e6, "pressure rise at which volumetric_efficiency holds", Range::positive());
+    declare_real("hydromechanical_efficiency", "", 1.0, "η_hm: shaft torque = D Δp / η_hm", Range::between(0.01, 1.0));
+    if (variable_) {
+      declare_text("control", "pressure_compensated",
+                   "pressure_compensated, constant_power, both, or signal (input 'displacement', 0 to 1)",
+                   {"pressure_compensated", "constant_power", "both", "signal"});
+      declare_real("cutoff_pressure", "Pa", 25e6, "pressure compensator: pressure rise at zero displacement",
+                   Range::positive());
+      declare_real("regulation_band", "Pa", 1e6, "pressure compensator: rise from full to zero displacement",
+                   Range::positive());
+      declare_real("power", "W", 22e3, "constant power: hydraulic power limit P = q Δp", Range::positive());
+      declare_dynamics_parameters("none", /*second_order_allowed=*/false);
+    }
+  }
+
+  void configure() override {
+    displacement_ = real(variable_ ? "max_displacement" : "displacement");
+    speed_ = real("speed");
+    leak_ = (1.0 - real("volumetric_efficiency")) * displacement_ * speed_ / real("rated_pressure");
+    eta_hm_ = real("hydromechanical_efficiency");
+    inlet_ = declare_port("inlet", hydraulic_domain(), PortSide::Response, "suction side");
+    outlet_ = declare_port("outlet", hydraulic_domain(), PortSide::Response, "delivery side");
+    std::vector<PortId> reads{inlet_, outlet_};
+    if (text("speed_source") == "signal") {
+      speed_in_ = declare_port("speed", signal_domain(), PortSide::Response, "shaft speed (rad/s)");
+      reads.push_back(speed_in_);
+    }
+    if (variable_) {
+      const std::string c = text("control");
+      control_ = c == "pressure_compensated" ? 0 : c == "constant_power" ? 1 : c == "both" ? 2 : 3;
+      cutoff_ = real("cutoff_pressure");
+      band_ = real("regulation_band");
+      power_limit_ = real("power");
+      if (control_ == 3) {
+        command_ = declare_port("displacement", signal_domain(), PortSide::Response, "displacement fraction (0 to 1)");
+        reads.push_back(command_);
+      }
+      configure_dynamics("displacement_state", "", "displacement fraction ε following its control (first order)");
+      // With a lag, ε is a state: the flow reads only the pressures (and the speed).
+      if (has_dynamics() && command_.valid()) reads.pop_back();
+      fraction_ = declare_observable("displacement_fraction", "", "ε, the fraction of the largest displacement");
+    }
+    set_dependencies(inlet_, reads);
+    set_dependencies(outlet_, reads);
+    flow_ = declare_observable("flow", "m^3/s", "flow delivered into the outlet");
+    torque_ = declare_observable("torque", "N*m", "shaft torque");
+    power_ = declare_observable("power", "W", "hydraulic power q (p_out − p_in)");
+    declare_fluid();
+  }
+
+  void calc_outputs(Eval& e) const override {
+    const double q = flow(e, fraction(e));
+    e.set_out(outlet_, hydraulic::flow_rate, q);
+    e.set_out(inlet_, hydraulic::flow_rate, -q);
+  }
+
+  void calc_derivatives(Eval& e) const override {
+    const double eps = fraction(e), q = flow(e, eps), dp = rise(e);
+    if (variable_) {
+      dynamic_derivatives(e, target_fraction(e));
+      e.set_observable(fraction_, eps);
+    }
+    e.set_observable(flow_, q);
+    e.set_observable(torque_, eps * displacement_ * dp / eta_hm_);
+    e.set_observable(power_, q * dp);
+  }
+
+ private:
+  double rise(const Eval& e) const { return e.in(outlet_, hydraulic::pressure) - e.in(inlet_, hydraulic::pressure); }
+  double omega(const Eval& e) const { return speed_in_.valid() ? e.in(speed_in_, signal::value) : speed_; }
+  double flow(const Eval& e, double eps) const { return eps * displacement_ * omega(e) - leak_ * rise(e); }
+
+  // The displacement fraction the control asks for.
+  double target_fraction(const Eval& e) const {
+    if (!variable_) return 1.0;
+    const double dp = rise(e);
+    if (control_ == 3) return std::clamp(e.in(command_, signal::value), 0.0, 1.0);
+    double eps = 1.0;
+    if (control_ == 0 || control_ == 2) eps = std::clamp((cutoff_ - dp) / band_, 0.0, 1.0);
+    if ((control_ == 1 || control_ == 2) && dp > 0.0) {
+      const double full_power = displacement_ * std::abs(omega(e)) * dp;
+      if (full_power > power_limit_) eps = std::min(eps, power_limit_ / full_power);
+    }
+    return eps;
+  }
+  double fraction(const Eval& e) const {
+    if (!variable_) return 1.0;
+    return std::clamp(dynamic_position(e, target_fraction(e)), 0.0, 1.0);
+  }
+
+  bool variable_;
+  double displacement_ = 0.0, speed_ = 0.0, leak_ = 0.0, eta_hm_ = 1.0;
+  int control_ = 0;
+  double cutoff_ = 0.0, band_ = 1.0, power_limit_ = 0.0;
+  PortId inlet_, outlet_, speed_in_, command_;
+  ObservableId fraction_, flow_, torque_, power_;
+};
+
+class FixedPump final : public Pump {
+ public:
+  FixedPump() : Pump(false) {}
+};
+class VariablePump final : public Pump {
+ public:
+  VariablePump() : Pump(true) {}
+};
+
+// Motor between an inlet a and an outlet b, turning a shaft:
+//   q = D ω + k_leak (p_a − p_b)                taken from a, delivered into b
+//   T = η_hm D (p_a − p_b) − c ω                on the shaft
+// "shaft": "mech1d": the port `shaft` is the response side of a 1D mechanical port on
+// an inertia (a mechanical1d.mass whose "mass" is the shaft's inertia in kg·m², its x
+// the angle in rad and v the speed in rad/s); it returns T as the force.
+// "shaft": "signal": the speed comes from the input `speed` and T is the output `torque`.
+class Motor final : public HydraulicComponent {
+ public:
+  Motor() {
+    declare_real("displacement", "m^3/rad", std::nullopt, "displacement D (e.g. \"80 cm^3/rev\")", Range::positive());
+    declare_real("volumetric_efficiency", "", 1.0, "η_v at rated_pressure and rated_speed", Range::between(0.01, 1.0));
+    declare_real("rated_pressure", "Pa", 25e6, "pressure drop at which volumetric_efficiency holds", Range::positive());
+    declare_real("rated_speed", "rad/s", 157.07963267948966, "speed at which volumetric_efficiency holds",
+                 Range::positive());
+    declare_real("hydromechanical_efficiency", "", 1.0, "η_hm", Range::between(0.01, 1.0));
+    declare_real("viscous_friction", "N*m*s/rad", 0.0, "c: friction torque per unit speed", Range::non_negative());
+    declare_text("shaft", "mech1d", "mech1d: port 'shaft' on an inertia; signal: input 'speed', output 'torque'",
+                 {"mech1d", "signal"});
+  }
+  void configure() override {
+    d_ = real("displacement");
+    leak_ = (1.0 - real("volumetric_efficiency")) * d_ * real("rated_speed") / real("rated_pressure");
+    eta_hm_ = real("hydromechanical_efficiency");
+    c_ = real("viscous_friction");
+    a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "inlet");
+    b_ = declare_port("b", hydraulic_domain(), PortSide::Response, "outlet");
+    if (text("shaft") == "mech1d") {
+      shaft_ = declare_port("shaft", mech1d_domain(), PortSide::Response,
+                            "to the shaft inertia: angle and speed in, torque out (as the force)");
+      set_dependencies(shaft_, {a_, b_, shaft_});
+      set_dependencies(a_, {a_, b_, shaft_});
+      set_dependencies(b_, {a_, b_, shaft_});
+    } else {
+      speed_ = declare_port("speed", signal_domain(), PortSide::Response, "shaft speed ω (rad/s)");
+      torque_out_ = declare_port("torque", signal_domain(), PortSide::State, "shaft torque T (N·m)");
+      set_dependencies(torque_out_, {a_, b_, speed_});
+      set_dependencies(a_, {a_, b_, speed_});
+      set_dependencies(b_, {a_, b_, speed_});
+    }
+    flow_ = declare_observable("flow", "m^3/s", "flow from a to b");
+    // With a signal shaft the output port `torque` is itself recordable as motor.torque.
+    if (shaft_.valid()) torque_ = declare_observable("torque", "N*m", "torque on the shaft");
+    power_ = declare_observable("power", "W", "shaft power T ω");
+    declare_fluid();
+  }
+  void calc_outputs(Eval& e) const override {
+    const double q = flow(e), t = torque(e);
+    e.set_out(a_, hydraulic::flow_rate, -q);
+    e.set_out(b_, hydraulic::flow_rate, q);
+    if (shaft_.valid())
+      e.set_out(shaft_, mech1d::force, t);
+    else
+      e.set_out(torque_out_, signal::value, t);
+  }
+  void calc_derivatives(Eval& e) const override {
+    e.set_observable(flow_, flow(e));
+    if (torque_.valid()) e.set_observable(torque_, torque(e));
+    e.set_observable(power_, torque(e) * omega(e));
+  }
+
+ private:
+  double omega(const Eval& e) const {
+    return shaft_.valid() ? e.in(shaft_, mech1d::velocity) : e.in(speed_, signal::value);
+  }
+  double drop(const Eval& e) const { return e.in(a_, hydraulic::pressure) - e.in(b_, hydraulic::pressure); }
+  double flow(const Eval& e) const { return d_ * omega(e) + leak_ * drop(e); }
+  double torque(const Eval& e) const { return eta_hm_ * d_ * drop(e) - c_ * omega(e); }
+
+  double d_ = 0.0, leak_ = 0.0, eta_hm_ = 1.0, c_ = 0.0;
+  PortId a_, b_, shaft_, speed_, torque_out_;
+  ObservableId flow_, torque_, power_;
+};
+
+void register_pumps(Registry& r) {
+  r.add<FixedPump>("hydraulic.pump", "fixed-displacement pump: q = D ω − leakage");
+  r.add<VariablePump>("hydraulic.variable_pump",
+                      "variable-displacement pump: pressure-compensated, constant-power or signal control");
+  r.add<Motor>("hydraulic.motor", "hydraulic motor driving a 1D inertia (or with speed and torque signals)");
+}
+
+}  // namespace jourdain::hydraulic_library

@@ -1,0 +1,22 @@
+#include "hydraulic_library.hpp"
+#include "jourdain/components/builtin.hpp"
+
+namespace jourdain {
+
+void register_hydraulic_components(Registry& registry) {
+  registry.add_world_section("fluid",
+                             "fluid properties of hydraulic circuits: density, bulk_modulus, "
+                             "kinematic_viscosity, vapour_pressure, atmospheric_pressure, air_fraction, "
+                             "air_polytropic_index");
+  hydraulic_library::register_sources(registry);
+  hydraulic_library::register_volumes(registry);
+  hydraulic_library::register_orifices(registry);
+  hydraulic_library::register_pumps(registry);
+  hydraulic_library::register_pressure_valves(registry);
+  hydraulic_library::register_directional_valves(registry);
+  hydraulic_library::register_cylinders(registry);
+  hydraulic_library::register_pipes(registry);
+  hydraulic_library::register_sensors(registry);
+}
+
+}  // namespace jourdain

@@ -1,0 +1,127 @@
+// Capacitive elements: the hydraulic volume (any number of ports) and the gas-charged
+// accumulator. Both are the state side of their ports: they integrate their pressure
+// from the flows they receive.
+#include "hydraulic_library.hpp"
+
+namespace jourdain::hydraulic_library {
+
+// A rigid volume V of liquid (a line, a manifold, a valve body):
+//   dp/dt = β(p) / V Σq                                              (Chamber, eq. 1)
+// never below the vapour pressure (a cavity opens instead: Chamber, eq. 2). β(p) is the
+// fluid's effective bulk modulus (with entrained air, pressure-dependent).
+class Volume final : public HydraulicComponent {
+ public:
+  Volume() {
+    declare_real("volume", "m^3", 1e-3, "liquid volume V", Range::positive());
+    declare_integer("ports", 2, "number of ports p1 ... pN", Range::between(1, 64));
+  }
+  void configure() override {
+    volume_ = real("volume");
+    const long n = integer("ports");
+    for (long i = 1; i <= n; ++i) {
+      PortId p = declare_port("p" + std::to_string(i), hydraulic_domain(), PortSide::State,
+                              "pressure out, flow in (any number of connections; flows add up)");
+      set_dependencies(p, {});
+      ports_.push_back(p);
+    }
+    p_ = declare_state(
+        "p", "Pa", 0.0,
+        "pressure state (gauge): the pressure above the vapour pressure; below it, it measures the cavity");
+    pressure_ = declare_observable("pressure", "Pa", "pressure (gauge), never below the vapour pressure");
+    cavity_ = declare_observable("cavity", "m^3", "vapour cavity (column separation), 0 while the liquid is whole");
+    flow_ = declare_observable("flow", "m^3/s", "net flow into the volume, Σq");
+    bulk_ = declare_observable("bulk_modulus", "Pa", "effective bulk modulus β(p)");
+    declare_fluid();
+  }
+  void calc_outputs(Eval& e) const override {
+    const double p = Chamber::pressure(e.state(p_), fluid(e));
+    for (PortId port : ports_) e.set_out(port, hydraulic::pressure, p);
+  }
+  void calc_derivatives(Eval& e) const override {
+    const Fluid f = fluid(e);
+    double q = 0.0;
+    for (PortId port : ports_) q += e.in(port, hydraulic::flow_rate);
+    const double ps = e.state(p_), p = Chamber::pressure(ps, f);
+    e.set_derivative(p_, Chamber::rate(ps, volume_, 0.0, q, f));
+    e.set_observable(pressure_, p);
+    e.set_observable(cavity_, Chamber::cavity(ps, volume_, f));
+    e.set_observable(flow_, q);
+    e.set_observable(bulk_, f.effective_bulk_modulus(p));
+  }
+
+ private:
+  double volume_ = 1e-3;
+  std::vector<PortId> ports_;
+  StateId p_;
+  ObservableId pressure_, cavity_, flow_, bulk_;
+};
+
+// Gas-charged (bladder or piston) accumulator: a gas volume V0 precharged at p0; above
+// p0 liquid enters and compresses the gas polytropically,
+//   p_abs V_g^n = p0_abs V0^n,   V_g = V0 (p0_abs / p_abs)^(1/n)   (p_abs = p + p_atm),
+// so the stored liquid is V_l = V0 − V_g. With a liquid dead volume V_d at the port, the
+// capacitance is C = dV_l/dp = V_d/β + V_g/(n p_abs) and
+//   dp/dt = Σq / C(p).
+// Below p0 the gas fills the shell and only V_d remains: a small volume (Chamber).
+class Accumulator final : public HydraulicComponent {
+ public:
+  Accumulator() {
+    declare_real("gas_volume", "m^3", std::nullopt, "gas volume V0 of the empty accumulator (its size)",
+                 Range::positive());
+    declare_real("precharge", "Pa", std::nullopt, "gas precharge pressure p0 (gauge)", Range::non_negative());
+    declare_real("polytropic_index", "", 1.4, "n: 1 isothermal (slow), 1.4 adiabatic (fast cycles)",
+                 Range::between(1.0, 2.0));
+    declare_real("dead_volume", "m^3", 1e-4, "liquid volume between the port and the bladder, V_d", Range::positive());
+  }
+  void configure() override {
+    v0_ = real("gas_volume");
+    p0_ = real("precharge");
+    n_ = real("polytropic_index");
+    dead_ = real("dead_volume");
+    port_ = declare_port("p", hydraulic_domain(), PortSide::State, "pressure out, flow in (any number of connections)");
+    set_dependencies(port_, {});
+    p_ = declare_state("p", "Pa", 0.0, "pressure state (gauge); start above the precharge for a charged accumulator");
+    pressure_ = declare_observable("pressure", "Pa", "pressure (gauge)");
+    gas_ = declare_observable("gas_volume", "m^3", "gas volume V_g");
+    liquid_ = declare_observable("liquid_volume", "m^3", "liquid stored beyond the dead volume, V0 − V_g");
+    flow_ = declare_observable("flow", "m^3/s", "net flow in");
+    declare_fluid();
+  }
+  void calc_outputs(Eval& e) const override {
+    e.set_out(port_, hydraulic::pressure, Chamber::pressure(e.state(p_), fluid(e)));
+  }
+  void calc_derivatives(Eval& e) const override {
+    const Fluid f = fluid(e);
+    const double ps = e.state(p_), p = Chamber::pressure(ps, f);
+    const double q = e.in(port_, hydraulic::flow_rate);
+    const double vg = gas_volume(p, f);
+    if (p > p0_) {
+      const double p_abs = p + f.atmospheric_pressure;
+      const double capacitance = dead_ / f.effective_bulk_modulus(p) + vg / (n_ * p_abs);
+      e.set_derivative(p_, q / capacitance);
+    } else {
+      e.set_derivative(p_, Chamber::rate(ps, dead_, 0.0, q, f));
+    }
+    e.set_observable(pressure_, p);
+    e.set_observable(gas_, vg);
+    e.set_observable(liquid_, v0_ - vg);
+    e.set_observable(flow_, q);
+  }
+
+ private:
+  double gas_volume(double p, const Fluid& f) const {
+    if (p <= p0_) return v0_;
+    return v0_ * std::pow((p0_ + f.atmospheric_pressure) / (p + f.atmospheric_pressure), 1.0 / n_);
+  }
+  double v0_ = 0.0, p0_ = 0.0, n_ = 1.4, dead_ = 1e-4;
+  PortId port_;
+  StateId p_;
+  ObservableId pressure_, gas_, liquid_, flow_;
+};
+
+void register_volumes(Registry& r) {
+  r.add<Volume>("hydraulic.volume", "rigid liquid volume with N ports: dp/dt = β(p)/V Σq, vapour limit");
+  r.add<Accumulator>("hydraulic.accumulator", "gas-charged accumulator: polytropic gas, precharge, dead volume");
+}
+
+}  // namespace jourdain::hydraulic_library
