@@ -21,12 +21,6 @@ const json no_stabilization = {{"alpha", 0}, {"beta", 0}};
 // six orders below the drift a wrong term produces.
 constexpr double kDrift = 1e-7;
 
-double max_abs(const std::vector<double>& v) {
-  double m = 0;
-  for (double x : v) m = std::max(m, std::abs(x));
-  return m;
-}
-
 void check_energy(const RunResult& r, const std::vector<std::string>& bodies, const std::vector<std::string>& springs = {}) {
   const double e0 = energy(r, bodies, 0, springs);
   double drift = 0.0, scale = 0.0;
