@@ -130,7 +130,7 @@ class DirectionalValve : public HydraulicComponent {
     for (PortId port : hydraulic_ports_)
       port_flows_.push_back(declare_observable("flow_" + ports()[port.index].name, "m^3/s",
                                                "flow delivered into the element at " + ports()[port.index].name));
-    declare_fluid();
+    bind_fluid();
   }
 
   void calc_outputs(Eval& e) const override {
@@ -180,7 +180,7 @@ class DirectionalValve : public HydraulicComponent {
 
   // Flow delivered into the element at each hydraulic port, in hydraulic_ports_ order.
   void flows(const Eval& e, double* q) const {
-    const Fluid f = fluid(e);
+    const Fluid f = fluid();
     const double xi = dynamic_position(e, demand(e)) - middle_;
     const double full_area =
         kind_ == ValveKind::Proportional ? rated_flow_ / (cd_ * std::sqrt(2.0 * rated_drop_ / f.density)) : area_;

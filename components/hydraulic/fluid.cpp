@@ -66,28 +66,7 @@ Fluid parse_fluid(const World& world) {
 
 // ------------------------------------------------------------------ HydraulicComponent
 
-void HydraulicComponent::declare_fluid() {
-  const Fluid d;
-  fluid_[0] = declare_discrete("fluid_density", d.density, "world.fluid density for the run (kg/m³)");
-  fluid_[1] = declare_discrete("fluid_bulk_modulus", d.bulk_modulus, "world.fluid bulk_modulus for the run (Pa)");
-  fluid_[2] = declare_discrete("fluid_viscosity", d.kinematic_viscosity, "world.fluid kinematic_viscosity (m²/s)");
-  fluid_[3] = declare_discrete("fluid_vapour_pressure", d.vapour_pressure, "world.fluid vapour_pressure (Pa abs)");
-  fluid_[4] =
-      declare_discrete("fluid_atmospheric_pressure", d.atmospheric_pressure, "world.fluid atmospheric_pressure (Pa)");
-  fluid_[5] = declare_discrete("fluid_air_fraction", d.air_fraction, "world.fluid air_fraction");
-  fluid_[6] = declare_discrete("fluid_air_index", d.air_polytropic_index, "world.fluid air_polytropic_index");
-}
-
-void HydraulicComponent::load_fluid(Eval& e) const {
-  const Fluid f = parse_fluid(e.world());
-  e.set_discrete(fluid_[0], f.density);
-  e.set_discrete(fluid_[1], f.bulk_modulus);
-  e.set_discrete(fluid_[2], f.kinematic_viscosity);
-  e.set_discrete(fluid_[3], f.vapour_pressure);
-  e.set_discrete(fluid_[4], f.atmospheric_pressure);
-  e.set_discrete(fluid_[5], f.air_fraction);
-  e.set_discrete(fluid_[6], f.air_polytropic_index);
-}
+void HydraulicComponent::bind_fluid() { fluid_ = parse_fluid(world()); }
 
 void HydraulicComponent::declare_area_parameters(const std::string& area_name, const std::string& what,
                                                  double default_area) {

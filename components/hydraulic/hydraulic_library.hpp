@@ -138,34 +138,16 @@ inline double dead_zone(double e, double h) { return h > 0.0 ? e - std::clamp(e,
 
 // ------------------------------------------------------------------ base class
 
-// Base of the hydraulic components: access to the fluid for the run, and the optional
-// dynamics of a moving part (spool, poppet, displacement).
+// Base of the hydraulic components: the fluid, and the optional dynamics of a moving
+// part (spool, poppet, displacement).
 //
-// The fluid is read from world.fluid once per run, in initialize(), into discrete states
-// (fluid_density, ...): reading JSON at every evaluation would cost several times the
-// framework's whole per-component overhead, and the component itself stays immutable.
-// Before initialize() those discrete states hold the defaults of Fluid.
+// The fluid is parsed from world.fluid once, in configure() (bind_fluid), so that no
+// JSON is read while the model runs and a bad fluid is refused when the netlist loads.
 class HydraulicComponent : public Component {
- public:
-  void initialize(Eval& e) const override { load_fluid(e); }
-
  protected:
-  // configure(): declares the discrete states that hold the fluid for the run.
-  void declare_fluid();
-  // initialize(): parses world.fluid into them (subclasses call it first).
-  void load_fluid(Eval& e) const;
-  // The run's fluid, from the discrete states.
-  Fluid fluid(const Eval& e) const {
-    Fluid f;
-    f.density = e.discrete(fluid_[0]);
-    f.bulk_modulus = e.discrete(fluid_[1]);
-    f.kinematic_viscosity = e.discrete(fluid_[2]);
-    f.vapour_pressure = e.discrete(fluid_[3]);
-    f.atmospheric_pressure = e.discrete(fluid_[4]);
-    f.air_fraction = e.discrete(fluid_[5]);
-    f.air_polytropic_index = e.discrete(fluid_[6]);
-    return f;
-  }
+  // configure(): parses world.fluid (InputError naming /world/fluid/<key>).
+  void bind_fluid();
+  const Fluid& fluid() const { return fluid_; }
 
   // ---- the size of an opening: "diameter" (d, A = π d²/4) or `area_name` ----
   // Constructor: declares both (0 = not given); default_area applies when neither is.
@@ -188,7 +170,7 @@ class HydraulicComponent : public Component {
   void dynamic_derivatives(Eval& e, double target, double half_width = 0.0) const;
 
  private:
-  std::array<DiscreteId, 7> fluid_{};
+  Fluid fluid_;
   std::string area_name_;
   double default_area_ = 0.0;
   int order_ = 0;  // 0 none, 1 first order, 2 second order

@@ -38,7 +38,7 @@ class Orifice final : public HydraulicComponent {
     }
     flow_ = declare_observable("flow", "m^3/s", "flow from a to b");
     dp_ = declare_observable("pressure_drop", "Pa", "p_a − p_b");
-    declare_fluid();
+    bind_fluid();
   }
   void calc_outputs(Eval& e) const override {
     const double q = flow(e);
@@ -53,7 +53,7 @@ class Orifice final : public HydraulicComponent {
  private:
   double flow(const Eval& e) const {
     const double area = opening_.valid() ? area_ * std::clamp(e.in(opening_, signal::value), 0.0, 1.0) : area_;
-    return orifice_flow(cd_, area, e.in(a_, hydraulic::pressure) - e.in(b_, hydraulic::pressure), fluid(e),
+    return orifice_flow(cd_, area, e.in(a_, hydraulic::pressure) - e.in(b_, hydraulic::pressure), fluid(),
                         lambda_crit_);
   }
   double area_ = 0.0, cd_ = 0.7, lambda_crit_ = 1000.0;

@@ -58,7 +58,7 @@ class ReliefValve final : public HydraulicComponent {
     set_dependencies(t_, {p_, t_});
     flow_ = declare_observable("flow", "m^3/s", "flow from p to t");
     opening_ = declare_observable("opening", "Pa", "overpressure y the poppet is open for (0: closed)");
-    declare_fluid();
+    bind_fluid();
   }
   void calc_outputs(Eval& e) const override {
     const double q = flow(e);
@@ -78,7 +78,7 @@ class ReliefValve final : public HydraulicComponent {
   double flow(const Eval& e) const {
     const double dp = drop(e), y = opening(e);
     if (dp <= 0.0 || y <= 0.0) return 0.0;
-    const Fluid f = fluid(e);
+    const Fluid f = fluid();
     const double area = gradient_ * y / (cd_ * std::sqrt(2.0 * (p_c_ + y) / f.density));
     return orifice_flow(cd_, area, dp, f, lambda_crit_);
   }
@@ -117,7 +117,7 @@ class CheckValve final : public HydraulicComponent {
     configure_dynamics("opening_state", "", "poppet opening fraction (first order)");
     flow_ = declare_observable("flow", "m^3/s", "flow from a to b");
     opening_ = declare_observable("opening", "", "opening fraction");
-    declare_fluid();
+    bind_fluid();
   }
   void calc_outputs(Eval& e) const override {
     const double q = flow(e);
@@ -134,7 +134,7 @@ class CheckValve final : public HydraulicComponent {
   double drop(const Eval& e) const { return e.in(a_, hydraulic::pressure) - e.in(b_, hydraulic::pressure); }
   double target(const Eval& e) const { return opening_fraction(drop(e) - p_c_, full_); }
   double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
-  double flow(const Eval& e) const { return orifice_flow(cd_, area_ * opening(e), drop(e), fluid(e), lambda_crit_); }
+  double flow(const Eval& e) const { return orifice_flow(cd_, area_ * opening(e), drop(e), fluid(), lambda_crit_); }
 
   double p_c_ = 0.0, full_ = 1.0, area_ = 0.0, cd_ = 0.7, lambda_crit_ = 1000.0;
   PortId a_, b_;
@@ -186,7 +186,7 @@ class PilotCheckValve final : public HydraulicComponent {
     flow_ = declare_observable("flow", "m^3/s", "flow from a to b");
     opening_ = declare_observable("opening", "", "main poppet opening fraction");
     decompression_ = declare_observable("decompression_opening", "", "decompression poppet opening fraction");
-    declare_fluid();
+    bind_fluid();
   }
   void calc_outputs(Eval& e) const override {
     const double q = flow(e);
@@ -213,7 +213,7 @@ class PilotCheckValve final : public HydraulicComponent {
   }
   double flow(const Eval& e) const {
     const double area = area_ * opening(e) + area_d_ * decompression(e);
-    return orifice_flow(cd_, area, pa(e) - pb(e), fluid(e), lambda_crit_);
+    return orifice_flow(cd_, area, pa(e) - pb(e), fluid(), lambda_crit_);
   }
 
   double p_c_ = 0.0, full_ = 1.0, area_ = 0.0, phi_ = 0.0, area_d_ = 0.0, phi_d_ = 0.0, cd_ = 0.7,
@@ -270,7 +270,7 @@ class CounterbalanceValve final : public HydraulicComponent {
     configure_dynamics("opening_state", "", "poppet opening fraction (first order)");
     flow_ = declare_observable("flow", "m^3/s", "flow from load to valve");
     opening_ = declare_observable("opening", "", "poppet opening fraction");
-    declare_fluid();
+    bind_fluid();
   }
   void calc_outputs(Eval& e) const override {
     const double q = flow(e);
@@ -291,7 +291,7 @@ class CounterbalanceValve final : public HydraulicComponent {
   }
   double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
   double flow(const Eval& e) const {
-    const Fluid f = fluid(e);
+    const Fluid f = fluid();
     const double dp = e.in(load_, hydraulic::pressure) - e.in(valve_, hydraulic::pressure);
     if (dp > 0.0) return orifice_flow(cd_, area_ * opening(e), dp, f, lambda_crit_);
     return orifice_flow(cd_, area_chk_ * opening_fraction(-dp - p_chk_, full_), dp, f, lambda_crit_);

@@ -80,7 +80,7 @@ class Pump : public HydraulicComponent {
     flow_ = declare_observable("flow", "m^3/s", "flow delivered into the outlet");
     torque_ = declare_observable("torque", "N*m", "shaft torque");
     power_ = declare_observable("power", "W", "hydraulic power q (p_out − p_in)");
-    declare_fluid();
+    bind_fluid();
   }
 
   void calc_outputs(Eval& e) const override {
@@ -184,7 +184,7 @@ class Motor final : public HydraulicComponent {
     // With a signal shaft the output port `torque` is itself recordable as motor.torque.
     if (shaft_.valid()) torque_ = declare_observable("torque", "N*m", "torque on the shaft");
     power_ = declare_observable("power", "W", "shaft power T ω");
-    declare_fluid();
+    bind_fluid();
   }
   void calc_outputs(Eval& e) const override {
     const double q = flow(e), t = torque(e);

@@ -31,14 +31,14 @@ class Volume final : public HydraulicComponent {
     cavity_ = declare_observable("cavity", "m^3", "vapour cavity (column separation), 0 while the liquid is whole");
     flow_ = declare_observable("flow", "m^3/s", "net flow into the volume, Σq");
     bulk_ = declare_observable("bulk_modulus", "Pa", "effective bulk modulus β(p)");
-    declare_fluid();
+    bind_fluid();
   }
   void calc_outputs(Eval& e) const override {
-    const double p = Chamber::pressure(e.state(p_), fluid(e));
+    const double p = Chamber::pressure(e.state(p_), fluid());
     for (PortId port : ports_) e.set_out(port, hydraulic::pressure, p);
   }
   void calc_derivatives(Eval& e) const override {
-    const Fluid f = fluid(e);
+    const Fluid f = fluid();
     double q = 0.0;
     for (PortId port : ports_) q += e.in(port, hydraulic::flow_rate);
     const double ps = e.state(p_), p = Chamber::pressure(ps, f);
@@ -85,13 +85,13 @@ class Accumulator final : public HydraulicComponent {
     gas_ = declare_observable("gas_volume", "m^3", "gas volume V_g");
     liquid_ = declare_observable("liquid_volume", "m^3", "liquid stored beyond the dead volume, V0 − V_g");
     flow_ = declare_observable("flow", "m^3/s", "net flow in");
-    declare_fluid();
+    bind_fluid();
   }
   void calc_outputs(Eval& e) const override {
-    e.set_out(port_, hydraulic::pressure, Chamber::pressure(e.state(p_), fluid(e)));
+    e.set_out(port_, hydraulic::pressure, Chamber::pressure(e.state(p_), fluid()));
   }
   void calc_derivatives(Eval& e) const override {
-    const Fluid f = fluid(e);
+    const Fluid f = fluid();
     const double ps = e.state(p_), p = Chamber::pressure(ps, f);
     const double q = e.in(port_, hydraulic::flow_rate);
     const double vg = gas_volume(p, f);

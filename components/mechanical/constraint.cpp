@@ -41,6 +41,7 @@ ConstraintSettings constraint_settings(const World& world) {
 void Constraint::declare_constraint(int equations, bool two_ports, std::string what_a, std::string what_b) {
   equations_ = equations;
   two_ports_ = two_ports;
+  settings_ = constraint_settings(world());
   equation_rows_.assign(equations, 1);
   reacting_rows_.assign(equations, 1);
   a_ = declare_port("a", planar_domain(), PortSide::Response, std::move(what_a));
@@ -96,7 +97,7 @@ void Constraint::calc_outputs(Eval& e) const {
   publish(e, rows);
   // Residual of the stabilized acceleration equation, for the general Newton method:
   // Φ̈ + 2αΦ̇ + β²Φ = 0 with Φ̈ = J a + c, Φ̇ = J v + Φ_t.
-  const ConstraintSettings s = constraint_settings(e.world());
+  const ConstraintSettings& s = settings_;
   Eigen::Matrix<double, 6, 1> acc, vel;
   PointKinematics k[2];
   k[0] = read_point(e, a_);

@@ -115,6 +115,17 @@ struct ConstraintRows {
   }
 };
 
+// Parses world.constraints (the netlist's "world": {"constraints": {...}}).
+struct ConstraintSettings {
+  double alpha = 10.0;  // 1/s: Baumgarte velocity gain (γ − 2αΦ̇ − β²Φ)
+  double beta = 10.0;   // 1/s: Baumgarte position gain
+  bool projection = false;
+  double projection_tolerance = 1e-12;
+  double assembly_tolerance = 1e-10;
+  std::string redundant = "error";  // or "least_squares"
+};
+ConstraintSettings constraint_settings(const World& world);
+
 // Base of joints and drivers: one or two planar ports ("a", "b"), one multiplier per
 // equation; returns −Jᵀλ to the points and reports the reaction on b (or the effort).
 class Constraint : public Component {
@@ -162,17 +173,8 @@ class Constraint : public Component {
   PortId a_, b_;
   ObservableId fx_, fy_, tz_, fx_body_, fy_body_, violation_;
   std::vector<char> equation_rows_, reacting_rows_;
+  ConstraintSettings settings_;  // world.constraints, read when configured
 };
 
-// Parses world.constraints (the netlist's "world": {"constraints": {...}}).
-struct ConstraintSettings {
-  double alpha = 10.0;  // 1/s: Baumgarte velocity gain (γ − 2αΦ̇ − β²Φ)
-  double beta = 10.0;   // 1/s: Baumgarte position gain
-  bool projection = false;
-  double projection_tolerance = 1e-12;
-  double assembly_tolerance = 1e-10;
-  std::string redundant = "error";  // or "least_squares"
-};
-ConstraintSettings constraint_settings(const World& world);
 
 }  // namespace jourdain::mechanical

@@ -299,7 +299,7 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
   }
 }
 
-void Component::finish_configuration() {
+void Component::finish_configuration(const World& world) {
   for (const auto& s : params_) {
     if (values_.contains(s.name)) continue;
     if (!s.default_value) {
@@ -308,8 +308,19 @@ void Component::finish_configuration() {
     }
     set_parameter(s.name, *s.default_value);
   }
+  configuring_world_ = &world;
+  struct Reset {
+    const World*& w;
+    ~Reset() { w = nullptr; }
+  } reset{configuring_world_};
   configure();
   configured_ = true;
+}
+
+const World& Component::world() const {
+  if (!configuring_world_)
+    throw std::logic_error("component type '" + type_name_ + "' reads world() outside configure()");
+  return *configuring_world_;
 }
 
 const nlohmann::json& Component::parameter_value(const std::string& name) const {

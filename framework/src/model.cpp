@@ -55,7 +55,7 @@ void ModelBuilder::add(std::unique_ptr<Component> component, InputLocation where
   if (name.empty() || name.find_first_of(". /") != std::string::npos)
     throw InputError(where, "a component name must be non-empty and contain no '.', '/' or space");
   if (find(name)) throw InputError(where, "a component named '" + name + "' exists already");
-  if (!component->configured()) component->finish_configuration();
+  if (!component->configured()) component->finish_configuration(world_);
   index_.emplace(name, static_cast<int>(components_.size()));
   components_.push_back(std::move(component));
   locations_.push_back(where);

@@ -220,7 +220,7 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
       }
     }
     try {
-      c->finish_configuration();
+      c->finish_configuration(world);
     } catch (const InputError& e) {
       // A missing parameter is located at the component's params object.
       throw e.located(InputLocation{fname, pointer(path, "params"), name, ""});

@@ -193,8 +193,10 @@ class Component {
   // Stores a parameter value given in the netlist; converts units and checks the
   // range. Throws InputError (the caller adds the file and JSON path).
   void set_parameter(const std::string& name, const nlohmann::json& value);
-  // Fills defaults, checks required parameters, then calls configure().
-  void finish_configuration();
+  // Fills defaults, checks required parameters, then calls configure(), during which
+  // world() gives the world the component will live in (its settings are read there,
+  // once, rather than at every evaluation).
+  void finish_configuration(const World& world = World{});
   void set_state_initial(StateId s, double value) { states_[s.index].initial = value; }
   bool configured() const { return configured_; }
   const nlohmann::json& parameter_value(const std::string& name) const;  // SI
@@ -217,6 +219,8 @@ class Component {
                              std::string description);
 
   virtual void configure() {}
+  // The world being configured for: valid in configure() only.
+  const World& world() const;
 
   PortId declare_port(std::string name, const Domain& domain, PortSide side, std::string description);
   void set_optional(PortId p) { ports_[p.index].optional = true; }
@@ -254,6 +258,7 @@ class Component {
   std::vector<NamedSpec> observables_;
   std::vector<NamedSpec> zero_crossings_;
   bool configured_ = false;
+  const World* configuring_world_ = nullptr;  // set while configure() runs
 };
 
 }  // namespace jourdain

@@ -159,7 +159,7 @@ TEST_CASE("world.fluid: every property with units, and errors that name /world/f
   json base = circuit({{"tank", {{"type", "hydraulic.tank"}}},
                        {"vol", {{"type", "hydraulic.volume"}, {"params", {{"ports", 1}}}, {"initial", {{"p", 1e6}}}}},
                        {"orifice", {{"type", "hydraulic.orifice"}, {"params", {{"diameter", 0.001}}}}}},
-                      {{"vol.p1", "orifice.a"}, {"tank.p", "orifice.b"}}, {"vol.bulk_modulus", "vol.fluid_density"},
+                      {{"vol.p1", "orifice.a"}, {"tank.p", "orifice.b"}}, {"vol.bulk_modulus", "orifice.flow", "orifice.pressure_drop"},
                       {{"method", "bdf"}, {"t_end", 0.001}, {"output_interval", 0.001}},
                       {{"density", "890 kg/m^3"},
                        {"bulk_modulus", "1.4 GPa"},
@@ -170,7 +170,13 @@ TEST_CASE("world.fluid: every property with units, and errors that name /world/f
                        {"air_polytropic_index", 1.4}});
   RunResult r = run_circuit(base);
   CHECK(last(r, "vol.bulk_modulus") == doctest::Approx(1.4e9));
-  CHECK(last(r, "vol.fluid_density") == doctest::Approx(890.0));
+  // The orifice sees the netlist's density and viscosity: its flow is the orifice law
+  // with ρ = 890 kg/m³, ν = 46 cSt (C_d 0.7 and λ_crit 1000 by default).
+  {
+    const double dp = last(r, "orifice.pressure_drop"), rho = 890.0, nu = 46e-6, d = 0.001;
+    const double A = M_PI * d * d / 4, jet = std::sqrt(2 * dp / rho), lambda = d * jet / nu;
+    CHECK(last(r, "orifice.flow") == doctest::Approx(0.7 * std::tanh(2 * lambda / 1000.0) * A * jet).epsilon(1e-12));
+  }
   auto error_of = [&](const std::string& key, const json& value) {
     json n = base;
     n["world"]["fluid"][key] = value;
