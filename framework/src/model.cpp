@@ -436,7 +436,7 @@ void Model::initialize(Context& ctx) const {
   const int max_passes = 20;
   for (int pass = 0; pass < max_passes; ++pass) {
     const Eigen::VectorXd x = ctx.x, d = ctx.discrete;
-    evaluate_outputs(ctx, /*initializing=*/true);
+    evaluate_outputs(ctx, BlockPrelude::Initialize);
     for (size_t i = 0; i < components_.size(); ++i) {
       Eval e = view(static_cast<int>(i), ctx, Eval::Phase::Initialize);
       components_[i]->initialize(e);
@@ -449,11 +449,12 @@ void Model::initialize(Context& ctx) const {
   evaluate(ctx);
 }
 
-void Model::evaluate_outputs(Context& ctx, bool initializing) const {
+void Model::evaluate_outputs(Context& ctx, BlockPrelude prelude) const {
   for (const RunStep& step : run_order_) {
     if (step.component < 0) {
       if (const BlockSolver* solver = block_solvers_[step.block].get()) {
-        if (initializing) solver->initialize(*this, ctx);
+        if (prelude == BlockPrelude::Initialize) solver->initialize(*this, ctx);
+        if (prelude == BlockPrelude::Analyze && solver->supports(ctx.analysis)) solver->analyze(*this, ctx);
         solver->solve(*this, ctx);
       } else {
         solve_block(ctx, schedule_.steps[step.block]);
@@ -530,6 +531,10 @@ void Model::solve_block(Context& ctx, const ScheduledStep& step) const {
 
 void Model::evaluate(Context& ctx) const {
   evaluate_outputs(ctx);
+  evaluate_derivatives(ctx);
+}
+
+void Model::evaluate_derivatives(Context& ctx) const {
   for (size_t i = 0; i < components_.size(); ++i) {
     Eval e = view(static_cast<int>(i), ctx, Eval::Phase::Derivatives);
     components_[i]->calc_derivatives(e);
@@ -658,20 +663,8 @@ bool Model::supports(const std::string& analysis) const {
 }
 
 void Model::analyze(Context& ctx) const {
-  for (const RunStep& step : run_order_) {
-    if (step.component < 0) {
-      if (const BlockSolver* solver = block_solvers_[step.block].get()) {
-        if (solver->supports(ctx.analysis)) solver->analyze(*this, ctx);
-        solver->solve(*this, ctx);
-      } else {
-        solve_block(ctx, schedule_.steps[step.block]);
-      }
-      continue;
-    }
-    Eval e = view(step.component, ctx, Eval::Phase::Outputs);
-    components_[step.component]->calc_outputs(e);
-  }
-  evaluate(ctx);
+  evaluate_outputs(ctx, BlockPrelude::Analyze);
+  evaluate_derivatives(ctx);
 }
 
 std::string Model::describe_blocks(const Context& ctx) const {

@@ -113,7 +113,10 @@ class Model {
 
  private:
   friend class ModelBuilder;
-  void evaluate_outputs(Context& ctx, bool initializing = false) const;
+  // What block solvers do before they solve their block in a pass over the schedule.
+  enum class BlockPrelude { None, Initialize, Analyze };
+  void evaluate_outputs(Context& ctx, BlockPrelude prelude = BlockPrelude::None) const;
+  void evaluate_derivatives(Context& ctx) const;  // once every output is known
   void solve_block(Context& ctx, const ScheduledStep& step) const;
   void check_finite(const Context& ctx, bool derivatives_too) const;
 
