@@ -93,13 +93,13 @@ class CylinderBase : public HydraulicComponent {
   }
 
   void publish_pressures(Eval& e) const {
-    const Fluid f = fluid();
+    const Fluid& f = fluid();
     e.set_out(a_, hydraulic::pressure, Chamber::pressure(e.state(p_a_), f));
     e.set_out(b_, hydraulic::pressure, Chamber::pressure(e.state(p_b_), f));
   }
 
   Forces forces(const Eval& e, const Motion& m) const {
-    const Fluid f = fluid();
+    const Fluid& f = fluid();
     Forces out{};
     out.pressure = Chamber::pressure(e.state(p_a_), f) * area_a_ - Chamber::pressure(e.state(p_b_), f) * area_b_;
     out.friction = c_ * m.v + f_c_ * std::tanh(m.v / v_s_);
@@ -112,7 +112,7 @@ class CylinderBase : public HydraulicComponent {
   }
 
   void chamber_derivatives(Eval& e, const Motion& m) const {
-    const Fluid f = fluid();
+    const Fluid& f = fluid();
     const double ps_a = e.state(p_a_), ps_b = e.state(p_b_);
     const double pa = Chamber::pressure(ps_a, f), pb = Chamber::pressure(ps_b, f);
     // Volumes stay positive even with the rod pressed into an end stop.

@@ -61,8 +61,7 @@ class DirectionalValve : public HydraulicComponent {
     if (kind_ == ValveKind::TwoTwo) declare_boolean("normally_open", false, "P→A open at rest (command 0)");
     declare_real("leakage_area", "m^2", 0.0, "area left to every path when shut (internal leakage)",
                  Range::non_negative());
-    declare_real("discharge_coefficient", "", 0.7, "C_d of the metering edges", Range::between(0.01, 1.0));
-    declare_real("critical_flow_number", "", 1000.0, "λ_crit of the orifice law", Range::positive());
+    declare_orifice_parameters("C_d of the metering edges");
     declare_dynamics_parameters(proportional || kind_ == ValveKind::FourThree ? "second_order" : "first_order");
   }
 
@@ -84,8 +83,7 @@ class DirectionalValve : public HydraulicComponent {
       parameter_error(proportional ? "dead_band" : "overlap",
                       "must be below the half travel (" + format_number(half_) + "), or no edge ever opens");
     leak_ = real("leakage_area");
-    cd_ = real("discharge_coefficient");
-    lambda_crit_ = real("critical_flow_number");
+    configure_orifice();
 
     // Ports and paths.
     p_ = declare_port("p", hydraulic_domain(), PortSide::Response, "pressure port P");
@@ -180,13 +178,13 @@ class DirectionalValve : public HydraulicComponent {
 
   // Flow delivered into the element at each hydraulic port, in hydraulic_ports_ order.
   void flows(const Eval& e, double* q) const {
-    const Fluid f = fluid();
+    const Fluid& f = fluid();
     const double xi = dynamic_position(e, demand(e)) - middle_;
     const double full_area =
-        kind_ == ValveKind::Proportional ? rated_flow_ / (cd_ * std::sqrt(2.0 * rated_drop_ / f.density)) : area_;
+        kind_ == ValveKind::Proportional ? rated_flow_ / (discharge_coefficient() * std::sqrt(2.0 * rated_drop_ / f.density)) : area_;
     for (const auto& path : paths_) {
       const double dp = e.in(path.from, hydraulic::pressure) - e.in(path.to, hydraulic::pressure);
-      const double flow = orifice_flow(cd_, path_area(path, xi, full_area), dp, f, lambda_crit_);
+      const double flow = orifice(path_area(path, xi, full_area), dp);
       q[slot(path.from)] -= flow;
       q[slot(path.to)] += flow;
     }
@@ -194,7 +192,7 @@ class DirectionalValve : public HydraulicComponent {
 
   ValveKind kind_;
   double travel_ = 1e-3, overlap_ = 0.0, area_ = 0.0, half_ = 1.0, middle_ = 0.0, centre_opening_ = 1e-4;
-  double rated_flow_ = 0.0, rated_drop_ = 5e5, leak_ = 0.0, cd_ = 0.7, lambda_crit_ = 1000.0;
+  double rated_flow_ = 0.0, rated_drop_ = 5e5, leak_ = 0.0;
   std::vector<Path> paths_;
   PortId p_, t_, a_, b_, command_;
   std::vector<PortId> hydraulic_ports_;

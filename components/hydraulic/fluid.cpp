@@ -68,6 +68,18 @@ Fluid parse_fluid(const World& world) {
 
 void HydraulicComponent::bind_fluid() { fluid_ = parse_fluid(world()); }
 
+void HydraulicComponent::declare_orifice_parameters(const std::string& what) {
+  declare_real("discharge_coefficient", "", 0.7, what, Range::between(0.01, 1.0));
+  declare_real("critical_flow_number", "", 1000.0,
+               "λ_crit: the flow number λ = D_h sqrt(2|Δp|/ρ)/ν around which the flow turns turbulent",
+               Range::positive());
+}
+
+void HydraulicComponent::configure_orifice() {
+  cd_ = real("discharge_coefficient");
+  lambda_crit_ = real("critical_flow_number");
+}
+
 void HydraulicComponent::declare_area_parameters(const std::string& area_name, const std::string& what,
                                                  double default_area) {
   area_name_ = area_name;

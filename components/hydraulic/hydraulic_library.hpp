@@ -149,6 +149,16 @@ class HydraulicComponent : public Component {
   void bind_fluid();
   const Fluid& fluid() const { return fluid_; }
 
+  // ---- the orifice law of the component's openings (orifice_flow) ----
+  // Constructor: declares "discharge_coefficient" (C_d, described by `what`) and
+  // "critical_flow_number" (λ_crit).
+  void declare_orifice_parameters(const std::string& what);
+  // configure(): reads them.
+  void configure_orifice();
+  double discharge_coefficient() const { return cd_; }
+  // Flow through an opening of `area` under `dp`, with this component's C_d, λ_crit and fluid.
+  double orifice(double area, double dp) const { return orifice_flow(cd_, area, dp, fluid_, lambda_crit_); }
+
   // ---- the size of an opening: "diameter" (d, A = π d²/4) or `area_name` ----
   // Constructor: declares both (0 = not given); default_area applies when neither is.
   void declare_area_parameters(const std::string& area_name, const std::string& what, double default_area);
@@ -171,6 +181,7 @@ class HydraulicComponent : public Component {
 
  private:
   Fluid fluid_;
+  double cd_ = 0.7, lambda_crit_ = 1000.0;
   std::string area_name_;
   double default_area_ = 0.0;
   int order_ = 0;  // 0 none, 1 first order, 2 second order

@@ -13,19 +13,14 @@ class Orifice final : public HydraulicComponent {
  public:
   Orifice() {
     declare_area_parameters("area", "the orifice", 0.0);
-    declare_real("discharge_coefficient", "", 0.7, "C_d of the turbulent regime (sharp edge ≈ 0.61–0.7)",
-                 Range::between(0.01, 1.0));
-    declare_real("critical_flow_number", "", 1000.0,
-                 "λ_crit: the flow number λ = D_h sqrt(2|Δp|/ρ)/ν around which the flow turns turbulent",
-                 Range::positive());
+    declare_orifice_parameters("C_d of the turbulent regime (sharp edge ≈ 0.61–0.7)");
     declare_text("control", "none", "none: fixed area; signal: area times the input 'opening' (0 to 1)",
                  {"none", "signal"});
   }
   void configure() override {
     area_ = configured_area();
     if (!(area_ > 0.0)) parameter_error("area", "give a positive diameter or area");
-    cd_ = real("discharge_coefficient");
-    lambda_crit_ = real("critical_flow_number");
+    configure_orifice();
     a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "side a (flow a -> b counts positive)");
     b_ = declare_port("b", hydraulic_domain(), PortSide::Response, "side b");
     if (text("control") == "signal") {
@@ -53,10 +48,9 @@ class Orifice final : public HydraulicComponent {
  private:
   double flow(const Eval& e) const {
     const double area = opening_.valid() ? area_ * std::clamp(e.in(opening_, signal::value), 0.0, 1.0) : area_;
-    return orifice_flow(cd_, area, e.in(a_, hydraulic::pressure) - e.in(b_, hydraulic::pressure), fluid(),
-                        lambda_crit_);
+    return orifice(area, e.in(a_, hydraulic::pressure) - e.in(b_, hydraulic::pressure));
   }
-  double area_ = 0.0, cd_ = 0.7, lambda_crit_ = 1000.0;
+  double area_ = 0.0;
   PortId a_, b_, opening_;
   ObservableId flow_, dp_;
 };

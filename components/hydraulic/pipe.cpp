@@ -74,7 +74,7 @@ class Pipe final : public HydraulicComponent {
   }
 
   void calc_outputs(Eval& e) const override {
-    const Fluid f = fluid();
+    const Fluid& f = fluid();
     if (a_is_node_)
       e.set_out(a_, hydraulic::pressure, Chamber::pressure(e.state(p_.front()), f));
     else
@@ -86,7 +86,7 @@ class Pipe final : public HydraulicComponent {
   }
 
   void calc_derivatives(Eval& e) const override {
-    const Fluid f = fluid();
+    const Fluid& f = fluid();
     const int nodes = static_cast<int>(p_.size());
     // Link k joins node (k − offset) upstream to node (k − offset + 1) downstream, where
     // offset is 1 when the first link starts at port a.

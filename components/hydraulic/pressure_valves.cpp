@@ -38,16 +38,14 @@ class ReliefValve final : public HydraulicComponent {
     declare_real("gradient", "m^3/s/Pa", 1e-8, "G: flow per pascal above the cracking pressure (e.g. \"6 L/min/bar\")",
                  Range::positive());
     declare_real("hysteresis", "Pa", 0.0, "h: the valve recloses h below p_c (needs dynamics)", Range::non_negative());
-    declare_real("discharge_coefficient", "", 0.7, "C_d of the poppet's orifice", Range::between(0.01, 1.0));
-    declare_real("critical_flow_number", "", 1000.0, "λ_crit of the orifice law", Range::positive());
+    declare_orifice_parameters("C_d of the poppet's orifice");
     declare_dynamics_parameters("none");
   }
   void configure() override {
     p_c_ = real("cracking_pressure");
     gradient_ = real("gradient");
     half_width_ = real("hysteresis") / 2.0;
-    cd_ = real("discharge_coefficient");
-    lambda_crit_ = real("critical_flow_number");
+    configure_orifice();
     p_ = declare_port("p", hydraulic_domain(), PortSide::Response, "inlet (the pressure limited)");
     t_ = declare_port("t", hydraulic_domain(), PortSide::Response, "outlet (tank)");
     configure_dynamics("opening_state", "Pa", "poppet position, as the overpressure y it opens for");
@@ -78,12 +76,12 @@ class ReliefValve final : public HydraulicComponent {
   double flow(const Eval& e) const {
     const double dp = drop(e), y = opening(e);
     if (dp <= 0.0 || y <= 0.0) return 0.0;
-    const Fluid f = fluid();
-    const double area = gradient_ * y / (cd_ * std::sqrt(2.0 * (p_c_ + y) / f.density));
-    return orifice_flow(cd_, area, dp, f, lambda_crit_);
+    const Fluid& f = fluid();
+    const double area = gradient_ * y / (discharge_coefficient() * std::sqrt(2.0 * (p_c_ + y) / f.density));
+    return orifice(area, dp);
   }
 
-  double p_c_ = 0.0, gradient_ = 0.0, half_width_ = 0.0, cd_ = 0.7, lambda_crit_ = 1000.0;
+  double p_c_ = 0.0, gradient_ = 0.0, half_width_ = 0.0;
   PortId p_, t_;
   ObservableId flow_, opening_;
 };
@@ -100,16 +98,14 @@ class CheckValve final : public HydraulicComponent {
     declare_real("full_open_pressure", "Pa", 0.5e6, "Δp_open: pressure above p_c at which it is fully open",
                  Range::positive());
     declare_area_parameters("max_area", "the open seat", 1e-4);
-    declare_real("discharge_coefficient", "", 0.7, "C_d", Range::between(0.01, 1.0));
-    declare_real("critical_flow_number", "", 1000.0, "λ_crit of the orifice law", Range::positive());
+    declare_orifice_parameters("C_d");
     declare_dynamics_parameters("none", /*second_order_allowed=*/false);
   }
   void configure() override {
     p_c_ = real("cracking_pressure");
     full_ = real("full_open_pressure");
     area_ = configured_area();
-    cd_ = real("discharge_coefficient");
-    lambda_crit_ = real("critical_flow_number");
+    configure_orifice();
     a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "inlet (free flow a -> b)");
     b_ = declare_port("b", hydraulic_domain(), PortSide::Response, "outlet");
     set_dependencies(a_, {a_, b_});
@@ -134,9 +130,9 @@ class CheckValve final : public HydraulicComponent {
   double drop(const Eval& e) const { return e.in(a_, hydraulic::pressure) - e.in(b_, hydraulic::pressure); }
   double target(const Eval& e) const { return opening_fraction(drop(e) - p_c_, full_); }
   double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
-  double flow(const Eval& e) const { return orifice_flow(cd_, area_ * opening(e), drop(e), fluid(), lambda_crit_); }
+  double flow(const Eval& e) const { return orifice(area_ * opening(e), drop(e)); }
 
-  double p_c_ = 0.0, full_ = 1.0, area_ = 0.0, cd_ = 0.7, lambda_crit_ = 1000.0;
+  double p_c_ = 0.0, full_ = 1.0, area_ = 0.0;
   PortId a_, b_;
   ObservableId flow_, opening_;
 };
@@ -163,8 +159,7 @@ class PilotCheckValve final : public HydraulicComponent {
                  Range::non_negative());
     declare_real("decompression_pilot_ratio", "", 20.0, "φ_d: pilot piston area / decompression seat area",
                  Range::non_negative());
-    declare_real("discharge_coefficient", "", 0.7, "C_d", Range::between(0.01, 1.0));
-    declare_real("critical_flow_number", "", 1000.0, "λ_crit of the orifice law", Range::positive());
+    declare_orifice_parameters("C_d");
     declare_dynamics_parameters("none", /*second_order_allowed=*/false);
   }
   void configure() override {
@@ -174,8 +169,7 @@ class PilotCheckValve final : public HydraulicComponent {
     phi_ = real("pilot_ratio");
     area_d_ = real("decompression_area");
     phi_d_ = real("decompression_pilot_ratio");
-    cd_ = real("discharge_coefficient");
-    lambda_crit_ = real("critical_flow_number");
+    configure_orifice();
     a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "tank side (free flow a -> b)");
     b_ = declare_port("b", hydraulic_domain(), PortSide::Response, "cylinder side");
     x_ = declare_port("x", hydraulic_domain(), PortSide::Response, "pilot (takes no flow)");
@@ -213,11 +207,10 @@ class PilotCheckValve final : public HydraulicComponent {
   }
   double flow(const Eval& e) const {
     const double area = area_ * opening(e) + area_d_ * decompression(e);
-    return orifice_flow(cd_, area, pa(e) - pb(e), fluid(), lambda_crit_);
+    return orifice(area, pa(e) - pb(e));
   }
 
-  double p_c_ = 0.0, full_ = 1.0, area_ = 0.0, phi_ = 0.0, area_d_ = 0.0, phi_d_ = 0.0, cd_ = 0.7,
-         lambda_crit_ = 1000.0;
+  double p_c_ = 0.0, full_ = 1.0, area_ = 0.0, phi_ = 0.0, area_d_ = 0.0, phi_d_ = 0.0;
   PortId a_, b_, x_;
   ObservableId flow_, opening_, decompression_;
 };
@@ -244,8 +237,7 @@ class CounterbalanceValve final : public HydraulicComponent {
     declare_real("check_cracking_pressure", "Pa", 0.05e6, "p_chk of the reverse-flow check", Range::non_negative());
     declare_real("check_area", "m^2", 0.0, "A_chk of the reverse-flow check (0: the poppet's area)",
                  Range::non_negative());
-    declare_real("discharge_coefficient", "", 0.7, "C_d", Range::between(0.01, 1.0));
-    declare_real("critical_flow_number", "", 1000.0, "λ_crit of the orifice law", Range::positive());
+    declare_orifice_parameters("C_d");
     declare_dynamics_parameters("none", /*second_order_allowed=*/false);
   }
   void configure() override {
@@ -255,8 +247,7 @@ class CounterbalanceValve final : public HydraulicComponent {
     area_ = configured_area();
     p_chk_ = real("check_cracking_pressure");
     area_chk_ = real("check_area") > 0.0 ? real("check_area") : area_;
-    cd_ = real("discharge_coefficient");
-    lambda_crit_ = real("critical_flow_number");
+    configure_orifice();
     load_ = declare_port("load", hydraulic_domain(), PortSide::Response, "cylinder chamber held");
     valve_ = declare_port("valve", hydraulic_domain(), PortSide::Response, "towards the directional valve");
     std::vector<PortId> reads{load_, valve_};
@@ -291,14 +282,12 @@ class CounterbalanceValve final : public HydraulicComponent {
   }
   double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
   double flow(const Eval& e) const {
-    const Fluid f = fluid();
     const double dp = e.in(load_, hydraulic::pressure) - e.in(valve_, hydraulic::pressure);
-    if (dp > 0.0) return orifice_flow(cd_, area_ * opening(e), dp, f, lambda_crit_);
-    return orifice_flow(cd_, area_chk_ * opening_fraction(-dp - p_chk_, full_), dp, f, lambda_crit_);
+    if (dp > 0.0) return orifice(area_ * opening(e), dp);
+    return orifice(area_chk_ * opening_fraction(-dp - p_chk_, full_), dp);
   }
 
-  double p_set_ = 0.0, phi_ = 0.0, full_ = 1.0, area_ = 0.0, p_chk_ = 0.0, area_chk_ = 0.0, cd_ = 0.7,
-         lambda_crit_ = 1000.0;
+  double p_set_ = 0.0, phi_ = 0.0, full_ = 1.0, area_ = 0.0, p_chk_ = 0.0, area_chk_ = 0.0;
   PortId load_, valve_, pilot_;
   ObservableId flow_, opening_;
 };

@@ -38,7 +38,7 @@ class Volume final : public HydraulicComponent {
     for (PortId port : ports_) e.set_out(port, hydraulic::pressure, p);
   }
   void calc_derivatives(Eval& e) const override {
-    const Fluid f = fluid();
+    const Fluid& f = fluid();
     double q = 0.0;
     for (PortId port : ports_) q += e.in(port, hydraulic::flow_rate);
     const double ps = e.state(p_), p = Chamber::pressure(ps, f);
@@ -91,7 +91,7 @@ class Accumulator final : public HydraulicComponent {
     e.set_out(port_, hydraulic::pressure, Chamber::pressure(e.state(p_), fluid()));
   }
   void calc_derivatives(Eval& e) const override {
-    const Fluid f = fluid();
+    const Fluid& f = fluid();
     const double ps = e.state(p_), p = Chamber::pressure(ps, f);
     const double q = e.in(port_, hydraulic::flow_rate);
     const double vg = gas_volume(p, f);
