@@ -63,8 +63,7 @@ std::string Constraint::equation_name(int i) const {
   return type_name() + " '" + name() + "'" + (equations_ > 1 ? " (equation " + std::to_string(i + 1) + ")" : "");
 }
 
-void Constraint::rows_at(const Eval& e, ConstraintRows& rows) const {
-  PointKinematics k[2];
+void Constraint::rows_at(const Eval& e, ConstraintRows& rows, PointKinematics (&k)[2]) const {
   k[0] = read_point(e, a_);
   if (two_ports_) k[1] = read_point(e, b_);
   rows.count = 0;
@@ -93,15 +92,13 @@ void Constraint::publish(Eval& e, const ConstraintRows& rows, bool zero) const {
 
 void Constraint::calc_outputs(Eval& e) const {
   ConstraintRows rows;
-  rows_at(e, rows);
+  PointKinematics k[2];
+  rows_at(e, rows, k);
   publish(e, rows);
   // Residual of the stabilized acceleration equation, for the general Newton method:
   // Φ̈ + 2αΦ̇ + β²Φ = 0 with Φ̈ = J a + c, Φ̇ = J v + Φ_t.
   const ConstraintSettings& s = settings_;
   Eigen::Matrix<double, 6, 1> acc, vel;
-  PointKinematics k[2];
-  k[0] = read_point(e, a_);
-  if (two_ports_) k[1] = read_point(e, b_);
   acc << k[0].a, k[0].alpha, k[1].a, k[1].alpha;
   vel << k[0].v, k[0].omega, k[1].v, k[1].omega;
   const bool dynamic = e.context().analysis == "dynamic";
@@ -117,10 +114,8 @@ void Constraint::calc_outputs(Eval& e) const {
 
 void Constraint::calc_derivatives(Eval& e) const {
   ConstraintRows rows;
-  rows_at(e, rows);
   PointKinematics k[2];
-  k[0] = read_point(e, a_);
-  if (two_ports_) k[1] = read_point(e, b_);
+  rows_at(e, rows, k);
   Vec3 lambda = Vec3::Zero();
   double worst = 0.0;
   for (int i = 0; i < rows.count; ++i) {

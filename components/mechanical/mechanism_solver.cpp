@@ -281,11 +281,12 @@ class MechanismSolver final : public BlockSolver {
       const auto& c = constraints_[k];
       Eval e = model.view(c.comp, ctx, Eval::Phase::Outputs);
       ConstraintRows& rows = ws.rows[k];
-      c.constraint->rows_at(e, rows);
+      PointKinematics points[2];
+      c.constraint->rows_at(e, rows, points);
       Eigen::Matrix<double, 6, 1> vel = Eigen::Matrix<double, 6, 1>::Zero();
       double omega2[2] = {0, 0};
       for (int p = 0; p < c.constraint->port_count(); ++p) {
-        const PointKinematics kp = read_point(e, c.constraint->port(p));
+        const PointKinematics& kp = points[p];
         vel.segment<3>(3 * p) << kp.v, kp.omega;
         Vec2 arm{0, 0};
         if (c.ports[p].body >= 0) {

@@ -139,7 +139,8 @@ class Constraint : public Component {
   PortId port(int k) const { return k == 0 ? a_ : b_; }
   // Its equations at the kinematics of its ports (k[1] unused with one port).
   virtual void equations(double t, const Eval& e, const PointKinematics (&k)[2], ConstraintRows& rows) const = 0;
-  void rows_at(const Eval& e, ConstraintRows& rows) const;  // reads the ports, then equations()
+  // Reads the ports into k, then equations() into rows.
+  void rows_at(const Eval& e, ConstraintRows& rows, PointKinematics (&k)[2]) const;
   // Applies −Jᵀλ at its ports, with λ from its unknowns (or zero).
   void publish(Eval& e, const ConstraintRows& rows, bool zero = false) const;
   UnknownId multiplier(int i) const { return UnknownId{i}; }
