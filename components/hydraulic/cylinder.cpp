@@ -190,6 +190,14 @@ class PlanarCylinder final : public CylinderBase {
   }
   void calc_outputs(Eval& e) const override {
     publish_pressures(e);
+    // The pressures are state outputs, scheduled before the mechanism that places the
+    // points: called for them, the points may not be known yet (both at the origin).
+    // The forces are then placeholders, recomputed when the mechanism's block calls again.
+    if (!has_axis(e)) {
+      for (PortId p : {rod_, base_})
+        for (Var v : {planar::fx, planar::fy, planar::tz}) e.set_out(p, v, 0.0);
+      return;
+    }
     const Line l = line(e);
     const double f = forces(e, l.motion).total;
     e.set_out(rod_, planar::fx, f * l.ux);
@@ -210,6 +218,10 @@ class PlanarCylinder final : public CylinderBase {
     Motion motion;
     double ux, uy;
   };
+  bool has_axis(const Eval& e) const {
+    return std::hypot(e.in(rod_, planar::x) - e.in(base_, planar::x), e.in(rod_, planar::y) - e.in(base_, planar::y)) >
+           0.0;
+  }
   Line line(const Eval& e) const {
     const double dx = e.in(rod_, planar::x) - e.in(base_, planar::x);
     const double dy = e.in(rod_, planar::y) - e.in(base_, planar::y);
