@@ -18,7 +18,7 @@ class Driver : public Constraint {
   explicit Driver(std::string unit) : unit_(std::move(unit)) {
     reports_reaction_ = false;
     declare_text("law", std::string("constant"), "how C(t) is given",
-                 {"constant", "polynomial", "cosine", "spline", "signal"});
+                 {"constant", "polynomial", "cosine", "smooth_ramp", "spline", "signal"});
     declare_real("value", unit_, 0.0, "constant: C");
     declare_real_list("coefficients", "", std::vector<double>{0.0},
                       "polynomial: C = c0 + c1 t + c2 t² + … (SI units)");
@@ -26,6 +26,8 @@ class Driver : public Constraint {
     declare_real("angular_frequency", "rad/s", 0.0, "cosine: ω");
     declare_real("phase", "rad", 0.0, "cosine: phase");
     declare_real("offset", unit_, 0.0, "cosine: offset");
+    declare_real("rate", unit_ + "/s", 0.0, "smooth_ramp: the rate Ċ reached at ramp_time and held after");
+    declare_real("ramp_time", "s", 1.0, "smooth_ramp: T, the time Ċ takes to rise from 0 to rate", Range::positive());
     declare_boolean("servo", false,
                     "servo constraint: the motion is imposed by the mechanism's actuated joints, not by a "
                     "reaction of this driver (its effort is then zero)");
@@ -42,6 +44,8 @@ class Driver : public Constraint {
     omega_ = real("angular_frequency");
     phase_ = real("phase");
     offset_ = real("offset");
+    rate_target_ = real("rate");
+    ramp_time_ = real("ramp_time");
     if (law_ == "spline") configure_spline();
     declare_constraint(1, two_ports, what_a, what_b);
     if (boolean("servo")) set_row_kind(0, /*equation=*/true, /*reacts=*/false);
@@ -74,6 +78,16 @@ class Driver : public Constraint {
       const double arg = omega_ * t + phase_;
       return {amplitude_ * std::cos(arg) + offset_, -amplitude_ * omega_ * std::sin(arg),
               -amplitude_ * omega_ * omega_ * std::cos(arg)};
+    }
+    if (law_ == "smooth_ramp") {
+      // The rate rises as a cycloid, Ċ = (r/T)(t − (T/2π) sin(2πt/T)), from rest to r in T
+      // with C̈ continuous, then stays at r: C = offset + (r/T)[t²/2 + (T/2π)²(cos(2πt/T) − 1)]
+      // for t ≤ T, offset + r (t − T/2) after (the spin-up of Kane, Ryan & Banerjee 1987).
+      const double r = rate_target_, T = ramp_time_;
+      if (t >= T) return {offset_ + r * (t - 0.5 * T), r, 0.0};
+      const double w = 2.0 * M_PI / T;
+      return {offset_ + (r / T) * (0.5 * t * t + (std::cos(w * t) - 1.0) / (w * w)), (r / T) * (t - std::sin(w * t) / w),
+              (r / T) * (1.0 - std::cos(w * t))};
     }
     if (law_ == "signal") {
       using signal::value;
@@ -138,7 +152,7 @@ class Driver : public Constraint {
 
   std::string unit_;
   std::string law_;
-  double value_ = 0, amplitude_ = 0, omega_ = 0, phase_ = 0, offset_ = 0;
+  double value_ = 0, rate_target_ = 0, ramp_time_ = 1.0, amplitude_ = 0, omega_ = 0, phase_ = 0, offset_ = 0;
   std::vector<double> coefficients_, knots_, values_, second_;
   PortId command_, rate_, acceleration_;
   ObservableId effort_, value_obs_, power_;

@@ -10,5 +10,6 @@ void register_joints(Registry& r);
 void register_drivers(Registry& r);
 void register_forces(Registry& r);
 void register_sensors(Registry& r);
+void register_flexible_beam(Registry& r);
 
 }  // namespace jourdain::mechanical

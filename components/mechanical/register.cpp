@@ -11,6 +11,7 @@ void register_mechanical_components(Registry& registry) {
   mechanical::register_drivers(registry);
   mechanical::register_forces(registry);
   mechanical::register_sensors(registry);
+  mechanical::register_flexible_beam(registry);
 }
 
 }  // namespace jourdain

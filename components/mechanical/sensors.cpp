@@ -100,11 +100,39 @@ class DistanceSensor final : public Component {
   ZeroCrossingId below_, above_;
 };
 
+// Point b seen from point a's body: its position in a's body frame, u = A(θ_a)ᵀ (r_b − r_a),
+// and its relative angle θ_b − θ_a. A flexible arm's tip deflection in its hub frame.
+class RelativePositionSensor final : public Component {
+  void configure() override {
+    a_ = declare_port("a", planar_domain(), PortSide::Response, "reference point (its body gives the frame)");
+    b_ = declare_port("b", planar_domain(), PortSide::Response, "measured point");
+    set_dependencies(a_, {});
+    set_dependencies(b_, {});
+    x_ = declare_port("x", signal_domain(), PortSide::State, "b along a's body x axis (m)");
+    y_ = declare_port("y", signal_domain(), PortSide::State, "b along a's body y axis (m)");
+    angle_ = declare_port("angle", signal_domain(), PortSide::State, "θ_b − θ_a (rad)");
+    for (PortId p : {x_, y_, angle_}) set_dependencies(p, {a_, b_});
+  }
+  void calc_outputs(Eval& e) const override {
+    no_force(e, a_);
+    no_force(e, b_);
+    const PointKinematics pa = read_point(e, a_), pb = read_point(e, b_);
+    const Vec2 d = pb.r - pa.r;
+    const double c = std::cos(pa.theta), s = std::sin(pa.theta);
+    e.set_out(x_, signal::value, c * d.x() + s * d.y());
+    e.set_out(y_, signal::value, -s * d.x() + c * d.y());
+    e.set_out(angle_, signal::value, pb.theta - pa.theta);
+  }
+  PortId a_, b_, x_, y_, angle_;
+};
+
 }  // namespace
 
 void register_sensors(Registry& r) {
   r.add<PointSensor>("mechanical.point_sensor", "a point's position, velocity and acceleration, its body's angle and rates");
   r.add<DistanceSensor>("mechanical.distance_sensor", "distance between two points and its rate");
+  r.add<RelativePositionSensor>("mechanical.relative_position_sensor",
+                                "point b in point a's body frame, and the relative angle");
 }
 
 }  // namespace jourdain::mechanical

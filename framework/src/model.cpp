@@ -52,8 +52,11 @@ std::string join(const std::vector<std::string>& items) {
 void ModelBuilder::add(std::unique_ptr<Component> component, InputLocation where) {
   const std::string& name = component->name();
   where.component = name;
-  if (name.empty() || name.find_first_of(". /") != std::string::npos)
-    throw InputError(where, "a component name must be non-empty and contain no '.', '/' or space");
+  const bool well_formed = !name.empty() && name.find_first_of(". ") == std::string::npos && name.front() != '/' &&
+                          name.back() != '/' && name.find("//") == std::string::npos;
+  if (!well_formed)
+    throw InputError(where, "a component name must be non-empty and contain no '.' or space ('/' only between the "
+                            "names of a subsystem and its parts)");
   if (find(name)) throw InputError(where, "a component named '" + name + "' exists already");
   if (!component->configured()) component->finish_configuration(world_);
   index_.emplace(name, static_cast<int>(components_.size()));

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "jourdain/units.hpp"
+#include "netlist_levels.hpp"
 
 namespace jourdain {
 
@@ -49,36 +50,6 @@ namespace {
 
 using json_check::only_keys;
 using json_check::pointer;
-
-std::string read_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError({file.string(), "", "", ""}, "cannot read the netlist file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-json parse(const std::string& text, const std::string& file) {
-  try {
-    return json::parse(text, nullptr, true, /*ignore_comments=*/true);
-  } catch (const json::parse_error& e) {
-    // Report line and column rather than a byte offset.
-    size_t line = 1, col = 1;
-    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') ++line, col = 1;
-      else ++col;
-    }
-    std::string what = e.what();
-    auto pos = what.find("parse error");
-    throw InputError({file, "", "", ""}, "malformed JSON at line " + std::to_string(line) + ", column " +
-                                             std::to_string(col) + ": " + (pos == std::string::npos ? what : what.substr(pos)));
-  } catch (const json::out_of_range& e) {
-    // A number too large for a double (1e400) is refused by the parser with out_of_range.
-    std::string what = e.what();
-    auto pos = what.find("number overflow");
-    throw InputError({file, "", "", ""}, "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
-  }
-}
 
 // --set comp.param=value
 void apply_overrides(json& doc, const NetlistOverrides& o, const std::string& file) {
@@ -132,18 +103,18 @@ World load_world(const json& w, const InputLocation& where, const Registry& regi
 }  // namespace
 
 Netlist load_netlist(const std::filesystem::path& file, Registry& registry, const NetlistOverrides& overrides) {
-  return load_netlist_text(read_file(file), file, registry, overrides);
+  return load_netlist_text(netlist_levels::read_text(file), file, registry, overrides);
 }
 
 Netlist load_netlist_text(const std::string& text, const std::filesystem::path& file, Registry& registry,
                           const NetlistOverrides& overrides) {
   const std::string fname = file.string();
   InputLocation top{fname, "", "", ""};
-  json doc = parse(text, fname);
+  json doc = netlist_levels::parse_json(text, fname);
   if (!doc.is_object()) throw InputError(top, "a netlist is a JSON object");
   apply_overrides(doc, overrides, fname);
-  only_keys(doc, {"$schema", "name", "description", "world", "plugins", "components", "connections", "solver", "record",
-                  "analysis"},
+  only_keys(doc, {"$schema", "name", "description", "world", "plugins", "subsystems", "components", "connections",
+                  "solver", "record", "analysis"},
             top);
 
   auto at = [&](const std::string& path) { return InputLocation{fname, path, "", ""}; };
@@ -183,73 +154,8 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   ModelBuilder builder(world);
 
   if (!doc.contains("components")) throw InputError(top, "the netlist has no \"components\" object");
-  const json& comps = doc["components"];
-  if (!comps.is_object() || comps.empty())
-    throw InputError(at("/components"), "expected an object of named components");
-  for (const auto& [name, spec] : comps.items()) {
-    const std::string path = pointer("/components", name);
-    InputLocation w{fname, path, name, ""};
-    only_keys(spec, {"type", "params", "initial", "description"}, w);
-    if (!spec.contains("type") || !spec["type"].is_string())
-      throw InputError(w, "needs a \"type\" string (see `jourdain list`)");
-    std::string type = spec["type"].get<std::string>();
-    const ComponentType* t = registry.find(type);
-    if (!t) {
-      InputLocation tw = w;
-      tw.json_path = pointer(path, "type");
-      auto s = registry.suggestions(type);
-      std::string hint;
-      for (const auto& n : s) hint += (hint.empty() ? "; did you mean: " : ", ") + n;
-      throw InputError(tw, "unknown component type '" + type + "'" + hint + " (`jourdain list` shows them all)");
-    }
-    std::unique_ptr<Component> c = t->create();
-    c->set_identity(name, type);
-    if (spec.contains("params")) {
-      const json& params = spec["params"];
-      InputLocation pw = w;
-      pw.json_path = pointer(path, "params");
-      if (!params.is_object()) throw InputError(pw, "expected an object of parameter values");
-      for (const auto& [pname, value] : params.items()) {
-        InputLocation vw = w;
-        vw.json_path = pointer(pw.json_path, pname);
-        try {
-          c->set_parameter(pname, value);
-        } catch (const InputError& e) {
-          throw e.located(vw);
-        }
-      }
-    }
-    try {
-      c->finish_configuration(world);
-    } catch (const InputError& e) {
-      // A missing parameter is located at the component's params object.
-      throw e.located(InputLocation{fname, pointer(path, "params"), name, ""});
-    }
-    builder.add(std::move(c), w);
-    if (spec.contains("initial")) {
-      const json& init = spec["initial"];
-      if (!init.is_object()) throw InputError(InputLocation{fname, pointer(path, "initial"), name, ""}, "expected an object of state values");
-      Component* added = builder.find(name);
-      for (const auto& [sname, value] : init.items()) {
-        InputLocation iw{fname, pointer(pointer(path, "initial"), sname), name, ""};
-        StateId s = added->find_state(sname);
-        std::string unit = s.valid() ? added->states()[s.index].unit : "";
-        builder.set_initial(name, sname, s.valid() ? json_check::quantity(value, unit, iw) : 0.0, iw);
-      }
-    }
-  }
-
-  if (doc.contains("connections")) {
-    const json& conns = doc["connections"];
-    if (!conns.is_array()) throw InputError(at("/connections"), "expected an array of [\"comp.port\", \"comp.port\"] pairs");
-    for (size_t i = 0; i < conns.size(); ++i) {
-      InputLocation w = at("/connections/" + std::to_string(i));
-      const json& c = conns[i];
-      if (!c.is_array() || c.size() != 2 || !c[0].is_string() || !c[1].is_string())
-        throw InputError(w, "expected [\"comp.port\", \"comp.port\"]");
-      builder.connect(c[0].get<std::string>(), c[1].get<std::string>(), w);
-    }
-  }
+  netlist_levels::Level top_level{"", file, "", {}, {}, 0};
+  netlist_levels::place(doc, top_level, registry, world, builder);
 
   net.model = std::move(builder).build();
   if (net.analysis != "dynamic" && !net.model.supports(net.analysis))

@@ -172,6 +172,13 @@ class Component {
   //   "label":    text shown next to the frame's origin;
   // coordinates in m, in the frame. Every key is optional.
   virtual nlohmann::json sketch() const { return nullptr; }
+  // A composite component (a flexible beam of N segments, say) is not simulated itself:
+  // once its parameters are known, the netlist loader replaces it by the sub-netlist this
+  // returns, written as a subsystem definition is (netlists/README.md, "Subsystems"):
+  //   {"components": {...}, "connections": [...], "ports": {"name": "comp.port" or [...]}}
+  // with plain values (no parameters to pass down). Its inner components are named
+  // "<name>/<inner>". nullptr: an ordinary component.
+  virtual nlohmann::json expansion() const { return nullptr; }
 
   // ---- identity ----
   const std::string& name() const { return name_; }

@@ -149,13 +149,16 @@ class ModelBuilder {
  public:
   explicit ModelBuilder(World world = {}) : world_(world) {}
 
-  // Adds a configured component; `where` locates it in the netlist for messages.
+  // Adds a configured component; `where` locates it in the netlist for messages. The
+  // name is one word, or words joined by '/' for the parts of subsystems ("arm/link2").
   void add(std::unique_ptr<Component> component, InputLocation where = {});
   // Joins "comp.port" to "comp.port" (in either order).
   void connect(const std::string& a, const std::string& b, InputLocation where = {});
   // Overrides a state's initial value (SI).
   void set_initial(const std::string& component, const std::string& state, double value, InputLocation where = {});
   Component* find(const std::string& name);
+  // Throws InputError unless "comp.port" names a port of an added component.
+  void check_port(const std::string& dotted, const InputLocation& where) const { resolve(dotted, where); }
 
   // Checks and freezes. Throws InputError naming the component and port at fault.
   Model build() &&;

@@ -1,0 +1,404 @@
+// Placing netlist levels: components, subsystems and composite components (netlist_levels.hpp).
+#include "netlist_levels.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+
+#include "jourdain/netlist.hpp"
+
+namespace jourdain::netlist_levels {
+
+using nlohmann::json;
+using json_check::only_keys;
+using json_check::pointer;
+
+std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError({file.string(), "", "", ""}, "cannot read the netlist file");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+json parse_json(const std::string& text, const std::string& file) {
+  try {
+    return json::parse(text, nullptr, true, /*ignore_comments=*/true);
+  } catch (const json::parse_error& e) {
+    // Report line and column rather than a byte offset.
+    size_t line = 1, col = 1;
+    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') ++line, col = 1;
+      else ++col;
+    }
+    std::string what = e.what();
+    auto pos = what.find("parse error");
+    throw InputError({file, "", "", ""}, "malformed JSON at line " + std::to_string(line) + ", column " +
+                                             std::to_string(col) + ": " + (pos == std::string::npos ? what : what.substr(pos)));
+  } catch (const json::out_of_range& e) {
+    // A number too large for a double (1e400) is refused by the parser with out_of_range.
+    std::string what = e.what();
+    auto pos = what.find("number overflow");
+    throw InputError({file, "", "", ""}, "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+  }
+}
+
+namespace {
+
+bool is_name(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+std::string list_of(const std::map<std::string, json>& m) {
+  std::string s;
+  for (const auto& [k, v] : m) s += (s.empty() ? "" : ", ") + k;
+  return s.empty() ? "(none)" : s;
+}
+
+// Arithmetic over numbers and parameters: + − * / ^, parentheses, unary signs, sqrt(),
+// sin(), cos() and pi. Enough to derive one parameter from others ("$L/$N"); anything
+// more belongs in a composite component.
+class Arithmetic {
+ public:
+  Arithmetic(const std::string& text, const std::map<std::string, json>& parameters, const InputLocation& where)
+      : s_(text), parameters_(parameters), where_(where) {}
+  double evaluate() {
+    const double v = sum();
+    skip();
+    if (i_ != s_.size()) fail("unexpected '" + s_.substr(i_) + "'");
+    return v;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& why) const {
+    throw InputError(where_, "cannot evaluate '" + s_ + "': " + why);
+  }
+  void skip() {
+    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
+  }
+  bool eat(char c) {
+    skip();
+    if (i_ < s_.size() && s_[i_] == c) return ++i_, true;
+    return false;
+  }
+  double sum() {
+    double v = product();
+    for (;;) {
+      if (eat('+')) v += product();
+      else if (eat('-')) v -= product();
+      else return v;
+    }
+  }
+  double product() {
+    double v = power();
+    for (;;) {
+      if (eat('*')) v *= power();
+      else if (eat('/')) v /= power();
+      else return v;
+    }
+  }
+  double power() {
+    const double base = unary();
+    return eat('^') ? std::pow(base, power()) : base;  // right-associative
+  }
+  double unary() {
+    if (eat('-')) return -unary();
+    if (eat('+')) return unary();
+    return primary();
+  }
+  std::string word() {
+    const size_t b = i_;
+    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
+    return s_.substr(b, i_ - b);
+  }
+  double primary() {
+    skip();
+    if (eat('(')) {
+      const double v = sum();
+      if (!eat(')')) fail("missing ')'");
+      return v;
+    }
+    if (eat('$')) {
+      const std::string name = word();
+      auto it = parameters_.find(name);
+      if (it == parameters_.end()) fail("no parameter '" + name + "'; the parameters here are: " + list_of(parameters_));
+      if (!it->second.is_number()) fail("parameter '" + name + "' is not a number");
+      return it->second.get<double>();
+    }
+    if (i_ < s_.size() && std::isalpha(static_cast<unsigned char>(s_[i_]))) {
+      const std::string f = word();
+      if (f == "pi") return std::numbers::pi;
+      if (f != "sqrt" && f != "sin" && f != "cos") fail("unknown function '" + f + "' (sqrt, sin, cos, pi)");
+      if (!eat('(')) fail("'" + f + "' needs an argument in parentheses");
+      const double a = sum();
+      if (!eat(')')) fail("missing ')'");
+      return f == "sqrt" ? std::sqrt(a) : f == "sin" ? std::sin(a) : std::cos(a);
+    }
+    const char* begin = s_.c_str() + i_;
+    char* end = nullptr;
+    const double v = std::strtod(begin, &end);
+    if (end == begin) fail(i_ < s_.size() ? "unexpected '" + s_.substr(i_) + "'" : "an operand is missing");
+    i_ += static_cast<size_t>(end - begin);
+    return v;
+  }
+
+  const std::string& s_;
+  const std::map<std::string, json>& parameters_;
+  const InputLocation& where_;
+  size_t i_ = 0;
+};
+
+// "comp.port" written at this level → the model's endpoints it stands for.
+std::vector<std::string> endpoints(const std::string& dotted, const Level& level,
+                                   const std::map<std::string, PortMap>& instances, const InputLocation& where) {
+  const auto dot = dotted.find('.');
+  if (dot == std::string::npos) throw InputError(where, "'" + dotted + "' must name a port as \"component.port\"");
+  const std::string comp = dotted.substr(0, dot), port = dotted.substr(dot + 1);
+  auto it = instances.find(comp);
+  if (it == instances.end()) return {level.prefix + dotted};
+  auto p = it->second.find(port);
+  if (p == it->second.end()) {
+    std::string names;
+    for (const auto& [n, e] : it->second) names += (names.empty() ? "" : ", ") + n;
+    InputLocation w = where;
+    w.component = level.prefix + comp;
+    w.port = port;
+    throw InputError(w, "the subsystem has no external port '" + port + "'; its ports are: " +
+                            (names.empty() ? "(none)" : names));
+  }
+  return p->second;
+}
+
+// The values of a subsystem instance's parameters: given ones converted to the declared
+// units, the others from their defaults.
+std::map<std::string, json> instance_parameters(const SubsystemType& type, const json& given, const Level& level,
+                                                const std::string& instance_path) {
+  std::map<std::string, json> values;
+  const json& declared = type.definition.contains("parameters") ? type.definition["parameters"] : json::object();
+  const InputLocation decl{type.file.string(), pointer(type.json_path, "parameters"), "", ""};
+  if (!declared.is_object()) throw InputError(decl, "expected an object of parameter declarations");
+  for (const auto& [name, value] : given.items()) {
+    InputLocation w{level.file.string(), pointer(pointer(instance_path, "params"), name), "", ""};
+    if (!declared.contains(name)) {
+      std::string names;
+      for (const auto& [n, d] : declared.items()) names += (names.empty() ? "" : ", ") + n;
+      throw InputError(w, "the subsystem has no parameter '" + name + "'; its parameters are: " +
+                              (names.empty() ? "(none)" : names));
+    }
+  }
+  for (const auto& [name, d] : declared.items()) {
+    InputLocation dw{decl.file, pointer(decl.json_path, name), "", ""};
+    if (!is_name(name)) throw InputError(dw, "a parameter name is letters, digits and '_', not starting with a digit");
+    only_keys(d, {"unit", "default", "description"}, dw);
+    const bool has = given.contains(name);
+    if (!has && !d.contains("default"))
+      throw InputError(InputLocation{level.file.string(), pointer(instance_path, "params"), "", ""},
+                       "parameter '" + name + "' has no default: give it a value");
+    const json& v = has ? given[name] : d["default"];
+    InputLocation vw = has ? InputLocation{level.file.string(), pointer(pointer(instance_path, "params"), name), "", ""}
+                           : InputLocation{dw.file, pointer(dw.json_path, "default"), "", ""};
+    const json resolved = substitute(v, level.parameters, vw);  // defaults and values may use the outer level's
+    if (d.contains("unit")) {
+      if (!d["unit"].is_string()) throw InputError(InputLocation{dw.file, pointer(dw.json_path, "unit"), "", ""}, "expected a unit string");
+      values[name] = json_check::quantity(resolved, d["unit"].get<std::string>(), vw);
+    } else {
+      values[name] = resolved;
+    }
+  }
+  return values;
+}
+
+}  // namespace
+
+json substitute(const json& value, const std::map<std::string, json>& parameters, const InputLocation& where) {
+  if (value.is_array() || value.is_object()) {
+    json out = value;
+    for (auto& item : out) item = substitute(item, parameters, where);
+    return out;
+  }
+  if (!value.is_string()) return value;
+  const std::string& s = value.get_ref<const std::string&>();
+  if (s.find('$') == std::string::npos) return value;
+  // "$name" alone passes the value as it is (a number, a text, a table); anything else is arithmetic.
+  if (s.size() > 1 && s[0] == '$' && is_name(s.substr(1))) {
+    auto it = parameters.find(s.substr(1));
+    if (it == parameters.end())
+      throw InputError(where, "no parameter '" + s.substr(1) + "'; the parameters here are: " + list_of(parameters));
+    return it->second;
+  }
+  return Arithmetic(s, parameters, where).evaluate();
+}
+
+void read_subsystem_types(const json& level, const Level& where, std::map<std::string, SubsystemType>& types) {
+  if (!level.contains("subsystems")) return;
+  const json& subs = level["subsystems"];
+  const std::string path = pointer(where.json_path, "subsystems");
+  if (!subs.is_object())
+    throw InputError({where.file.string(), path, "", ""}, "expected an object: type name → definition or file");
+  for (const auto& [name, def] : subs.items()) {
+    InputLocation w{where.file.string(), pointer(path, name), "", ""};
+    if (!is_name(name)) throw InputError(w, "a subsystem type name is letters, digits and '_', not starting with a digit");
+    if (def.is_string()) {
+      std::filesystem::path f = def.get<std::string>();
+      if (f.is_relative()) f = where.file.parent_path() / f;  // relative to the file that names it
+      json d;
+      try {
+        d = parse_json(read_text(f), f.string());
+      } catch (const InputError& e) {
+        throw InputError(w, e.message() + " (" + f.string() + ")");
+      }
+      types[name] = {std::move(d), f, ""};
+    } else if (def.is_object()) {
+      types[name] = {def, where.file, w.json_path};
+    } else {
+      throw InputError(w, "expected a subsystem definition (an object) or the path of its file");
+    }
+    const SubsystemType& t = types[name];
+    only_keys(t.definition, {"$schema", "name", "description", "parameters", "ports", "components", "connections", "subsystems"},
+              {t.file.string(), t.json_path, "", ""});
+  }
+}
+
+PortMap place(const json& level, const Level& where, Registry& registry, const World& world, ModelBuilder& builder) {
+  const std::string file = where.file.string();
+  auto at = [&](const std::string& path) { return InputLocation{file, path, "", ""}; };
+  if (where.depth > 32)
+    throw InputError(at(where.json_path), "subsystems nested more than 32 deep: does a subsystem contain itself?");
+  std::map<std::string, SubsystemType> types = where.types;
+  read_subsystem_types(level, where, types);
+
+  const std::string comps_path = pointer(where.json_path, "components");
+  if (!level.contains("components")) throw InputError(at(where.json_path), "no \"components\" object");
+  const json& comps = level["components"];
+  if (!comps.is_object() || comps.empty()) throw InputError(at(comps_path), "expected an object of named components");
+
+  std::map<std::string, PortMap> instances;  // subsystems and composites placed at this level
+  for (const auto& [name, spec] : comps.items()) {
+    const std::string path = pointer(comps_path, name);
+    const std::string full = where.prefix + name;
+    InputLocation w{file, path, full, ""};
+    if (name.empty() || name.find_first_of(". /") != std::string::npos)
+      throw InputError(w, "a component name must be non-empty and contain no '.', '/' or space");
+    only_keys(spec, {"type", "params", "initial", "description"}, w);
+    if (!spec.contains("type") || !spec["type"].is_string())
+      throw InputError(w, "needs a \"type\" string (see `jourdain list`)");
+    const std::string type = spec["type"].get<std::string>();
+    const json params = spec.contains("params") ? spec["params"] : json::object();
+    if (!params.is_object()) throw InputError(InputLocation{file, pointer(path, "params"), full, ""}, "expected an object of parameter values");
+
+    if (auto sub = types.find(type); sub != types.end()) {
+      if (spec.contains("initial"))
+        throw InputError(InputLocation{file, pointer(path, "initial"), full, ""},
+                         "a subsystem has no states of its own: set initial values in its definition, "
+                         "from its parameters");
+      Level inner{full + "/", sub->second.file, sub->second.json_path,
+                  instance_parameters(sub->second, params, where, path), types, where.depth + 1};
+      try {
+        instances[name] = place(sub->second.definition, inner, registry, world, builder);
+      } catch (const InputError& e) {
+        // Say which instance the fault was met in: its definition may serve several.
+        if (e.where().component.rfind(full + "/", 0) == 0 || e.where().component.empty())
+          throw InputError(e.where(), e.message() + " (in subsystem '" + full + "' of type '" + type + "')");
+        throw;
+      }
+      continue;
+    }
+
+    const ComponentType* t = registry.find(type);
+    if (!t) {
+      InputLocation tw = w;
+      tw.json_path = pointer(path, "type");
+      std::string hint;
+      for (const auto& n : registry.suggestions(type)) hint += (hint.empty() ? "; did you mean: " : ", ") + n;
+      for (const auto& [n, s] : types) hint += (hint.empty() ? "; subsystem types here: " : ", ") + n;
+      throw InputError(tw, "unknown component type '" + type + "'" + hint + " (`jourdain list` shows them all)");
+    }
+    std::unique_ptr<Component> c = t->create();
+    c->set_identity(full, type);
+    for (const auto& [pname, value] : params.items()) {
+      InputLocation vw{file, pointer(pointer(path, "params"), pname), full, ""};
+      try {
+        c->set_parameter(pname, substitute(value, where.parameters, vw));
+      } catch (const InputError& e) {
+        throw e.located(vw);
+      }
+    }
+    try {
+      c->finish_configuration(world);
+    } catch (const InputError& e) {
+      // A missing parameter is located at the component's params object.
+      throw e.located(InputLocation{file, pointer(path, "params"), full, ""});
+    }
+    if (json expansion = c->expansion(); !expansion.is_null()) {
+      if (spec.contains("initial"))
+        throw InputError(InputLocation{file, pointer(path, "initial"), full, ""},
+                         "a composite component has no states of its own: its parameters set its parts' start");
+      Level inner{full + "/", where.file, path, {}, {}, where.depth + 1};
+      instances[name] = place(expansion, inner, registry, world, builder);
+      continue;
+    }
+    builder.add(std::move(c), w);
+    if (spec.contains("initial")) {
+      const json& init = spec["initial"];
+      if (!init.is_object()) throw InputError(InputLocation{file, pointer(path, "initial"), full, ""}, "expected an object of state values");
+      Component* added = builder.find(full);
+      for (const auto& [sname, value] : init.items()) {
+        InputLocation iw{file, pointer(pointer(path, "initial"), sname), full, ""};
+        StateId s = added->find_state(sname);
+        std::string unit = s.valid() ? added->states()[s.index].unit : "";
+        builder.set_initial(full, sname, s.valid() ? json_check::quantity(substitute(value, where.parameters, iw), unit, iw) : 0.0,
+                            iw);
+      }
+    }
+  }
+
+  if (level.contains("connections")) {
+    const json& conns = level["connections"];
+    const std::string cpath = pointer(where.json_path, "connections");
+    if (!conns.is_array()) throw InputError(at(cpath), "expected an array of [\"comp.port\", \"comp.port\"] pairs");
+    for (size_t i = 0; i < conns.size(); ++i) {
+      InputLocation w = at(cpath + "/" + std::to_string(i));
+      const json& c = conns[i];
+      if (!c.is_array() || c.size() != 2 || !c[0].is_string() || !c[1].is_string())
+        throw InputError(w, "expected [\"comp.port\", \"comp.port\"]");
+      const auto a = endpoints(c[0].get<std::string>(), where, instances, w);
+      const auto b = endpoints(c[1].get<std::string>(), where, instances, w);
+      // An external port may stand for several inner ports (a clamp feeding a joint and a
+      // spring); it then joins one port on the other side, never several.
+      if (a.size() > 1 && b.size() > 1)
+        throw InputError(w, "both ends stand for several inner ports (" + std::to_string(a.size()) + " and " +
+                                std::to_string(b.size()) + "): connect one of them to a single port");
+      for (const auto& x : a)
+        for (const auto& y : b) builder.connect(x, y, w);
+    }
+  }
+
+  PortMap exported;
+  if (level.contains("ports")) {
+    const json& ports = level["ports"];
+    const std::string ppath = pointer(where.json_path, "ports");
+    if (!ports.is_object()) throw InputError(at(ppath), "expected an object: port name → \"comp.port\" or a list of them");
+    for (const auto& [name, inner] : ports.items()) {
+      InputLocation w = at(pointer(ppath, name));
+      if (!is_name(name)) throw InputError(w, "a port name is letters, digits and '_', not starting with a digit");
+      const json list = inner.is_string() ? json::array({inner}) : inner;
+      if (!list.is_array() || list.empty()) throw InputError(w, "expected \"comp.port\" or a non-empty list of them");
+      for (const auto& item : list) {
+        if (!item.is_string()) throw InputError(w, "expected \"comp.port\" strings");
+        for (auto& e : endpoints(item.get<std::string>(), where, instances, w)) {
+          builder.check_port(e, w);  // the inner port must exist
+          exported[name].push_back(std::move(e));
+        }
+      }
+    }
+  }
+  return exported;
+}
+
+}  // namespace jourdain::netlist_levels
