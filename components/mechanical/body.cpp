@@ -89,6 +89,9 @@ void Body::configure() {
   alpha_obs_ = declare_observable("alpha", "rad/s^2", "angular acceleration");
   kinetic_ = declare_observable("kinetic_energy", "J", "½ m v² + ½ I ω²");
   potential_ = declare_observable("potential_energy", "J", "−m g·r (zero at the origin)");
+  qc_x_ = declare_observable("constraint_fx", "N", "constraint force on the body (joints, drivers, actuators), x");
+  qc_y_ = declare_observable("constraint_fy", "N", "constraint force on the body (joints, drivers, actuators), y");
+  qc_tz_ = declare_observable("constraint_tz", "N*m", "constraint torque on the body about its mass centre");
 }
 
 void Body::calc_outputs(Eval& e) const {
@@ -208,6 +211,11 @@ void Body::set_velocity(Eval& e, const Vec3& v) const {
   e.set_state(vx_, v[0]);
   e.set_state(vy_, v[1]);
   e.set_state(omega_, v[2]);
+}
+void Body::set_constraint_force(Eval& e, const Vec3& qc) const {
+  e.set_observable(qc_x_, qc[0]);
+  e.set_observable(qc_y_, qc[1]);
+  e.set_observable(qc_tz_, qc[2]);
 }
 void Body::set_acceleration(Eval& e, const Vec3& a) const {
   e.set_unknown(ax_, a[0]);

@@ -30,9 +30,18 @@ ConstraintSettings constraint_settings(const World& world) {
       if (!value.is_string() || (value != "error" && value != "least_squares"))
         throw InputError(where(key), "expected \"error\" or \"least_squares\"");
       s.redundant = value.get<std::string>();
+    } else if (key == "formulation") {
+      if (!value.is_string() || (value != "kkt" && value != "udwadia_kalaba"))
+        throw InputError(where(key), "expected \"kkt\" or \"udwadia_kalaba\"");
+      s.formulation = value.get<std::string>();
+    } else if (key == "projection_metric") {
+      if (!value.is_string() || (value != "euclidean" && value != "mass"))
+        throw InputError(where(key), "expected \"euclidean\" or \"mass\"");
+      s.projection_metric = value.get<std::string>();
     } else {
       throw InputError(where(key), "unknown setting; the constraint settings are: alpha, beta, projection, "
-                                   "projection_tolerance, assembly_tolerance, redundant");
+                                   "projection_metric, projection_tolerance, assembly_tolerance, redundant, "
+                                   "formulation");
     }
   }
   return s;

@@ -13,6 +13,18 @@
 // velocities from Φ_q q̇ = −Φ_t, accelerations and multipliers from the KKT system), the
 // static analysis, and the rank analysis that names redundant constraints and finds the
 // degrees of freedom.
+//
+// With world.constraints.formulation = "udwadia_kalaba" a dynamic analysis finds q̈ by the
+// Udwadia–Kalaba equation instead (seed 002, eqs. (4)–(5)): with a = M⁻¹Q, A = Φ_q and
+// b = γ − 2αΦ̇ − β²Φ,
+//
+//     q̈ = a + M^{-1/2} (A M^{-1/2})⁺ (b − A a),   Q_c = M^{1/2} (A M^{-1/2})⁺ (b − A a),
+//
+// dense, with the Moore–Penrose inverse from a complete orthogonal decomposition: it needs
+// no full rank, so redundant constraints give the same motion and minimum-norm multipliers.
+// The minimum-norm corrections (assembly, projection) take the metric of
+// world.constraints.projection_metric: Euclidean, δ = Φ_q⁺ r (seed 002, eqs. (17)–(18)),
+// or the mass, δ = M⁻¹Φ_qᵀ(Φ_q M⁻¹Φ_qᵀ)⁻¹ r, the δ of least kinetic measure δᵀMδ.
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -90,6 +102,13 @@ class MechanismSolver final : public BlockSolver {
       if (!moves_something)
         throw InputError({model.world().file, "", comp->name(), ""}, "connects no body: its ports are all on the ground");
       for (int i = 0; i < con->equation_count(); ++i) {
+        // The Udwadia–Kalaba force is ideal, Q_c in the range of Φ_qᵀ: it has no room for
+        // a servo row's motion imposed through another row's (an actuator's) force.
+        if (settings_.udwadia_kalaba() && !(con->is_equation(i) && con->reacts(i)))
+          throw InputError({model.world().file, "/world/constraints/formulation", comp->name(), ""},
+                           std::string(con->is_equation(i) ? "is a servo driver" : "is an actuated joint") +
+                               ": servo constraints need world.constraints.formulation = \"kkt\" (the "
+                               "Udwadia-Kalaba equation gives ideal constraint forces only)");
         eq_index_.push_back(con->is_equation(i) ? equations_++ : -1);
         if (con->is_equation(i)) eq_rows_.push_back(row + i);
         react_index_.push_back(con->reacts(i) ? reactions_++ : -1);
@@ -140,12 +159,18 @@ class MechanismSolver final : public BlockSolver {
       if (dynamic) g -= 2.0 * settings_.alpha * ws.phidot[i] + settings_.beta * settings_.beta * ws.phi[i];
       rhs[n + i] = g;
     }
-    const Eigen::VectorXd sol = solve_kkt(model, ctx, ws, rhs);
+    const Eigen::VectorXd sol = dynamic && settings_.udwadia_kalaba() ? solve_udwadia_kalaba(ws, rhs)
+                                                                      : solve_kkt(model, ctx, ws, rhs);
     ctx.algebraic_iterations += 1;
 
     for (size_t b = 0; b < bodies_.size(); ++b) {
       Eval e = model.view(bodies_[b].comp, ctx, Eval::Phase::Outputs);
-      bodies_[b].body->set_acceleration(e, sol.segment<3>(3 * b));
+      const Vec3 acc = sol.segment<3>(3 * b);
+      bodies_[b].body->set_acceleration(e, acc);
+      // Q_c = M q̈ − Q: in both formulations what the constraints apply (−Φ_rᵀλ).
+      const Vec3 m_acc{bodies_[b].body->mass() * acc[0], bodies_[b].body->mass() * acc[1],
+                       bodies_[b].body->inertia() * acc[2]};
+      bodies_[b].body->set_constraint_force(e, m_acc - ws.load[b]);
       bodies_[b].body->calc_outputs(e);
     }
     for (size_t k = 0; k < constraints_.size(); ++k) {
@@ -231,9 +256,10 @@ class MechanismSolver final : public BlockSolver {
         << "  Grübler count: 3 × " << bodies_.size() << " − " << equations_ << " = " << n - equations_ << "\n"
         << "  Jacobian rank at the assembled pose: " << rank << " → degrees of freedom: " << n - rank;
     if (rank < equations_) out << "; redundant: " << join(dependent_equations(J)) << "";
-    out << "\n  Baumgarte α = " << settings_.alpha << ", β = " << settings_.beta
-        << "; projection after steps: " << (settings_.projection ? "on" : "off") << "; redundant constraints: "
-        << settings_.redundant << "\n";
+    out << "\n  Formulation: " << (settings_.udwadia_kalaba() ? "Udwadia-Kalaba" : "KKT") << "; Baumgarte α = "
+        << settings_.alpha << ", β = " << settings_.beta << "; projection after steps: "
+        << (settings_.projection ? "on" : "off") << " (metric: " << settings_.projection_metric
+        << "); redundant constraints: " << (settings_.udwadia_kalaba() ? "minimum norm" : settings_.redundant) << "\n";
     return out.str();
   }
 
@@ -342,11 +368,12 @@ class MechanismSolver final : public BlockSolver {
     return J;
   }
 
-  // Solves [W Φ_rᵀ; Φ_q 0] z = rhs with W = M (the KKT system: Φ_r are the rows that
-  // react, Φ_q the equations; they differ by servo and actuator rows) or W = I with Φ_r =
-  // Φ_q (minimum-norm corrections), sparse; a singular system is diagnosed by name, or solved in the
-  // least-squares sense (complete orthogonal decomposition) when the netlist allows it.
-  Eigen::VectorXd solve_augmented(const Model& model, Context& ctx, Workspace& ws, bool with_mass,
+  // Solves [W Φ_rᵀ; Φ_q 0] z = rhs, sparse, with W = M and Φ_r the rows that react (the
+  // KKT system: Φ_r and Φ_q differ by servo and actuator rows), or Φ_r = Φ_q and W = I or
+  // M (minimum-norm corrections in the Euclidean or the mass metric). A singular system is
+  // diagnosed by name, or solved in the least-squares sense (complete orthogonal
+  // decomposition) when the netlist allows it.
+  Eigen::VectorXd solve_augmented(const Model& model, Context& ctx, Workspace& ws, bool kkt, bool with_mass,
                                   const Eigen::VectorXd& rhs) const {
     const int n = 3 * static_cast<int>(bodies_.size()), m = equations_;
     ws.triplets.clear();
@@ -358,13 +385,14 @@ class MechanismSolver final : public BlockSolver {
       ws.triplets.emplace_back(3 * b + 2, 3 * b + 2, inertia);
     }
     for_each_jacobian_entry(ws, [&](int r, int c, double v) {
-      const int eq = eq_index_[r], column = with_mass ? react_index_[r] : eq;
+      const int eq = eq_index_[r], column = kkt ? react_index_[r] : eq;
       if (eq >= 0) ws.triplets.emplace_back(n + eq, c, v);
       if (column >= 0) ws.triplets.emplace_back(c, n + column, v);
     });
-    SparseMatrix& A = with_mass ? ws.kkt : ws.augmented;
-    auto& lu = with_mass ? ws.kkt_lu : ws.augmented_lu;
-    bool& analyzed = with_mass ? ws.kkt_analyzed : ws.augmented_analyzed;
+    // Both weights W give the same pattern: one symbolic analysis per kind of system.
+    SparseMatrix& A = kkt ? ws.kkt : ws.augmented;
+    auto& lu = kkt ? ws.kkt_lu : ws.augmented_lu;
+    bool& analyzed = kkt ? ws.kkt_analyzed : ws.augmented_analyzed;
     A.resize(n + m, n + m);
     A.setFromTriplets(ws.triplets.begin(), ws.triplets.end());
     if (settings_.redundant == "least_squares") {
@@ -382,15 +410,68 @@ class MechanismSolver final : public BlockSolver {
   }
 
   Eigen::VectorXd solve_kkt(const Model& model, Context& ctx, Workspace& ws, const Eigen::VectorXd& rhs) const {
-    return solve_augmented(model, ctx, ws, true, rhs);
+    return solve_augmented(model, ctx, ws, true, true, rhs);
   }
 
-  // Minimum-norm δ with Φ_q δ = r.
+  // M^{-1/2}, the diagonal of the block-diagonal M = diag(m, m, I) of each body: n values.
+  Eigen::VectorXd inverse_sqrt_mass() const {
+    Eigen::VectorXd d(3 * bodies_.size());
+    for (size_t b = 0; b < bodies_.size(); ++b) {
+      const double m = 1.0 / std::sqrt(bodies_[b].body->mass());
+      d.segment<3>(3 * b) << m, m, 1.0 / std::sqrt(bodies_[b].body->inertia());
+    }
+    return d;
+  }
+
+  // Singular values of A M^{-1/2} below this fraction of the largest count as zero (column
+  // pivots of the QR stand for them). Rounding leaves a duplicated or dependent equation
+  // ~1e-16 relative; a real mechanism is this ill-conditioned only within ~1e-10 of a
+  // singular pose, where the pseudo-inverse then drops the direction rather than blow up.
+  static constexpr double kPseudoInverseThreshold = 1e-10;
+
+  // The rank-revealing factorization of B, for B⁺ (its solve() is B⁺ r).
+  static Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> pseudo_inverse(const Eigen::MatrixXd& B) {
+    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+    cod.setThreshold(kPseudoInverseThreshold);
+    cod.compute(B);
+    return cod;
+  }
+
+  // Udwadia–Kalaba (seed 002, eqs. (4)–(5)): rhs = [Q; b] as for the KKT system, returns
+  // [q̈; λ] in the same layout. With B = A M^{-1/2} (m × n) and x = B⁺(b − A a) (n),
+  //   q̈ = a + M^{-1/2} x,  Q_c = M^{1/2} x.
+  // x lies in the range of Bᵀ, so Bᵀμ = x has an exact solution, and then Φ_qᵀμ =
+  // M^{1/2}x = Q_c; the minimum-norm one, μ = (Bᵀ)⁺x, is the minimum-norm multiplier set
+  // (the KKT least-squares answer). The KKT sign (M q̈ + Φ_qᵀλ = Q) makes λ = −μ.
+  Eigen::VectorXd solve_udwadia_kalaba(const Workspace& ws, const Eigen::VectorXd& rhs) const {
+    const int n = 3 * static_cast<int>(bodies_.size()), m = equations_;
+    const Eigen::VectorXd d = inverse_sqrt_mass();
+    Eigen::VectorXd sol(n + m);
+    const Eigen::VectorXd a = d.cwiseProduct(d).cwiseProduct(rhs.head(n));  // M⁻¹Q
+    if (m == 0) {
+      sol.head(n) = a;
+      return sol;
+    }
+    const Eigen::MatrixXd A = dense_jacobian(ws), B = A * d.asDiagonal();
+    const Eigen::VectorXd x = pseudo_inverse(B).solve(rhs.tail(m) - A * a);
+    sol.head(n) = a + d.cwiseProduct(x);
+    sol.tail(m) = -pseudo_inverse(B.transpose()).solve(x);
+    return sol;
+  }
+
+  // The δ of least norm with Φ_q δ = r: Euclidean (δ = Φ_q⁺ r) or in the mass metric
+  // (δ = M⁻¹Φ_qᵀ(Φ_q M⁻¹Φ_qᵀ)⁻¹ r, the least δᵀMδ; the augmented system's first rows
+  // W δ + Φ_qᵀμ = 0 give it). In the Udwadia–Kalaba formulation δ = D (Φ_q D)⁺ r with D = I
+  // or M^{-1/2}, dense, so that redundant constraints need no special setting there either.
   Eigen::VectorXd minimum_norm(const Model& model, Context& ctx, Workspace& ws, const Eigen::VectorXd& r) const {
     const int n = 3 * static_cast<int>(bodies_.size());
+    if (settings_.udwadia_kalaba()) {
+      const Eigen::VectorXd d = settings_.mass_metric() ? inverse_sqrt_mass() : Eigen::VectorXd::Ones(n);
+      return d.cwiseProduct(pseudo_inverse(dense_jacobian(ws) * d.asDiagonal()).solve(r));
+    }
     Eigen::VectorXd rhs = Eigen::VectorXd::Zero(n + equations_);
     rhs.tail(equations_) = r;
-    return solve_augmented(model, ctx, ws, false, rhs).head(n);
+    return solve_augmented(model, ctx, ws, false, settings_.mass_metric(), rhs).head(n);
   }
 
   static double rank_threshold(const Eigen::MatrixXd& J) {
@@ -449,7 +530,9 @@ class MechanismSolver final : public BlockSolver {
     const int rank = static_cast<int>(qr.rank()), n = static_cast<int>(J.cols());
     if (rank < equations_) {
       const auto dependent = dependent_equations(J);
-      if (settings_.redundant == "error" || kinematic) {
+      // The Udwadia–Kalaba equation takes them as they are (minimum-norm multipliers).
+      const bool by_uk = settings_.udwadia_kalaba() && ctx.analysis == "dynamic";
+      if ((settings_.redundant == "error" && !by_uk) || kinematic) {
         throw SimulationError(ctx.t, constraint_names(dependent),
                               std::string(kinematic && ws.assembled ? "singular configuration: " : "redundant constraints: ") +
                                   join(dependent) + " depend on the others (Jacobian rank " + std::to_string(rank) +
@@ -458,7 +541,10 @@ class MechanismSolver final : public BlockSolver {
                                                     "in the least-squares sense"));
       }
       if (!ws.assembled)
-        ctx.warnings.push_back("redundant constraints solved in the least-squares sense: " + join(dependent));
+        ctx.warnings.push_back(std::string("redundant constraints solved ") +
+                               (by_uk ? "by the Udwadia-Kalaba equation (minimum-norm multipliers): "
+                                             : "in the least-squares sense: ") +
+                               join(dependent));
     }
     if (kinematic && rank < n)
       throw SimulationError(ctx.t, {}, "a kinematic analysis needs zero degrees of freedom once the drivers are "

@@ -87,6 +87,9 @@ class Body : public Component {
   void set_velocity(Eval& e, const Vec3& v) const;
   void set_acceleration(Eval& e, const Vec3& a) const;
   Vec3 acceleration(const Eval& e) const { return {e.unknown(ax_), e.unknown(ay_), e.unknown(alpha_)}; }
+  // The mechanism solver's report of Q_c = M q̈ − Q: what the joints, drivers and
+  // actuators apply to the body, about its mass centre.
+  void set_constraint_force(Eval& e, const Vec3& qc) const;
 
  private:
   void configure() override;
@@ -94,7 +97,7 @@ class Body : public Component {
   std::vector<Vec2> offsets_;  // per port
   StateId x_, y_, theta_, vx_, vy_, omega_;
   UnknownId ax_, ay_, alpha_;
-  ObservableId ax_obs_, ay_obs_, alpha_obs_, kinetic_, potential_;
+  ObservableId ax_obs_, ay_obs_, alpha_obs_, kinetic_, potential_, qc_x_, qc_y_, qc_tz_;
 };
 
 // One equation of a constraint at (t, point kinematics):
@@ -123,6 +126,14 @@ struct ConstraintSettings {
   double projection_tolerance = 1e-12;
   double assembly_tolerance = 1e-10;
   std::string redundant = "error";  // or "least_squares"
+  // How a dynamic analysis finds q̈: "kkt" (the stabilized KKT system) or
+  // "udwadia_kalaba" (q̈ = a + M^{-1/2}(A M^{-1/2})⁺(b − A a), dense).
+  std::string formulation = "kkt";
+  // Metric of the minimum-norm corrections (assembly, projection): "euclidean" (δ = A⁺r)
+  // or "mass" (δ = M⁻¹Aᵀ(A M⁻¹Aᵀ)⁻¹r, the smallest δᵀMδ).
+  std::string projection_metric = "euclidean";
+  bool udwadia_kalaba() const { return formulation == "udwadia_kalaba"; }
+  bool mass_metric() const { return projection_metric == "mass"; }
 };
 ConstraintSettings constraint_settings(const World& world);
 
