@@ -171,7 +171,7 @@ class ArmSolver final : public BlockSolver {
       std::ostringstream msg;
       msg.precision(3);
       msg << "tip put on its path in " << iterations << " Newton iteration(s) (|Φ| = " << take(S.phi, rows).norm()
-          << " m); rates projected (|Δq̇| was driven by |Φ̇| = " << rate.norm() << " m/s)";
+          << " m); rates put on the path's velocity (|Φ̇| was " << rate.norm() << " m/s)";
       ctx.events.push_back({ctx.t, name_, msg.str()});
     }
   }
