@@ -290,14 +290,15 @@ class ArmSolver final : public BlockSolver {
     return out;
   }
 
-  // The correction P r of the selected rows: A⁺ r, or M⁻¹Aᵀ(AM⁻¹Aᵀ)⁺ r (mass-weighted:
-  // the step of least kinetic-energy norm). A pseudo-inverse throughout, so a singular
-  // pose gives the least-squares step rather than a failure.
-  Eigen::MatrixXd rows_of(const Eigen::MatrixXd& A, const std::vector<int>& rows) const {
+  static Eigen::MatrixXd rows_of(const Eigen::MatrixXd& A, const std::vector<int>& rows) {
     Eigen::MatrixXd out(rows.size(), A.cols());
     for (size_t i = 0; i < rows.size(); ++i) out.row(i) = A.row(rows[i]);
     return out;
   }
+
+  // The correction P r of the selected rows: A⁺ r, or M⁻¹Aᵀ(AM⁻¹Aᵀ)⁺ r (mass-weighted:
+  // the step of least kinetic-energy norm). A pseudo-inverse throughout, so a singular
+  // pose gives the least-squares step rather than a failure.
   Eigen::VectorXd step(const System& S, const std::vector<int>& rows, const Eigen::VectorXd& r) const {
     const Eigen::MatrixXd A = rows_of(S.A, rows);
     if (!mass_weighted_) return pinv_solve(A, r);
