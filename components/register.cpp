@@ -7,6 +7,7 @@ void register_builtin_components(Registry& registry) {
   register_mechanical1d_components(registry);
   register_mechanical_components(registry);
   register_hydraulic_components(registry);
+  register_spatial_components(registry);
 }
 
 }  // namespace jourdain

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "jourdain_test.hpp"
+#include "../components/spatial/three_link_arm.hpp"
 
 using namespace jourdain;
 using jourdain::test::netlist_path;
@@ -15,7 +16,7 @@ TEST_CASE("every netlist in netlists/ has a test here") {
   const std::set<std::string> tested = {"mass_spring_damper", "bouncing_mass",  "feedback_amplifier", "pendulum",
                                         "slider_crank",       "four_bar",       "andrews_squeezer",   "excavator",
                                         "wheel_loader",       "position_servo", "press_3150kN",       "press_3150kN_fixed",
-                                        "excavator_hydraulic"};
+                                        "excavator_hydraulic", "three_link_arm"};
   for (const auto& entry : std::filesystem::directory_iterator(jourdain::test::source_dir() / "netlists")) {
     if (entry.path().extension() != ".json") continue;
     CAPTURE(entry.path());
@@ -676,4 +677,36 @@ TEST_CASE("press_3150kN vs press_3150kN_fixed: the cure removes the reversal sho
   // The fixed cycle reverses only below its 0.15 MPa pressure switch.
   const double t_return = fixed.summary.at("final_values").at("cycle.entered_return");
   CHECK(jourdain::test::at_time(fixed, "cylinder.pressure_a", t_return) < 0.15e6);
+}
+
+TEST_CASE("three_link_arm: the tip stays on the ellipse and the torques are the path's inverse dynamics") {
+  // The independent reference (three_link_arm.hpp, by hand): q by inverse kinematics of
+  // the ellipse, q̇ = J⁻¹ẋ_d, q̈ = J⁻¹(ẍ_d − J̇q̇), τ = M(q) q̈ + h(q, q̇) from Lagrange's
+  // equations. The run's state is on the path to the projection tolerance (1e-12 m,
+  // 1e-12 m/s), which moves the torques by ~1e-10 N·m (sensitivities of O(10–100) N·m per m):
+  // 1e-9 N·m leaves a margin of ten.
+  RunResult r = run_file(netlist_path("three_link_arm"));
+  REQUIRE_MESSAGE(r.finished, r.failure);
+  const auto t = r.column("time");
+  REQUIRE(t.back() == doctest::Approx(4 * M_PI));
+  double torque_err = 0, q_err = 0, torque_max = 0;
+  for (size_t k = 0; k < t.size(); ++k) {
+    const three_link::JointMotion m = three_link::on_path(t[k]);
+    for (int i = 0; i < 3; ++i) {
+      const std::string j = std::to_string(i + 1);
+      torque_err = std::max(torque_err, std::abs(r.column("arm.torque" + j)[k] - m.torque[i]));
+      torque_max = std::max(torque_max, std::abs(m.torque[i]));
+      q_err = std::max(q_err, std::abs(r.column("arm.q" + j)[k] - m.q[i]));
+    }
+  }
+  const double error = r.summary["monitors"]["spatial.constraint_norm"]["max_abs"];
+  const auto tracking = r.column("path.error");
+  const double recorded = *std::max_element(tracking.begin(), tracking.end());
+  MESSAGE("three_link_arm over 0…4π s: max |Q_c − inverse dynamics| " << torque_err << " N·m (torques up to "
+          << torque_max << " N·m), max |q − q_IK| " << q_err << " rad, max tracking error " << recorded
+          << " m (monitor " << error << " m)");
+  CHECK(torque_err < 1e-9);
+  CHECK(q_err < 1e-10);  // the elbow-up branch, picked by the initial guess in the netlist
+  CHECK(recorded <= 1e-12);
+  CHECK(error <= 1e-12);
 }

@@ -9,6 +9,7 @@ void register_signal_components(Registry& registry);
 void register_mechanical1d_components(Registry& registry);
 void register_mechanical_components(Registry& registry);  // planar
 void register_hydraulic_components(Registry& registry);
+void register_spatial_components(Registry& registry);  // spatial serial arms
 
 // All of the above.
 void register_builtin_components(Registry& registry);
