@@ -2,8 +2,6 @@
 #include "jourdain/netlist.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "jourdain/units.hpp"
 #include "netlist_levels.hpp"
