@@ -146,4 +146,48 @@ void HydraulicComponent::dynamic_derivatives(Eval& e, double target, double half
   e.set_derivative(ydot_, omega_ * (drive - 2.0 * zeta_ * w));
 }
 
+// ------------------------------------------------------------------ FlowPath
+
+void FlowPath::declare_flow_path(const std::string& from, const std::string& from_what, const std::string& to,
+                                 const std::string& to_what, const std::string& flow_what) {
+  from_ = declare_port(from, hydraulic_domain(), PortSide::Response, from_what);
+  to_ = declare_port(to, hydraulic_domain(), PortSide::Response, to_what);
+  inputs_ = {from_, to_};
+  set_dependencies(from_, inputs_);
+  set_dependencies(to_, inputs_);
+  flow_ = declare_observable("flow", "m^3/s", flow_what);
+}
+
+void FlowPath::reads(PortId p) {
+  inputs_.push_back(p);
+  set_dependencies(from_, inputs_);
+  set_dependencies(to_, inputs_);
+}
+
+PortId FlowPath::declare_pilot(const std::string& name, const std::string& what) {
+  const PortId p = declare_port(name, hydraulic_domain(), PortSide::Response, what);
+  set_dependencies(p, {});
+  pilots_.push_back(p);
+  reads(p);
+  return p;
+}
+
+PortId FlowPath::declare_flow_signal(const std::string& name, const std::string& what) {
+  const PortId p = declare_port(name, signal_domain(), PortSide::Response, what);
+  reads(p);
+  return p;
+}
+
+void FlowPath::calc_outputs(Eval& e) const {
+  const double q = flow(e);
+  e.set_out(from_, hydraulic::flow_rate, -q);
+  e.set_out(to_, hydraulic::flow_rate, q);
+  for (PortId p : pilots_) e.set_out(p, hydraulic::flow_rate, 0.0);
+}
+
+void FlowPath::calc_derivatives(Eval& e) const {
+  e.set_observable(flow_, e.out(to_, hydraulic::flow_rate));
+  calc_other_derivatives(e);
+}
+
 }  // namespace jourdain::hydraulic_library

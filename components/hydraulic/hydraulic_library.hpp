@@ -189,4 +189,39 @@ class HydraulicComponent : public Component {
   StateId y_, ydot_;
 };
 
+// Base of the two-port resistive elements (orifices, seat valves): a flow q from port
+// `from` into port `to`, returned as −q to `from` and +q to `to`. Pilot lines the flow
+// reads take no flow. The observable "flow" is read back from the outputs, not computed
+// a second time.
+class FlowPath : public HydraulicComponent {
+ public:
+  void calc_outputs(Eval& e) const final;
+  void calc_derivatives(Eval& e) const final;
+
+ protected:
+  // configure(): the two ends and the observable "flow" (q, described by `flow_what`).
+  void declare_flow_path(const std::string& from, const std::string& from_what, const std::string& to,
+                         const std::string& to_what, const std::string& flow_what);
+  // configure(), after declare_flow_path: an input the flow also reads, a hydraulic pilot
+  // line (it takes no flow) or a signal.
+  PortId declare_pilot(const std::string& name, const std::string& what);
+  PortId declare_flow_signal(const std::string& name, const std::string& what);
+
+  double from_pressure(const Eval& e) const { return e.in(from_, hydraulic::pressure); }
+  double to_pressure(const Eval& e) const { return e.in(to_, hydraulic::pressure); }
+  double pressure_drop(const Eval& e) const { return from_pressure(e) - to_pressure(e); }
+
+  // q from `from` to `to`, m³/s.
+  virtual double flow(const Eval& e) const = 0;
+  // The rest of calc_derivatives: a moving part's dynamics, further observables.
+  virtual void calc_other_derivatives(Eval&) const {}
+
+ private:
+  void reads(PortId p);
+
+  PortId from_, to_;
+  std::vector<PortId> inputs_, pilots_;
+  ObservableId flow_;
+};
+
 }  // namespace jourdain::hydraulic_library

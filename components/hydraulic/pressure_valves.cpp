@@ -30,7 +30,7 @@ double opening_fraction(double drive, double full) { return std::clamp(drive / f
 // so the valve opens at p_c when the pressure rises and recloses at p_c − h when it
 // falls. Rising, the steady flow is G (Δp − p_c); falling, the poppet stays open for
 // y = Δp − p_c + h and passes G y sqrt(Δp / (p_c + y)).
-class ReliefValve final : public HydraulicComponent {
+class ReliefValve final : public FlowPath {
  public:
   ReliefValve() {
     declare_real("cracking_pressure", "Pa", std::nullopt, "p_c: pressure drop at which the valve opens",
@@ -46,44 +46,31 @@ class ReliefValve final : public HydraulicComponent {
     gradient_ = real("gradient");
     half_width_ = real("hysteresis") / 2.0;
     configure_orifice();
-    p_ = declare_port("p", hydraulic_domain(), PortSide::Response, "inlet (the pressure limited)");
-    t_ = declare_port("t", hydraulic_domain(), PortSide::Response, "outlet (tank)");
+    // The flow reads both pressures, whether the opening is a state or follows them.
+    declare_flow_path("p", "inlet (the pressure limited)", "t", "outlet (tank)", "flow from p to t");
     configure_dynamics("opening_state", "Pa", "poppet position, as the overpressure y it opens for");
     if (half_width_ > 0.0 && !has_dynamics())
       parameter_error("hysteresis", "needs \"dynamics\": \"first_order\" or \"second_order\" (the poppet must move)");
-    // The flow reads both pressures, whether the opening is a state or follows them.
-    set_dependencies(p_, {p_, t_});
-    set_dependencies(t_, {p_, t_});
-    flow_ = declare_observable("flow", "m^3/s", "flow from p to t");
     opening_ = declare_observable("opening", "Pa", "overpressure y the poppet is open for (0: closed)");
     bind_fluid();
   }
-  void calc_outputs(Eval& e) const override {
-    const double q = flow(e);
-    e.set_out(p_, hydraulic::flow_rate, -q);
-    e.set_out(t_, hydraulic::flow_rate, q);
-  }
-  void calc_derivatives(Eval& e) const override {
-    dynamic_derivatives(e, target(e), half_width_);
-    e.set_observable(flow_, flow(e));
-    e.set_observable(opening_, opening(e));
-  }
 
  private:
-  double drop(const Eval& e) const { return e.in(p_, hydraulic::pressure) - e.in(t_, hydraulic::pressure); }
-  double target(const Eval& e) const { return std::max(drop(e) - p_c_ + half_width_, -half_width_); }
+  void calc_other_derivatives(Eval& e) const override {
+    dynamic_derivatives(e, target(e), half_width_);
+    e.set_observable(opening_, opening(e));
+  }
+  double target(const Eval& e) const { return std::max(pressure_drop(e) - p_c_ + half_width_, -half_width_); }
   double opening(const Eval& e) const { return std::max(dynamic_position(e, target(e)), 0.0); }
-  double flow(const Eval& e) const {
-    const double dp = drop(e), y = opening(e);
+  double flow(const Eval& e) const override {
+    const double dp = pressure_drop(e), y = opening(e);
     if (dp <= 0.0 || y <= 0.0) return 0.0;
-    const Fluid& f = fluid();
-    const double area = gradient_ * y / (discharge_coefficient() * std::sqrt(2.0 * (p_c_ + y) / f.density));
+    const double area = gradient_ * y / (discharge_coefficient() * std::sqrt(2.0 * (p_c_ + y) / fluid().density));
     return orifice(area, dp);
   }
 
   double p_c_ = 0.0, gradient_ = 0.0, half_width_ = 0.0;
-  PortId p_, t_;
-  ObservableId flow_, opening_;
+  ObservableId opening_;
 };
 
 // Check valve, free flow from a to b: a poppet on a spring opens when Δp = p_a − p_b
@@ -91,7 +78,7 @@ class ReliefValve final : public HydraulicComponent {
 //   A = A_max clamp((Δp − p_c) / Δp_open, 0, 1),   q = orifice_flow(C_d, A, Δp)
 // With first-order dynamics the opening lags behind (a poppet still open may let a
 // little flow back while it closes).
-class CheckValve final : public HydraulicComponent {
+class CheckValve final : public FlowPath {
  public:
   CheckValve() {
     declare_real("cracking_pressure", "Pa", 0.1e6, "p_c", Range::non_negative());
@@ -106,35 +93,23 @@ class CheckValve final : public HydraulicComponent {
     full_ = real("full_open_pressure");
     area_ = configured_area();
     configure_orifice();
-    a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "inlet (free flow a -> b)");
-    b_ = declare_port("b", hydraulic_domain(), PortSide::Response, "outlet");
-    set_dependencies(a_, {a_, b_});
-    set_dependencies(b_, {a_, b_});
+    declare_flow_path("a", "inlet (free flow a -> b)", "b", "outlet", "flow from a to b");
     configure_dynamics("opening_state", "", "poppet opening fraction (first order)");
-    flow_ = declare_observable("flow", "m^3/s", "flow from a to b");
     opening_ = declare_observable("opening", "", "opening fraction");
     bind_fluid();
   }
-  void calc_outputs(Eval& e) const override {
-    const double q = flow(e);
-    e.set_out(a_, hydraulic::flow_rate, -q);
-    e.set_out(b_, hydraulic::flow_rate, q);
-  }
-  void calc_derivatives(Eval& e) const override {
-    dynamic_derivatives(e, target(e));
-    e.set_observable(flow_, flow(e));
-    e.set_observable(opening_, opening(e));
-  }
 
  private:
-  double drop(const Eval& e) const { return e.in(a_, hydraulic::pressure) - e.in(b_, hydraulic::pressure); }
-  double target(const Eval& e) const { return opening_fraction(drop(e) - p_c_, full_); }
+  void calc_other_derivatives(Eval& e) const override {
+    dynamic_derivatives(e, target(e));
+    e.set_observable(opening_, opening(e));
+  }
+  double target(const Eval& e) const { return opening_fraction(pressure_drop(e) - p_c_, full_); }
   double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
-  double flow(const Eval& e) const { return orifice(area_ * opening(e), drop(e)); }
+  double flow(const Eval& e) const override { return orifice(area_ * opening(e), pressure_drop(e)); }
 
   double p_c_ = 0.0, full_ = 1.0, area_ = 0.0;
-  PortId a_, b_;
-  ObservableId flow_, opening_;
+  ObservableId opening_;
 };
 
 // Pilot-operated check valve (a press's prefill or surge valve): free flow from a to b
@@ -147,7 +122,7 @@ class CheckValve final : public HydraulicComponent {
 // − p_c > 0: it bleeds the compressed oil of b through a small area while the main
 // poppet, held shut by p_b, cannot open yet. The flow passes both areas in parallel:
 //   q = orifice_flow(C_d, A + A_d clamp(Π_d / Δp_open, 0, 1), p_a − p_b).
-class PilotCheckValve final : public HydraulicComponent {
+class PilotCheckValve final : public FlowPath {
  public:
   PilotCheckValve() {
     declare_real("cracking_pressure", "Pa", 0.05e6, "p_c", Range::non_negative());
@@ -170,49 +145,37 @@ class PilotCheckValve final : public HydraulicComponent {
     area_d_ = real("decompression_area");
     phi_d_ = real("decompression_pilot_ratio");
     configure_orifice();
-    a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "tank side (free flow a -> b)");
-    b_ = declare_port("b", hydraulic_domain(), PortSide::Response, "cylinder side");
-    x_ = declare_port("x", hydraulic_domain(), PortSide::Response, "pilot (takes no flow)");
-    set_dependencies(a_, {a_, b_, x_});
-    set_dependencies(b_, {a_, b_, x_});
-    set_dependencies(x_, {});
+    declare_flow_path("a", "tank side (free flow a -> b)", "b", "cylinder side", "flow from a to b");
+    x_ = declare_pilot("x", "pilot (takes no flow)");
     configure_dynamics("opening_state", "", "main poppet opening fraction (first order)");
-    flow_ = declare_observable("flow", "m^3/s", "flow from a to b");
     opening_ = declare_observable("opening", "", "main poppet opening fraction");
     decompression_ = declare_observable("decompression_opening", "", "decompression poppet opening fraction");
     bind_fluid();
   }
-  void calc_outputs(Eval& e) const override {
-    const double q = flow(e);
-    e.set_out(a_, hydraulic::flow_rate, -q);
-    e.set_out(b_, hydraulic::flow_rate, q);
-    e.set_out(x_, hydraulic::flow_rate, 0.0);
-  }
-  void calc_derivatives(Eval& e) const override {
+
+ private:
+  void calc_other_derivatives(Eval& e) const override {
     dynamic_derivatives(e, target(e));
-    e.set_observable(flow_, flow(e));
     e.set_observable(opening_, opening(e));
     e.set_observable(decompression_, decompression(e));
   }
-
- private:
-  double pa(const Eval& e) const { return e.in(a_, hydraulic::pressure); }
-  double pb(const Eval& e) const { return e.in(b_, hydraulic::pressure); }
-  double px(const Eval& e) const { return e.in(x_, hydraulic::pressure); }
-  double target(const Eval& e) const { return opening_fraction(pa(e) - pb(e) + phi_ * (px(e) - pa(e)) - p_c_, full_); }
+  // Π of a poppet with pilot ratio φ, per unit seat area.
+  double drive(const Eval& e, double phi) const {
+    const double pa = from_pressure(e);
+    return pa - to_pressure(e) + phi * (e.in(x_, hydraulic::pressure) - pa) - p_c_;
+  }
+  double target(const Eval& e) const { return opening_fraction(drive(e, phi_), full_); }
   double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
   double decompression(const Eval& e) const {
-    if (area_d_ <= 0.0) return 0.0;
-    return opening_fraction(pa(e) - pb(e) + phi_d_ * (px(e) - pa(e)) - p_c_, full_);
+    return area_d_ > 0.0 ? opening_fraction(drive(e, phi_d_), full_) : 0.0;
   }
-  double flow(const Eval& e) const {
-    const double area = area_ * opening(e) + area_d_ * decompression(e);
-    return orifice(area, pa(e) - pb(e));
+  double flow(const Eval& e) const override {
+    return orifice(area_ * opening(e) + area_d_ * decompression(e), pressure_drop(e));
   }
 
   double p_c_ = 0.0, full_ = 1.0, area_ = 0.0, phi_ = 0.0, area_d_ = 0.0, phi_d_ = 0.0;
-  PortId a_, b_, x_;
-  ObservableId flow_, opening_, decompression_;
+  PortId x_;
+  ObservableId opening_, decompression_;
 };
 
 // Counterbalance (support, load-holding) valve between a cylinder chamber (`load`) and
@@ -225,7 +188,7 @@ class PilotCheckValve final : public HydraulicComponent {
 //   q_in = orifice_flow(C_d, A_chk clamp((p_valve − p_load − p_chk) / Δp_open, 0, 1), p_valve − p_load).
 // The load holds while its pressure stays below p_set: a press slide of weight m g on an
 // annulus A2 hangs at p = m g / A2 with p_set above it.
-class CounterbalanceValve final : public HydraulicComponent {
+class CounterbalanceValve final : public FlowPath {
  public:
   CounterbalanceValve() {
     declare_real("setting", "Pa", std::nullopt, "p_set: load pressure at which it opens (with no pilot)",
@@ -248,48 +211,33 @@ class CounterbalanceValve final : public HydraulicComponent {
     p_chk_ = real("check_cracking_pressure");
     area_chk_ = real("check_area") > 0.0 ? real("check_area") : area_;
     configure_orifice();
-    load_ = declare_port("load", hydraulic_domain(), PortSide::Response, "cylinder chamber held");
-    valve_ = declare_port("valve", hydraulic_domain(), PortSide::Response, "towards the directional valve");
-    std::vector<PortId> reads{load_, valve_};
-    if (phi_ > 0.0) {
-      pilot_ = declare_port("pilot", hydraulic_domain(), PortSide::Response, "pilot line (takes no flow)");
-      set_dependencies(pilot_, {});
-      reads.push_back(pilot_);
-    }
-    set_dependencies(load_, reads);
-    set_dependencies(valve_, reads);
+    declare_flow_path("load", "cylinder chamber held", "valve", "towards the directional valve",
+                      "flow from load to valve");
+    if (phi_ > 0.0) pilot_ = declare_pilot("pilot", "pilot line (takes no flow)");
     configure_dynamics("opening_state", "", "poppet opening fraction (first order)");
-    flow_ = declare_observable("flow", "m^3/s", "flow from load to valve");
     opening_ = declare_observable("opening", "", "poppet opening fraction");
     bind_fluid();
   }
-  void calc_outputs(Eval& e) const override {
-    const double q = flow(e);
-    e.set_out(load_, hydraulic::flow_rate, -q);
-    e.set_out(valve_, hydraulic::flow_rate, q);
-    if (pilot_.valid()) e.set_out(pilot_, hydraulic::flow_rate, 0.0);
-  }
-  void calc_derivatives(Eval& e) const override {
-    dynamic_derivatives(e, target(e));
-    e.set_observable(flow_, flow(e));
-    e.set_observable(opening_, opening(e));
-  }
 
  private:
+  void calc_other_derivatives(Eval& e) const override {
+    dynamic_derivatives(e, target(e));
+    e.set_observable(opening_, opening(e));
+  }
   double target(const Eval& e) const {
     const double pilot = pilot_.valid() ? e.in(pilot_, hydraulic::pressure) : 0.0;
-    return opening_fraction(e.in(load_, hydraulic::pressure) + phi_ * pilot - p_set_, full_);
+    return opening_fraction(from_pressure(e) + phi_ * pilot - p_set_, full_);
   }
   double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
-  double flow(const Eval& e) const {
-    const double dp = e.in(load_, hydraulic::pressure) - e.in(valve_, hydraulic::pressure);
+  double flow(const Eval& e) const override {
+    const double dp = pressure_drop(e);
     if (dp > 0.0) return orifice(area_ * opening(e), dp);
     return orifice(area_chk_ * opening_fraction(-dp - p_chk_, full_), dp);
   }
 
   double p_set_ = 0.0, phi_ = 0.0, full_ = 1.0, area_ = 0.0, p_chk_ = 0.0, area_chk_ = 0.0;
-  PortId load_, valve_, pilot_;
-  ObservableId flow_, opening_;
+  PortId pilot_;
+  ObservableId opening_;
 };
 
 void register_pressure_valves(Registry& r) {
