@@ -18,6 +18,8 @@
 // The force is computed from the positions, velocities and the chamber pressures
 // (states) only, never from accelerations, so a mechanism's solver can evaluate it once
 // before solving for the accelerations.
+#include <optional>
+
 #include "hydraulic_library.hpp"
 #include "jourdain/errors.hpp"
 
@@ -193,24 +195,26 @@ class PlanarCylinder final : public CylinderBase {
     // The pressures are state outputs, scheduled before the mechanism that places the
     // points: called for them, the points may not be known yet (both at the origin).
     // The forces are then placeholders, recomputed when the mechanism's block calls again.
-    if (!has_axis(e)) {
+    const std::optional<Line> l = line(e);
+    if (!l) {
       for (PortId p : {rod_, base_})
         for (Var v : {planar::fx, planar::fy, planar::tz}) e.set_out(p, v, 0.0);
       return;
     }
-    const Line l = line(e);
-    const double f = forces(e, l.motion).total;
-    e.set_out(rod_, planar::fx, f * l.ux);
-    e.set_out(rod_, planar::fy, f * l.uy);
+    const double f = forces(e, l->motion).total;
+    e.set_out(rod_, planar::fx, f * l->ux);
+    e.set_out(rod_, planar::fy, f * l->uy);
     e.set_out(rod_, planar::tz, 0.0);
-    e.set_out(base_, planar::fx, -f * l.ux);
-    e.set_out(base_, planar::fy, -f * l.uy);
+    e.set_out(base_, planar::fx, -f * l->ux);
+    e.set_out(base_, planar::fy, -f * l->uy);
     e.set_out(base_, planar::tz, 0.0);
   }
   void calc_derivatives(Eval& e) const override {
-    const Line l = line(e);
-    chamber_derivatives(e, l.motion);
-    e.set_observable(length_, l.motion.s + l0_);
+    // Every output is known here: coinciding points are now the model's, not the schedule's.
+    const std::optional<Line> l = line(e);
+    if (!l) throw SimulationError(e.time(), {name()}, "its two points coincide: the cylinder has no axis");
+    chamber_derivatives(e, l->motion);
+    e.set_observable(length_, l->motion.s + l0_);
   }
 
  private:
@@ -218,19 +222,16 @@ class PlanarCylinder final : public CylinderBase {
     Motion motion;
     double ux, uy;
   };
-  bool has_axis(const Eval& e) const {
-    return std::hypot(e.in(rod_, planar::x) - e.in(base_, planar::x), e.in(rod_, planar::y) - e.in(base_, planar::y)) >
-           0.0;
-  }
-  Line line(const Eval& e) const {
+  // The line from base to rod; none while the points coincide.
+  std::optional<Line> line(const Eval& e) const {
     const double dx = e.in(rod_, planar::x) - e.in(base_, planar::x);
     const double dy = e.in(rod_, planar::y) - e.in(base_, planar::y);
     const double length = std::hypot(dx, dy);
-    if (!(length > 0.0)) throw SimulationError(e.time(), {name()}, "its two points coincide: the cylinder has no axis");
+    if (!(length > 0.0)) return std::nullopt;
     const double ux = dx / length, uy = dy / length;
     const double rate = ux * (e.in(rod_, planar::vx) - e.in(base_, planar::vx)) +
                         uy * (e.in(rod_, planar::vy) - e.in(base_, planar::vy));
-    return {{length - l0_, rate}, ux, uy};
+    return Line{{length - l0_, rate}, ux, uy};
   }
   double l0_ = 0.0;
   PortId base_, rod_;
