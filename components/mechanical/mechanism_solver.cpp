@@ -695,19 +695,10 @@ class MechanismSolver final : public BlockSolver {
   std::vector<int> eq_rows_;                 // per equation: its row
 };
 
-class MechanismSolverFactory final : public BlockSolverFactory {
- public:
-  std::string name() const override { return "planar mechanism (KKT)"; }
-  std::unique_ptr<BlockSolver> create(const Model& model, const ScheduledStep& block, int index,
-                                      int monitor_offset) const override {
-    return std::make_unique<MechanismSolver>(model, block, index, monitor_offset);
-  }
-};
-
 }  // namespace
 
 const BlockSolverFactory& mechanism_solver_factory() {
-  static const MechanismSolverFactory factory;  // stateless
+  static const BlockSolverFactoryOf<MechanismSolver> factory("planar mechanism (KKT)");  // stateless
   return factory;
 }
 

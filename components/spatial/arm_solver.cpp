@@ -335,19 +335,10 @@ class ArmSolver final : public BlockSolver {
   bool mass_weighted_ = false;
 };
 
-class ArmSolverFactory final : public BlockSolverFactory {
- public:
-  std::string name() const override { return "spatial arm (Udwadia–Kalaba)"; }
-  std::unique_ptr<BlockSolver> create(const Model& model, const ScheduledStep& block, int index,
-                                      int monitor_offset) const override {
-    return std::make_unique<ArmSolver>(model, block, index, monitor_offset);
-  }
-};
-
 }  // namespace
 
 const BlockSolverFactory& arm_solver_factory() {
-  static const ArmSolverFactory factory;  // stateless
+  static const BlockSolverFactoryOf<ArmSolver> factory("spatial arm (Udwadia–Kalaba)");  // stateless
   return factory;
 }
 

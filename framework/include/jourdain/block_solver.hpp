@@ -76,4 +76,20 @@ class BlockSolverFactory {
                                               int monitor_offset) const = 0;
 };
 
+// The factory of a block solver whose constructor takes (model, block, block_index,
+// monitor_offset) and checks the block itself: most need nothing more than a name.
+template <class Solver>
+class BlockSolverFactoryOf final : public BlockSolverFactory {
+ public:
+  explicit BlockSolverFactoryOf(std::string name) : name_(std::move(name)) {}
+  std::string name() const override { return name_; }
+  std::unique_ptr<BlockSolver> create(const Model& model, const ScheduledStep& block, int block_index,
+                                      int monitor_offset) const override {
+    return std::make_unique<Solver>(model, block, block_index, monitor_offset);
+  }
+
+ private:
+  std::string name_;
+};
+
 }  // namespace jourdain
