@@ -15,6 +15,26 @@ namespace {
 // Opening fraction of a poppet driven by Π: 0 closed, 1 fully open at Π = full.
 double opening_fraction(double drive, double full) { return std::clamp(drive / full, 0.0, 1.0); }
 
+// A seat valve whose poppet opening (a fraction, 0 to 1) follows its target, the force
+// balance's opening_fraction, at once or with a first-order lag.
+class PoppetValve : public FlowPath {
+ protected:
+  // configure(), after declare_flow_path: the poppet's state (with dynamics) and observable.
+  void declare_poppet(const std::string& what) {
+    configure_dynamics("opening_state", "", what + " opening fraction (first order)");
+    opening_ = declare_observable("opening", "", what + " opening fraction");
+  }
+  virtual double target(const Eval& e) const = 0;
+  double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
+  void calc_other_derivatives(Eval& e) const override {
+    dynamic_derivatives(e, target(e));
+    e.set_observable(opening_, opening(e));
+  }
+
+ private:
+  ObservableId opening_;
+};
+
 }  // namespace
 
 // Relief valve from p to t, characterised as in catalogues by its cracking pressure p_c
@@ -78,7 +98,7 @@ class ReliefValve final : public FlowPath {
 //   A = A_max clamp((Δp − p_c) / Δp_open, 0, 1),   q = orifice_flow(C_d, A, Δp)
 // With first-order dynamics the opening lags behind (a poppet still open may let a
 // little flow back while it closes).
-class CheckValve final : public FlowPath {
+class CheckValve final : public PoppetValve {
  public:
   CheckValve() {
     declare_real("cracking_pressure", "Pa", 0.1e6, "p_c", Range::non_negative());
@@ -94,22 +114,15 @@ class CheckValve final : public FlowPath {
     area_ = configured_area();
     configure_orifice();
     declare_flow_path("a", "inlet (free flow a -> b)", "b", "outlet", "flow from a to b");
-    configure_dynamics("opening_state", "", "poppet opening fraction (first order)");
-    opening_ = declare_observable("opening", "", "opening fraction");
+    declare_poppet("poppet");
     bind_fluid();
   }
 
  private:
-  void calc_other_derivatives(Eval& e) const override {
-    dynamic_derivatives(e, target(e));
-    e.set_observable(opening_, opening(e));
-  }
-  double target(const Eval& e) const { return opening_fraction(pressure_drop(e) - p_c_, full_); }
-  double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
+  double target(const Eval& e) const override { return opening_fraction(pressure_drop(e) - p_c_, full_); }
   double flow(const Eval& e) const override { return orifice(area_ * opening(e), pressure_drop(e)); }
 
   double p_c_ = 0.0, full_ = 1.0, area_ = 0.0;
-  ObservableId opening_;
 };
 
 // Pilot-operated check valve (a press's prefill or surge valve): free flow from a to b
@@ -122,7 +135,7 @@ class CheckValve final : public FlowPath {
 // − p_c > 0: it bleeds the compressed oil of b through a small area while the main
 // poppet, held shut by p_b, cannot open yet. The flow passes both areas in parallel:
 //   q = orifice_flow(C_d, A + A_d clamp(Π_d / Δp_open, 0, 1), p_a − p_b).
-class PilotCheckValve final : public FlowPath {
+class PilotCheckValve final : public PoppetValve {
  public:
   PilotCheckValve() {
     declare_real("cracking_pressure", "Pa", 0.05e6, "p_c", Range::non_negative());
@@ -147,16 +160,14 @@ class PilotCheckValve final : public FlowPath {
     configure_orifice();
     declare_flow_path("a", "tank side (free flow a -> b)", "b", "cylinder side", "flow from a to b");
     x_ = declare_pilot("x", "pilot (takes no flow)");
-    configure_dynamics("opening_state", "", "main poppet opening fraction (first order)");
-    opening_ = declare_observable("opening", "", "main poppet opening fraction");
+    declare_poppet("main poppet");
     decompression_ = declare_observable("decompression_opening", "", "decompression poppet opening fraction");
     bind_fluid();
   }
 
  private:
   void calc_other_derivatives(Eval& e) const override {
-    dynamic_derivatives(e, target(e));
-    e.set_observable(opening_, opening(e));
+    PoppetValve::calc_other_derivatives(e);
     e.set_observable(decompression_, decompression(e));
   }
   // Π of a poppet with pilot ratio φ, per unit seat area.
@@ -164,8 +175,7 @@ class PilotCheckValve final : public FlowPath {
     const double pa = from_pressure(e);
     return pa - to_pressure(e) + phi * (e.in(x_, hydraulic::pressure) - pa) - p_c_;
   }
-  double target(const Eval& e) const { return opening_fraction(drive(e, phi_), full_); }
-  double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
+  double target(const Eval& e) const override { return opening_fraction(drive(e, phi_), full_); }
   double decompression(const Eval& e) const {
     return area_d_ > 0.0 ? opening_fraction(drive(e, phi_d_), full_) : 0.0;
   }
@@ -175,7 +185,7 @@ class PilotCheckValve final : public FlowPath {
 
   double p_c_ = 0.0, full_ = 1.0, area_ = 0.0, phi_ = 0.0, area_d_ = 0.0, phi_d_ = 0.0;
   PortId x_;
-  ObservableId opening_, decompression_;
+  ObservableId decompression_;
 };
 
 // Counterbalance (support, load-holding) valve between a cylinder chamber (`load`) and
@@ -188,7 +198,7 @@ class PilotCheckValve final : public FlowPath {
 //   q_in = orifice_flow(C_d, A_chk clamp((p_valve − p_load − p_chk) / Δp_open, 0, 1), p_valve − p_load).
 // The load holds while its pressure stays below p_set: a press slide of weight m g on an
 // annulus A2 hangs at p = m g / A2 with p_set above it.
-class CounterbalanceValve final : public FlowPath {
+class CounterbalanceValve final : public PoppetValve {
  public:
   CounterbalanceValve() {
     declare_real("setting", "Pa", std::nullopt, "p_set: load pressure at which it opens (with no pilot)",
@@ -214,21 +224,15 @@ class CounterbalanceValve final : public FlowPath {
     declare_flow_path("load", "cylinder chamber held", "valve", "towards the directional valve",
                       "flow from load to valve");
     if (phi_ > 0.0) pilot_ = declare_pilot("pilot", "pilot line (takes no flow)");
-    configure_dynamics("opening_state", "", "poppet opening fraction (first order)");
-    opening_ = declare_observable("opening", "", "poppet opening fraction");
+    declare_poppet("poppet");
     bind_fluid();
   }
 
  private:
-  void calc_other_derivatives(Eval& e) const override {
-    dynamic_derivatives(e, target(e));
-    e.set_observable(opening_, opening(e));
-  }
-  double target(const Eval& e) const {
+  double target(const Eval& e) const override {
     const double pilot = pilot_.valid() ? e.in(pilot_, hydraulic::pressure) : 0.0;
     return opening_fraction(from_pressure(e) + phi_ * pilot - p_set_, full_);
   }
-  double opening(const Eval& e) const { return std::clamp(dynamic_position(e, target(e)), 0.0, 1.0); }
   double flow(const Eval& e) const override {
     const double dp = pressure_drop(e);
     if (dp > 0.0) return orifice(area_ * opening(e), dp);
@@ -237,7 +241,6 @@ class CounterbalanceValve final : public FlowPath {
 
   double p_set_ = 0.0, phi_ = 0.0, full_ = 1.0, area_ = 0.0, p_chk_ = 0.0, area_chk_ = 0.0;
   PortId pilot_;
-  ObservableId opening_;
 };
 
 void register_pressure_valves(Registry& r) {
