@@ -38,8 +38,8 @@ const std::vector<FluidKey>& fluid_keys() {
 
 Fluid parse_fluid(const World& world) {
   Fluid f;
-  auto it = world.sections.find("fluid");
-  if (it == world.sections.end()) return f;
+  auto it = world.settings.find("fluid");
+  if (it == world.settings.end()) return f;
   const nlohmann::json& j = *it;
   auto where = [&](const std::string& key) { return InputLocation{world.file, "/world/fluid/" + key, "", ""}; };
   if (!j.is_object()) throw InputError(InputLocation{world.file, "/world/fluid", "", ""}, "expected an object");

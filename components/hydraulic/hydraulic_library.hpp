@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "jourdain/component.hpp"
-#include "jourdain/domains.hpp"
+#include "jourdain/components/domains.hpp"
 #include "jourdain/registry.hpp"
 
 namespace jourdain::hydraulic_library {

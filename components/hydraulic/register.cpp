@@ -4,10 +4,16 @@
 namespace jourdain {
 
 void register_hydraulic_components(Registry& registry) {
-  registry.add_world_section("fluid",
+  registry.add_world_setting("fluid",
                              "fluid properties of hydraulic circuits: density, bulk_modulus, "
                              "kinematic_viscosity, vapour_pressure, atmospheric_pressure, air_fraction, "
-                             "air_polytropic_index");
+                             "air_polytropic_index",
+                             [](const nlohmann::json& value, const InputLocation& where) {
+                               World w;
+                               w.file = where.file;
+                               w.settings["fluid"] = value;
+                               hydraulic_library::parse_fluid(w);
+                             });
   hydraulic_library::register_sources(registry);
   hydraulic_library::register_volumes(registry);
   hydraulic_library::register_orifices(registry);

@@ -54,16 +54,15 @@ nlohmann::json Ground::sketch() const {
 // ------------------------------------------------------------------ body
 
 Body::Body() {
-  declare_real("mass", "kg", std::nullopt, "mass", Range::positive());
-  declare_real("inertia", "kg*m^2", std::nullopt, "moment of inertia about the mass centre", Range::positive());
+  mass_ = declare_real("mass", "kg", std::nullopt, "mass", Range::positive());
+  inertia_ = declare_real("inertia", "kg*m^2", std::nullopt, "moment of inertia about the mass centre", Range::positive());
   declare_named_vectors("points", "m", 2, nlohmann::json::object(),
                         "connection points in the body frame, from the mass centre: {\"pin\": [x', y']}; "
                         "\"cm\" (the mass centre) is always there");
 }
 
 void Body::configure() {
-  mass_ = real("mass");
-  inertia_ = real("inertia");
+  gravity_ = planar_gravity(world());
   PortId cm = declare_port("cm", planar_domain(), PortSide::State, "the mass centre");
   offsets_.push_back({0, 0});
   (void)cm;
@@ -114,15 +113,17 @@ void Body::calc_outputs(Eval& e) const {
   }
   // Newton–Euler, for the general Newton method (the mechanism solver solves it directly).
   const Vec3 load = applied_load(e);
-  e.set_residual(ax_, mass_ * a.x() - load[0]);
-  e.set_residual(ay_, mass_ * a.y() - load[1]);
-  e.set_residual(alpha_, inertia_ * al - load[2]);
+  const double m = mass(e);
+  e.set_residual(ax_, m * a.x() - load[0]);
+  e.set_residual(ay_, m * a.y() - load[1]);
+  e.set_residual(alpha_, inertia(e) * al - load[2]);
 }
 
 Vec3 Body::applied_load(const Eval& e) const {
   const double th = e.state(theta_), c = std::cos(th), s = std::sin(th);
-  const Vec2 g = e.world().gravity;
-  Vec3 q{mass_ * g.x(), mass_ * g.y(), 0.0};
+  const Vec2& g = gravity_;
+  const double m = mass(e);
+  Vec3 q{m * g.x(), m * g.y(), 0.0};
   for (size_t k = 0; k < offsets_.size(); ++k) {
     PortId p{static_cast<int>(k)};
     const Vec2 f{e.in(p, fx), e.in(p, fy)};
@@ -145,9 +146,10 @@ void Body::calc_derivatives(Eval& e) const {
   e.set_observable(ay_obs_, e.unknown(ay_));
   e.set_observable(alpha_obs_, e.unknown(alpha_));
   const double vx2 = e.state(vx_) * e.state(vx_) + e.state(vy_) * e.state(vy_);
-  e.set_observable(kinetic_, 0.5 * mass_ * vx2 + 0.5 * inertia_ * e.state(omega_) * e.state(omega_));
-  const Vec2 g = e.world().gravity;
-  e.set_observable(potential_, -mass_ * (g.x() * e.state(x_) + g.y() * e.state(y_)));
+  const double m = mass(e);
+  e.set_observable(kinetic_, 0.5 * m * vx2 + 0.5 * inertia(e) * e.state(omega_) * e.state(omega_));
+  const Vec2& g = gravity_;
+  e.set_observable(potential_, -m * (g.x() * e.state(x_) + g.y() * e.state(y_)));
 }
 
 namespace {

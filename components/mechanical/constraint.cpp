@@ -9,8 +9,8 @@ using namespace jourdain::planar;
 
 ConstraintSettings constraint_settings(const World& world) {
   ConstraintSettings s;
-  if (!world.sections.contains("constraints")) return s;
-  const auto& j = world.sections["constraints"];
+  if (!world.settings.contains("constraints")) return s;
+  const auto& j = world.settings["constraints"];
   auto where = [&](const std::string& key) { return InputLocation{world.file, "/world/constraints/" + key, "", ""}; };
   for (const auto& [key, value] : j.items()) {
     if (key == "alpha" || key == "beta" || key == "projection_tolerance" || key == "assembly_tolerance") {
@@ -110,7 +110,7 @@ void Constraint::calc_outputs(Eval& e) const {
   Eigen::Matrix<double, 6, 1> acc, vel;
   acc << k[0].a, k[0].alpha, k[1].a, k[1].alpha;
   vel << k[0].v, k[0].omega, k[1].v, k[1].omega;
-  const bool dynamic = e.context().analysis == "dynamic";
+  const bool dynamic = e.context().analysis == Analysis::Dynamic;
   for (int i = 0; i < rows.count; ++i) {
     const auto& r = rows.row[i];
     const double phidot = r.J.dot(vel) + r.phi_t;

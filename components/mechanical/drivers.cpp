@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "jourdain/domains.hpp"
+#include "jourdain/components/domains.hpp"
 #include "mechanical_library.hpp"
 #include "planar.hpp"
 

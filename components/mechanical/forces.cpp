@@ -4,7 +4,7 @@
 // mechanism solver evaluates them once before it solves for accelerations and multipliers.
 #include <cmath>
 
-#include "jourdain/domains.hpp"
+#include "jourdain/components/domains.hpp"
 #include "mechanical_library.hpp"
 #include "planar.hpp"
 

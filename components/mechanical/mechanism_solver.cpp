@@ -134,7 +134,7 @@ class MechanismSolver final : public BlockSolver {
 
   void solve(const Model& model, Context& ctx) const override {
     Workspace& ws = workspace(ctx);
-    const bool dynamic = ctx.analysis == "dynamic", stat = ctx.analysis == "static";
+    const bool dynamic = ctx.analysis == Analysis::Dynamic, stat = ctx.analysis == Analysis::Static;
     publish_kinematics(model, ctx);
     // Applied loads: everything but the constraints' reactions, which are the unknowns.
     for (const auto& c : constraints_) {
@@ -159,7 +159,7 @@ class MechanismSolver final : public BlockSolver {
       if (dynamic) g -= 2.0 * settings_.alpha * ws.phidot[i] + settings_.beta * settings_.beta * ws.phi[i];
       rhs[n + i] = g;
     }
-    const Eigen::VectorXd sol = dynamic && settings_.udwadia_kalaba() ? solve_udwadia_kalaba(ws, rhs)
+    const Eigen::VectorXd sol = dynamic && settings_.udwadia_kalaba() ? solve_udwadia_kalaba(model, ctx, ws, rhs)
                                                                       : solve_kkt(model, ctx, ws, rhs);
     ctx.algebraic_iterations += 1;
 
@@ -168,8 +168,8 @@ class MechanismSolver final : public BlockSolver {
       const Vec3 acc = sol.segment<3>(3 * b);
       bodies_[b].body->set_acceleration(e, acc);
       // Q_c = M q̈ − Q: in both formulations what the constraints apply (−Φ_rᵀλ).
-      const Vec3 m_acc{bodies_[b].body->mass() * acc[0], bodies_[b].body->mass() * acc[1],
-                       bodies_[b].body->inertia() * acc[2]};
+      const double mass = bodies_[b].body->mass(e);
+      const Vec3 m_acc{mass * acc[0], mass * acc[1], bodies_[b].body->inertia(e) * acc[2]};
       bodies_[b].body->set_constraint_force(e, m_acc - ws.load[b]);
       bodies_[b].body->calc_outputs(e);
     }
@@ -192,13 +192,13 @@ class MechanismSolver final : public BlockSolver {
     const int iterations = assemble(model, ctx, ws, Eval::Phase::Initialize, settings_.assembly_tolerance,
                                     "the mechanism cannot be assembled");
     const double dv = project_velocities(model, ctx, ws, Eval::Phase::Initialize);
-    check_rank(model, ctx, ws, ctx.analysis == "kinematic");
+    check_rank(model, ctx, ws, ctx.analysis == Analysis::Kinematic);
     std::ostringstream msg;
     msg.precision(3);
     msg << "assembled in " << iterations << " Newton iteration(s) to |Φ| = " << ws.phi.norm()
         << "; velocities projected (|Δq̇| = " << dv << ")";
     ctx.events.push_back({ctx.t, name_, msg.str()});
-    if (ctx.analysis == "static") equilibrium(model, ctx, ws, Eval::Phase::Initialize);
+    if (ctx.analysis == Analysis::Static) equilibrium(model, ctx, ws, Eval::Phase::Initialize);
     ws.assembled = true;
     ws.last_time = ctx.t;
   }
@@ -216,12 +216,12 @@ class MechanismSolver final : public BlockSolver {
     return true;
   }
 
-  bool supports(const std::string& analysis) const override { return analysis == "kinematic" || analysis == "static"; }
+  bool supports(Analysis analysis) const override { return analysis == Analysis::Kinematic || analysis == Analysis::Static; }
 
   void analyze(const Model& model, Context& ctx) const override {
     Workspace& ws = workspace(ctx);
     const double dt = ctx.t - ws.last_time;
-    if (ctx.analysis == "kinematic") {
+    if (ctx.analysis == Analysis::Kinematic) {
       // Start Newton from the Taylor extrapolation of the last point.
       for (const auto& b : bodies_) {
         Eval e = model.view(b.comp, ctx, Eval::Phase::Project);
@@ -280,15 +280,13 @@ class MechanismSolver final : public BlockSolver {
   };
 
   Workspace& workspace(Context& ctx) const {
-    auto& slot = ctx.block_workspaces[block_];
-    if (!slot) {
-      auto ws = std::make_shared<Workspace>();
+    return ctx.block_workspaces.get<Workspace>(block_, [&] {
+      auto ws = std::make_unique<Workspace>();
       ws->rows.resize(constraints_.size());
       ws->load.resize(bodies_.size());
       ws->arms.resize(2 * constraints_.size());
-      slot = ws;
-    }
-    return *std::static_pointer_cast<Workspace>(slot);
+      return ws;
+    });
   }
 
   void publish_kinematics(const Model& model, Context& ctx) const {
@@ -378,8 +376,9 @@ class MechanismSolver final : public BlockSolver {
     const int n = 3 * static_cast<int>(bodies_.size()), m = equations_;
     ws.triplets.clear();
     for (size_t b = 0; b < bodies_.size(); ++b) {
-      const double mass = with_mass ? bodies_[b].body->mass() : 1.0;
-      const double inertia = with_mass ? bodies_[b].body->inertia() : 1.0;
+      const Eval e = model.view(bodies_[b].comp, ctx, Eval::Phase::Outputs);
+      const double mass = with_mass ? bodies_[b].body->mass(e) : 1.0;
+      const double inertia = with_mass ? bodies_[b].body->inertia(e) : 1.0;
       ws.triplets.emplace_back(3 * b, 3 * b, mass);
       ws.triplets.emplace_back(3 * b + 1, 3 * b + 1, mass);
       ws.triplets.emplace_back(3 * b + 2, 3 * b + 2, inertia);
@@ -414,11 +413,12 @@ class MechanismSolver final : public BlockSolver {
   }
 
   // M^{-1/2}, the diagonal of the block-diagonal M = diag(m, m, I) of each body: n values.
-  Eigen::VectorXd inverse_sqrt_mass() const {
+  Eigen::VectorXd inverse_sqrt_mass(const Model& model, Context& ctx) const {
     Eigen::VectorXd d(3 * bodies_.size());
     for (size_t b = 0; b < bodies_.size(); ++b) {
-      const double m = 1.0 / std::sqrt(bodies_[b].body->mass());
-      d.segment<3>(3 * b) << m, m, 1.0 / std::sqrt(bodies_[b].body->inertia());
+      const Eval e = model.view(bodies_[b].comp, ctx, Eval::Phase::Outputs);
+      const double m = 1.0 / std::sqrt(bodies_[b].body->mass(e));
+      d.segment<3>(3 * b) << m, m, 1.0 / std::sqrt(bodies_[b].body->inertia(e));
     }
     return d;
   }
@@ -443,9 +443,10 @@ class MechanismSolver final : public BlockSolver {
   // x lies in the range of Bᵀ, so Bᵀμ = x has an exact solution, and then Φ_qᵀμ =
   // M^{1/2}x = Q_c; the minimum-norm one, μ = (Bᵀ)⁺x, is the minimum-norm multiplier set
   // (the KKT least-squares answer). The KKT sign (M q̈ + Φ_qᵀλ = Q) makes λ = −μ.
-  Eigen::VectorXd solve_udwadia_kalaba(const Workspace& ws, const Eigen::VectorXd& rhs) const {
+  Eigen::VectorXd solve_udwadia_kalaba(const Model& model, Context& ctx, const Workspace& ws,
+                                       const Eigen::VectorXd& rhs) const {
     const int n = 3 * static_cast<int>(bodies_.size()), m = equations_;
-    const Eigen::VectorXd d = inverse_sqrt_mass();
+    const Eigen::VectorXd d = inverse_sqrt_mass(model, ctx);
     Eigen::VectorXd sol(n + m);
     const Eigen::VectorXd a = d.cwiseProduct(d).cwiseProduct(rhs.head(n));  // M⁻¹Q
     if (m == 0) {
@@ -466,7 +467,7 @@ class MechanismSolver final : public BlockSolver {
   Eigen::VectorXd minimum_norm(const Model& model, Context& ctx, Workspace& ws, const Eigen::VectorXd& r) const {
     const int n = 3 * static_cast<int>(bodies_.size());
     if (settings_.udwadia_kalaba()) {
-      const Eigen::VectorXd d = settings_.mass_metric() ? inverse_sqrt_mass() : Eigen::VectorXd::Ones(n);
+      const Eigen::VectorXd d = settings_.mass_metric() ? inverse_sqrt_mass(model, ctx) : Eigen::VectorXd::Ones(n);
       return d.cwiseProduct(pseudo_inverse(dense_jacobian(ws) * d.asDiagonal()).solve(r));
     }
     Eigen::VectorXd rhs = Eigen::VectorXd::Zero(n + equations_);
@@ -531,7 +532,7 @@ class MechanismSolver final : public BlockSolver {
     if (rank < equations_) {
       const auto dependent = dependent_equations(J);
       // The Udwadia–Kalaba equation takes them as they are (minimum-norm multipliers).
-      const bool by_uk = settings_.udwadia_kalaba() && ctx.analysis == "dynamic";
+      const bool by_uk = settings_.udwadia_kalaba() && ctx.analysis == Analysis::Dynamic;
       if ((settings_.redundant == "error" && !by_uk) || kinematic) {
         throw SimulationError(ctx.t, constraint_names(dependent),
                               std::string(kinematic && ws.assembled ? "singular configuration: " : "redundant constraints: ") +
@@ -636,8 +637,8 @@ class MechanismSolver final : public BlockSolver {
       for (size_t b = 0; b < bodies_.size(); ++b) {
         Eval e = model.view(bodies_[b].comp, ctx, phase);
         const Vec3 a = bodies_[b].body->acceleration(e);
-        r.segment<3>(equations_ + 3 * b) << bodies_[b].body->mass() * a[0], bodies_[b].body->mass() * a[1],
-            bodies_[b].body->inertia() * a[2];
+        const double mass = bodies_[b].body->mass(e);
+        r.segment<3>(equations_ + 3 * b) << mass * a[0], mass * a[1], bodies_[b].body->inertia(e) * a[2];
       }
       return r;
     };

@@ -21,7 +21,8 @@
 
 #include "jourdain/block_solver.hpp"
 #include "jourdain/component.hpp"
-#include "jourdain/domains.hpp"
+#include "jourdain/components/domains.hpp"
+#include "jourdain/components/gravity.hpp"
 #include "jourdain/errors.hpp"
 
 namespace jourdain::mechanical {
@@ -76,8 +77,8 @@ class Body : public Component {
   // mass centre as a small disc.
   nlohmann::json sketch() const override;
 
-  double mass() const { return mass_; }
-  double inertia() const { return inertia_; }
+  double mass(const Eval& e) const { return e.param(mass_); }
+  double inertia(const Eval& e) const { return e.param(inertia_); }
   Vec2 offset(PortId p) const { return offsets_[p.index]; }  // s' of the port's point
   // Sum of the forces and torques its ports receive, about the mass centre, plus gravity.
   Vec3 applied_load(const Eval& e) const;
@@ -93,7 +94,8 @@ class Body : public Component {
 
  private:
   void configure() override;
-  double mass_ = 0, inertia_ = 0;
+  RealParam mass_, inertia_;
+  Vec2 gravity_;  // world.gravity
   std::vector<Vec2> offsets_;  // per port
   StateId x_, y_, theta_, vx_, vy_, omega_;
   UnknownId ax_, ay_, alpha_;

@@ -41,6 +41,7 @@ class Mass final : public Component {
     m_ = real("mass");
     inclination_ = real("inclination");
     axis_ = Eigen::Vector2d(std::cos(inclination_), std::sin(inclination_));
+    gravity_ = planar_gravity(world());
     x_min_ = real("x_min");
     x_max_ = real("x_max");
     restitution_ = real("restitution");
@@ -155,10 +156,11 @@ class Mass final : public Component {
   }
 
   double applied_force(const Eval& e) const {
-    return e.in(port_, mech1d::force) + m_ * e.world().gravity.dot(axis_);
+    return e.in(port_, mech1d::force) + m_ * gravity_.dot(axis_);
   }
 
   Eigen::Vector2d axis_{1.0, 0.0};  // unit vector of +x in the world plane
+  Eigen::Vector2d gravity_;          // world.gravity
   double m_ = 1.0, inclination_ = 0.0, x_min_ = 0.0, x_max_ = 0.0, restitution_ = 0.0, rest_velocity_ = 0.0;
   PortId port_;
   StateId x_, v_;

@@ -2,7 +2,8 @@
 #pragma once
 
 #include "jourdain/component.hpp"
-#include "jourdain/domains.hpp"
+#include "jourdain/components/domains.hpp"
+#include "jourdain/components/gravity.hpp"
 #include "jourdain/registry.hpp"
 
 namespace jourdain::mechanical1d_library {

@@ -4,6 +4,7 @@
 namespace jourdain {
 
 void register_mechanical1d_components(Registry& registry) {
+  register_gravity_setting(registry);
   mechanical1d_library::register_mass(registry);
   mechanical1d_library::register_elements(registry);
   mechanical1d_library::register_sensors(registry);

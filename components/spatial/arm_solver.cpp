@@ -92,7 +92,7 @@ class ArmSolver final : public BlockSolver {
     const System S = evaluate(model, ctx);
     const int m = static_cast<int>(S.phi.size());
     Eigen::VectorXd b = S.b;
-    if (ctx.analysis == "dynamic") {
+    if (ctx.analysis == Analysis::Dynamic) {
       for (const auto& p : paths_) {
         const DriftControl& d = p.path->drift();
         if (d.kind != DriftControl::Kind::Baumgarte) continue;

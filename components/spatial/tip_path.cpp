@@ -81,7 +81,7 @@ void TipPath::set_force(Eval& e, const Vec3& f) const {
 void TipPath::calc_outputs(Eval& e) const {
   const Var pos[3] = {x, y, z}, vel[3] = {vx, vy, vz}, acc[3] = {ax, ay, az}, force[3] = {fx, fy, fz};
   const PathPoint d = target(e.time());
-  const bool baumgarte = drift_.kind == DriftControl::Kind::Baumgarte && e.context().analysis == "dynamic";
+  const bool baumgarte = drift_.kind == DriftControl::Kind::Baumgarte && e.context().analysis == Analysis::Dynamic;
   for (int k = 0; k < 3; ++k) {
     e.set_out(tip_, force[k], e.unknown(f_[k]));
     const double phi = e.in(tip_, pos[k]) - d.x[k], phidot = e.in(tip_, vel[k]) - d.v[k];

@@ -93,8 +93,17 @@ void Component::set_identity(std::string name, std::string type_name) {
   type_name_ = std::move(type_name);
 }
 
-void Component::declare_real(std::string name, std::string unit, std::optional<double> default_value,
-                             std::string description, Range range) {
+RealParam Component::declare_real(std::string name, std::string unit, std::optional<double> default_value,
+                                  std::string description, Range range) {
+  declare_config_real(std::move(name), std::move(unit), default_value, std::move(description), range);
+  params_.back().numeric_index = numeric_count_;
+  numeric_specs_.push_back(static_cast<int>(params_.size()) - 1);
+  return RealParam{numeric_count_++};
+}
+
+void Component::declare_config_real(std::string name, std::string unit, std::optional<double> default_value,
+                                    std::string description, Range range) {
+  if (index_of(params_, name) >= 0) throw std::logic_error("parameter '" + name + "' declared twice");
   ParamSpec s{std::move(name), ParamKind::Real, std::move(unit), {}, {}, range, {}, std::move(description)};
   if (default_value) s.default_value = *default_value;
   params_.push_back(std::move(s));
@@ -328,7 +337,16 @@ const nlohmann::json& Component::parameter_value(const std::string& name) const 
   return values_.at(name);
 }
 
-double Component::real(const std::string& name) const { return parameter_value(name).get<double>(); }
+double Component::config_real(const std::string& name) const {
+  if (spec(name).numeric())
+    throw std::logic_error("component type '" + type_name_ + "' reads numeric parameter '" + name +
+                           "' by name: read it through its handle (Eval::param)");
+  return parameter_value(name).get<double>();
+}
+
+double Component::netlist_value(RealParam p) const {
+  return values_.at(params_.at(numeric_specs_.at(p.index)).name).get<double>();
+}
 long Component::integer(const std::string& name) const { return parameter_value(name).get<long>(); }
 bool Component::boolean(const std::string& name) const { return parameter_value(name).get<bool>(); }
 std::string Component::text(const std::string& name) const { return parameter_value(name).get<std::string>(); }

@@ -49,7 +49,10 @@ nlohmann::json describe_type(const ComponentType& type) {
   }
   json params = json::array();
   for (const auto& p : c->parameter_specs()) {
-    json j = {{"name", p.name}, {"kind", to_string(p.kind)}, {"description", p.description}};
+    json j = {{"name", p.name},
+              {"kind", to_string(p.kind)},
+              {"role", p.numeric() ? "numeric" : "configuration"},
+              {"description", p.description}};
     if (!p.unit.empty()) j["unit"] = p.unit;
     if (!p.column_units.empty()) j["column_units"] = p.column_units;
     if (p.default_value) {
@@ -110,6 +113,8 @@ std::string describe_type_text(const ComponentType& type) {
     else out << " REQUIRED";
     if (p.contains("range")) out << "  range " << p["range"].get<std::string>();
     if (p.contains("choices")) out << "  one of " << p["choices"].dump();
+    // Numeric parameters can be changed per run; configuration shapes the model.
+    if (p.value("role", "") == "configuration") out << "  [configuration]";
     out << "\n      " << p["description"].get<std::string>() << "\n";
   }
   out << "\nPorts:\n";

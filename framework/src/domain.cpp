@@ -1,5 +1,4 @@
 #include "jourdain/domain.hpp"
-#include "jourdain/domains.hpp"
 
 namespace jourdain {
 
@@ -22,43 +21,9 @@ std::vector<const VariableSpec*> Domain::inputs(PortSide side) const {
 
 const char* to_string(PortSide side) { return side == PortSide::State ? "state" : "response"; }
 
-// The standard domains (DESIGN.md §3). Function-local constants: no global mutable state.
-const Domain& signal_domain() {
-  static const Domain d{"signal", "a scalar signal: output port -> input ports",
-                        {{"value", "", Flow::StateToResponse, "signal value"}}};
-  return d;
-}
-
-const Domain& mech1d_domain() {
-  static const Domain d{"mechanical1d", "1D mechanical: mass side gives x, v; the other side returns force",
-                        {{"x", "m", Flow::StateToResponse, "position along the axis"},
-                         {"v", "m/s", Flow::StateToResponse, "velocity along the axis"},
-                         {"f", "N", Flow::ResponseToState, "force on the mass-side component, along the axis"}}};
-  return d;
-}
-
-const Domain& hydraulic_domain() {
-  static const Domain d{"hydraulic", "hydraulic: capacitive side gives pressure; resistive side returns flow",
-                        {{"p", "Pa", Flow::StateToResponse, "pressure"},
-                         {"q", "m^3/s", Flow::ResponseToState, "volume flow rate into the capacitive side"}}};
-  return d;
-}
-
-const Domain& planar_domain() {
-  static const Domain d{"planar", "planar mechanical: body point kinematics one way, force and torque back",
-                        {{"x", "m", Flow::StateToResponse, "point position x"},
-                         {"y", "m", Flow::StateToResponse, "point position y"},
-                         {"theta", "rad", Flow::StateToResponse, "body angle"},
-                         {"vx", "m/s", Flow::StateToResponse, "point velocity x"},
-                         {"vy", "m/s", Flow::StateToResponse, "point velocity y"},
-                         {"omega", "rad/s", Flow::StateToResponse, "body angular velocity"},
-                         {"ax", "m/s^2", Flow::StateToResponse, "point acceleration x"},
-                         {"ay", "m/s^2", Flow::StateToResponse, "point acceleration y"},
-                         {"alpha", "rad/s^2", Flow::StateToResponse, "body angular acceleration"},
-                         {"fx", "N", Flow::ResponseToState, "force on the body at the point, x"},
-                         {"fy", "N", Flow::ResponseToState, "force on the body at the point, y"},
-                         {"tz", "N*m", Flow::ResponseToState, "torque on the body"}}};
-  return d;
+std::string Domain::port_term(PortSide side) const {
+  const std::string& term = side == PortSide::State ? state_port_term : response_port_term;
+  return term.empty() ? std::string(to_string(side)) + "-side " + name + " port" : term;
 }
 
 }  // namespace jourdain

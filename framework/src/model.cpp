@@ -9,6 +9,8 @@
 
 #include <Eigen/Dense>
 
+#include "jourdain/units.hpp"
+
 namespace jourdain {
 
 namespace {
@@ -105,13 +107,8 @@ void ModelBuilder::connect(const std::string& a, const std::string& b, InputLoca
                                 pb.domain->name + "): the port types differ");
   }
   if (pa.side == pb.side) {
-    bool signal = pa.domain->name == "signal";
-    std::string kind = signal ? (pa.side == PortSide::State ? "outputs" : "inputs")
-                              : std::string(to_string(pa.side)) + "-side " + pa.domain->name + " ports";
-    throw InputError(where, "cannot connect '" + a + "' to '" + b + "': both are " + kind +
-                                (signal ? "; connect an output to an input"
-                                        : "; a connection joins a state side (e.g. a mass, a volume) to a "
-                                          "response side (e.g. a spring, an orifice)"));
+    throw InputError(where, "cannot connect '" + a + "' to '" + b + "': both are " + pa.domain->port_term(pa.side) +
+                                "s; " + pa.domain->connection_hint);
   }
   if (ea.component == eb.component && ea.port == eb.port)
     throw InputError(where, "a port cannot be connected to itself");
@@ -146,6 +143,15 @@ Model ModelBuilder::build() && {
   for (int i = 0; i < nc; ++i) {
     const Component& c = *components_[i];
     ComponentLayout& L = m.layouts_[i];
+    L.parameter_offset = static_cast<int>(z.parameters);
+    for (const auto& spec : c.parameter_specs()) {
+      if (!spec.numeric()) continue;
+      const int index = L.parameter_offset + spec.numeric_index;
+      m.parameter_index_.emplace(c.name() + "." + spec.name, index);
+      m.parameters_.push_back({c.name() + "." + spec.name, spec.unit, spec.range, i, index,
+                               c.netlist_value(RealParam{spec.numeric_index})});
+    }
+    z.parameters += c.numeric_parameter_count();
     L.state_offset = static_cast<int>(z.states);
     L.discrete_offset = static_cast<int>(z.discretes);
     L.unknown_offset = static_cast<int>(z.unknowns);
@@ -160,7 +166,8 @@ Model ModelBuilder::build() && {
       int n = p.domain->output_count(p.side);
       L.port_output_offset.push_back(n > 0 ? static_cast<int>(z.outputs) : -1);
       for (const auto* v : p.domain->outputs(p.side)) {
-        m.output_names_.push_back(c.name() + "." + p.name + (p.domain->name == "signal" ? "" : "." + v->name));
+        const bool by_port = p.domain->recorded_by_port_name && n == 1;
+        m.output_names_.push_back(c.name() + "." + p.name + (by_port ? "" : "." + v->name));
       }
       z.outputs += n;
     }
@@ -187,8 +194,8 @@ Model ModelBuilder::build() && {
       InputLocation w = locations_[i];
       w.port = ports[p].name;
       if (count == 0 && !ports[p].optional) {
-        throw InputError(w, std::string(ports[p].domain->name == "signal" ? "input" : "response-side port") +
-                                " is not connected (" + ports[p].description + ")");
+        throw InputError(w, ports[p].domain->port_term(PortSide::Response) + " is not connected (" +
+                                ports[p].description + ")");
       }
       if (count > 1) {
         std::string who;
@@ -294,6 +301,7 @@ Model ModelBuilder::build() && {
   }
 
   // 4. Zero crossings and recordable variables.
+  m.recorded_by_default_.assign(z.outputs, false);
   std::set<std::string> names;
   auto add_recordable = [&](const std::string& name, const std::string& unit, RecordableVariable::Source src, int idx,
                             int comp) {
@@ -323,6 +331,7 @@ Model ModelBuilder::build() && {
       auto outs = port.domain->outputs(port.side);
       for (size_t k = 0; k < outs.size(); ++k) {
         int slot = L.port_output_offset[p] + static_cast<int>(k);
+        m.recorded_by_default_[slot] = port.domain->recorded_by_port_name && outs.size() == 1;
         add_recordable(m.output_names_[slot], outs[k]->unit, RecordableVariable::Source::Output, slot, i);
       }
     }
@@ -398,21 +407,58 @@ std::vector<std::string> Model::unconnected_ports() const {
 std::vector<std::string> Model::default_record() const {
   std::vector<std::string> out;
   for (const auto& v : recordable_) {
-    bool signal_output = false;
-    if (v.source == RecordableVariable::Source::Output) {
-      // signal outputs are named "comp.port" (no variable suffix)
-      signal_output = std::count(v.name.begin(), v.name.end(), '.') == 1;
-    }
-    if (v.source == RecordableVariable::Source::State || v.source == RecordableVariable::Source::Observable ||
-        signal_output)
+    using S = RecordableVariable::Source;
+    if (v.source == S::State || v.source == S::Observable || (v.source == S::Output && recorded_by_default_[v.index]))
       out.push_back(v.name);
   }
   return out;
 }
 
+const ParameterInfo& Model::parameter(const std::string& name) const {
+  if (auto it = parameter_index_.find(name); it != parameter_index_.end()) return parameters_[it->second];
+  const auto dot = name.rfind('.');
+  InputLocation where{world_.file, "", name.substr(0, dot == std::string::npos ? name.size() : dot), ""};
+  if (const Component* c = find_component(where.component); c && dot != std::string::npos) {
+    for (const auto& spec : c->parameter_specs())
+      if (spec.name == name.substr(dot + 1))
+        throw InputError(where, "parameter '" + spec.name + "' is configuration (" + to_string(spec.kind) +
+                                    ": it shapes the model); change it in the netlist (or with --set) and load the "
+                                    "model again");
+  }
+  std::vector<std::string> all;
+  for (const auto& p : parameters_) all.push_back(p.name);
+  throw InputError(where, "no numeric parameter '" + name + "'" + closest(name, all));
+}
+
+void Model::set_parameter(Context& ctx, const std::string& name, const nlohmann::json& value) const {
+  const ParameterInfo& p = parameter(name);
+  InputLocation where{world_.file, "", components_[p.component]->name(), ""};
+  const std::string what = "parameter '" + name.substr(name.rfind('.') + 1) + "'";
+  double v = 0.0;
+  try {
+    if (value.is_number()) v = value.get<double>();
+    else if (value.is_string()) v = parse_quantity(value.get<std::string>(), p.unit);
+    else throw InputError(where, what + ": expected a number or a string with a unit");
+  } catch (const UnitError& e) {
+    throw InputError(where, what + ": " + e.what());
+  }
+  if (!std::isfinite(v) || !p.range.contains(v)) {
+    std::ostringstream out;
+    out.precision(8);
+    out << what << ": value " << v << (p.unit.empty() ? "" : " " + p.unit) << " is out of its range "
+        << p.range.to_string(p.unit);
+    throw InputError(where, out.str());
+  }
+  if (ctx.parameters.size() != static_cast<Eigen::Index>(parameters_.size()))
+    throw std::logic_error("set_parameter: the context was not made by this model");
+  ctx.parameters[p.index] = v;
+}
+
 Context Model::make_context(double t0) const {
   Context ctx;
   ctx.t = t0;
+  ctx.parameters.resize(static_cast<Eigen::Index>(parameters_.size()));
+  for (const auto& p : parameters_) ctx.parameters[p.index] = p.default_value;
   ctx.x.resize(ctx_sizes_.states);
   ctx.xdot = Eigen::VectorXd::Zero(ctx_sizes_.states);
   ctx.y = Eigen::VectorXd::Zero(ctx_sizes_.outputs);
@@ -660,7 +706,7 @@ bool Model::project(Context& ctx) const {
   return changed;
 }
 
-bool Model::supports(const std::string& analysis) const {
+bool Model::supports(Analysis analysis) const {
   return std::any_of(block_solvers_.begin(), block_solvers_.end(),
                      [&](const auto& s) { return s && s->supports(analysis); });
 }

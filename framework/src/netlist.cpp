@@ -76,24 +76,15 @@ void apply_overrides(json& doc, const NetlistOverrides& o, const std::string& fi
 World load_world(const json& w, const InputLocation& where, const Registry& registry) {
   World world;
   world.file = where.file;
-  std::vector<std::string> keys{"gravity"};
-  for (const auto& [name, description] : registry.world_sections()) keys.push_back(name);
+  if (!w.is_object()) throw InputError(where, "expected an object of world settings");
+  std::vector<std::string> keys;
+  for (const auto& [name, setting] : registry.world_settings()) keys.push_back(name);
   only_keys(w, keys, where);
-  for (const auto& [name, description] : registry.world_sections()) {
+  for (const auto& [name, setting] : registry.world_settings()) {
     if (!w.contains(name)) continue;
-    if (!w[name].is_object()) throw InputError(InputLocation{where.file, pointer(where.json_path, name), "", ""}, "expected an object (" + description + ")");
-    world.sections[name] = w[name];
-  }
-  if (w.contains("gravity")) {
-    InputLocation g = where;
-    g.json_path = pointer(where.json_path, "gravity");
-    const json& v = w["gravity"];
-    if (!v.is_array() || v.size() != 2) throw InputError(g, "expected [gx, gy]");
-    for (int i = 0; i < 2; ++i) {
-      InputLocation e = g;
-      e.json_path = pointer(g.json_path, std::to_string(i));
-      world.gravity[i] = json_check::quantity(v[i], "m/s^2", e);
-    }
+    const InputLocation at{where.file, pointer(where.json_path, name), "", ""};
+    for (const auto& validate : setting.validators) validate(w[name], at);
+    world.settings[name] = w[name];
   }
   return world;
 }
@@ -122,12 +113,13 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
     return doc[key].get<std::string>();
   };
 
-  Netlist net{file, text_of("name"), text_of("description"), doc, {}, json::object(), {}, "dynamic"};
+  Netlist net{file, text_of("name"), text_of("description"), doc, {}, json::object(), {}, Analysis::Dynamic};
   if (net.name.empty()) net.name = file.stem().string();
   if (doc.contains("analysis")) {
-    net.analysis = text_of("analysis");
-    if (net.analysis != "dynamic" && net.analysis != "kinematic" && net.analysis != "static")
-      throw InputError(at("/analysis"), "analysis '" + net.analysis + "' is not available; choose: dynamic, kinematic, static");
+    const std::string analysis = text_of("analysis");
+    const auto parsed = parse_analysis(analysis);
+    if (!parsed) throw InputError(at("/analysis"), "analysis '" + analysis + "' is not available; choose: dynamic, kinematic, static");
+    net.analysis = *parsed;
   }
 
   // Plugins first: they may provide the component types used below.
@@ -156,9 +148,10 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   netlist_levels::place(doc, top_level, registry, world, builder);
 
   net.model = std::move(builder).build();
-  if (net.analysis != "dynamic" && !net.model.supports(net.analysis))
-    throw InputError(at("/analysis"), "a " + net.analysis + " analysis needs a model that defines one (a planar "
-                                      "mechanism: bodies, joints and drivers); this netlist has none");
+  if (net.analysis != Analysis::Dynamic && !net.model.supports(net.analysis))
+    throw InputError(at("/analysis"), std::string("no part of this model can carry out a ") + to_string(net.analysis) +
+                                          " analysis (a component library offers it for the loops it solves, as the "
+                                          "mechanical library does for mechanisms with drivers)");
 
   if (doc.contains("solver")) {
     if (!doc["solver"].is_object()) throw InputError(at("/solver"), "expected an object of solver settings");

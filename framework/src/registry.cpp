@@ -20,6 +20,12 @@ void Registry::add(ComponentType type) {
   types_.emplace(std::move(key), std::move(type));
 }
 
+void Registry::add_world_setting(const std::string& name, std::string description, WorldValidator validate) {
+  WorldSetting& s = world_settings_[name];
+  if (s.description.empty()) s.description = std::move(description);
+  if (validate) s.validators.push_back(std::move(validate));
+}
+
 const ComponentType* Registry::find(const std::string& name) const {
   auto it = types_.find(name);
   return it == types_.end() ? nullptr : &it->second;

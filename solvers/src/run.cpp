@@ -65,6 +65,11 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   }
   check_solver_bounds(result.settings, where);
   const Model& model = netlist.model;
+  // The run's own Context: parameter values given for this run are checked before any
+  // file is written.
+  Context ctx = model.make_context(result.settings.t_start);
+  ctx.analysis = netlist.analysis;
+  for (const auto& [name, value] : options.parameters) model.set_parameter(ctx, name, value);
   // The report animates the sketches from recorded rows: the simplest correct way to have
   // their poses is to record them like any variable (they then appear in results.csv).
   const bool report = options.write_report && !options.output_dir.empty();
@@ -83,12 +88,10 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   }
 
   RecordingObserver observer(recorder, result, options, 2 * result.settings.max_output_rows + 2);
-  Context ctx = model.make_context(result.settings.t_start);
-  ctx.analysis = netlist.analysis;
   const auto start = std::chrono::steady_clock::now();
   try {
     model.initialize(ctx);
-    if (netlist.analysis == "dynamic") simulate(model, ctx, result.settings, observer, result.stats);
+    if (netlist.analysis == Analysis::Dynamic) simulate(model, ctx, result.settings, observer, result.stats);
     else analyze_over_time(model, ctx, result.settings, observer, result.stats);
     result.finished = true;
   } catch (const SimulationError& e) {
@@ -122,7 +125,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
                     {"variables", variables},
                     {"final_values", final_values},
                     {"schedule", {{"steps", model.schedule().steps.size()}, {"algebraic_loops", model.schedule().loop_count()}}}};
-  result.summary["analysis"] = netlist.analysis;
+  result.summary["analysis"] = to_string(netlist.analysis);
   if (!model.monitors().empty()) {
     nlohmann::json monitors = nlohmann::json::object();
     for (size_t k = 0; k < model.monitors().size(); ++k) {

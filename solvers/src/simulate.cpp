@@ -30,7 +30,7 @@ void simulate(const Model& model, Context& ctx, const SolverSettings& settings, 
 void analyze_over_time(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer,
                        SolverStats& stats) {
   check_solver_bounds(settings, {"", "/solver", "", ""});
-  stats.method = ctx.analysis;
+  stats.method = to_string(ctx.analysis);
   stats.last_time = ctx.t;
   observer.output(ctx);  // the initial point, as initialize() left it
   detail::OutputClock clock(settings);

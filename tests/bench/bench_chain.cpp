@@ -41,6 +41,7 @@
 
 #include "chain_netlist.hpp"
 #include "jourdain/components/builtin.hpp"
+#include "jourdain/components/gravity.hpp"
 #include "jourdain/netlist.hpp"
 #include "jourdain/solvers/run.hpp"
 
@@ -78,6 +79,7 @@ class PendulumChain final : public Component {
   }
   void configure() override {
     n_ = integer("n");
+    gravity_ = planar_gravity(world());
     length_ = real("length");
     mass_ = real("mass");
     inertia_ = mass_ * length_ * length_ / 12.0;
@@ -97,7 +99,7 @@ class PendulumChain final : public Component {
 
   void calc_derivatives(Eval& e) const override {
     const int nb = static_cast<int>(n_), n = 3 * nb, m = 2 * nb;
-    const Eigen::Vector2d g = e.world().gravity;
+    const Eigen::Vector2d& g = gravity_;
     const double half = 0.5 * length_;
     // Point kinematics of each link's pin (x' = −L/2) and tip (x' = +L/2).
     pin_r_.resize(nb), pin_v_.resize(nb), pin_s_.resize(nb);
@@ -202,6 +204,7 @@ class PendulumChain final : public Component {
  private:
   long n_ = 0;
   double length_ = 1.0, mass_ = 1.0, inertia_ = 1.0, alpha_ = 10.0, beta_ = 10.0;
+  Eigen::Vector2d gravity_;  // world.gravity
   std::vector<StateId> x_, y_, th_, vx_, vy_, om_;
   ObservableId phi_norm_, energy_;
   // Scratch and the factorization: mutable, this is a benchmark (a real component

@@ -33,7 +33,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jourdain/components/builtin.hpp"
-#include "jourdain/domains.hpp"
+#include "jourdain/components/domains.hpp"
 #include "jourdain/netlist.hpp"
 #include "jourdain/solvers/run.hpp"
 

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "jourdain/component.hpp"
-#include "jourdain/domains.hpp"
+#include "jourdain/components/domains.hpp"
 #include "jourdain/registry.hpp"
 
 namespace jourdain::test {

@@ -119,7 +119,7 @@ TEST_CASE("cmake --install installs the headers, libraries, executable and CMake
   REQUIRE_MESSAGE(i.failure.empty(), i.failure);
   const fs::path inc = i.prefix / JOURDAIN_INSTALL_INCLUDEDIR / "jourdain";
   const fs::path lib = i.prefix / JOURDAIN_INSTALL_LIBDIR;
-  for (const char* h : {"plugin.hpp", "registry.hpp", "component.hpp", "domains.hpp", "version.hpp", "netlist.hpp",
+  for (const char* h : {"plugin.hpp", "registry.hpp", "component.hpp", "components/domains.hpp", "version.hpp", "netlist.hpp",
                         "components/builtin.hpp", "solvers/run.hpp", "solvers/simulate.hpp"}) {
     INFO(h);
     CHECK(fs::is_regular_file(inc / h));

@@ -2,7 +2,7 @@
 // Built three times (tests/plugin/CMakeLists.txt): as is; with JOURDAIN_ABI_VERSION=999
 // (a plugin built for another framework version); and with TINY_PLUGIN_SHADOW, which
 // makes it also register a built-in type name (a plugin may not shadow a type).
-#include <jourdain/domains.hpp>
+#include <jourdain/components/domains.hpp>
 #include <jourdain/plugin.hpp>
 
 namespace {

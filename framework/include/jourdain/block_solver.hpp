@@ -56,7 +56,7 @@ class BlockSolver {
 
   // Analyses other than "dynamic" this block can carry out, and doing one: sets the
   // states of its members at ctx.t as the analysis defines them (ctx.analysis names it).
-  virtual bool supports(const std::string& /*analysis*/) const { return false; }
+  virtual bool supports(Analysis /*analysis*/) const { return false; }
   virtual void analyze(const Model& /*model*/, Context& /*ctx*/) const {}
 
   // Monitors, written by solve() into ctx.monitors from the offset it was created with.

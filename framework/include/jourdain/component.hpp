@@ -69,17 +69,18 @@ struct NamedSpec {  // discrete states, unknowns, observables, zero crossings
   CrossingDirection direction = CrossingDirection::Either;
 };
 
-// Settings of the world the components live in (the netlist's "world" object).
+// Settings of the world the components live in: the netlist's "world" object, as
+// written and validated by the component libraries that registered its keys
+// (Registry::add_world_setting), e.g. "gravity", "constraints", "fluid". The framework
+// gives them no meaning; each library reads its own, once, in configure().
 struct World {
-  Eigen::Vector2d gravity{0.0, -9.81};  // m/s², in the plane of planar mechanisms
-  // Further sections of the netlist's "world" object, as written, for the component
-  // libraries that registered them (Registry::add_world_section), e.g. "constraints".
-  nlohmann::json sections = nlohmann::json::object();
-  std::string file;  // the netlist, for messages about those sections
+  nlohmann::json settings = nlohmann::json::object();
+  std::string file;  // the netlist, for messages about those settings
 };
 
 // Where a component's data sit in the Context's flat vectors; filled by ModelBuilder.
 struct ComponentLayout {
+  int parameter_offset = 0;  // into Context::parameters
   int state_offset = 0;
   int discrete_offset = 0;
   int unknown_offset = 0;
@@ -102,6 +103,9 @@ class Eval {
 
   double time() const { return ctx_.t; }
   const World& world() const { return world_; }
+  // A numeric parameter's value in this Context (SI), through the handle its
+  // declaration returned.
+  double param(RealParam p) const { return ctx_.parameters[layout_.parameter_offset + p.index]; }
   Phase phase() const { return phase_; }
 
   double state(StateId s) const { return ctx_.x[layout_.state_offset + s.index]; }
@@ -207,11 +211,22 @@ class Component {
   void set_state_initial(StateId s, double value) { states_[s.index].initial = value; }
   bool configured() const { return configured_; }
   const nlohmann::json& parameter_value(const std::string& name) const;  // SI
+  // The value a numeric parameter was given in the netlist (else its default): the
+  // model's default, which a Context starts from. Also for what is drawn rather than
+  // simulated (sketch()).
+  double netlist_value(RealParam p) const;
+  int numeric_parameter_count() const { return numeric_count_; }
 
  protected:
   // ---- declarations (constructor: parameters; configure(): the rest) ----
-  void declare_real(std::string name, std::string unit, std::optional<double> default_value,
-                    std::string description, Range range = Range::any());
+  // A numeric parameter: its value lives in the Context (parameter.hpp); keep the handle
+  // and read it with Eval::param. It is never read by name.
+  RealParam declare_real(std::string name, std::string unit, std::optional<double> default_value,
+                         std::string description, Range range = Range::any());
+  // A real that shapes the model or sets an initial state (configuration, parameter.hpp):
+  // read once, with config_real(), in configure().
+  void declare_config_real(std::string name, std::string unit, std::optional<double> default_value,
+                           std::string description, Range range = Range::any());
   void declare_integer(std::string name, std::optional<long> default_value, std::string description,
                        Range range = Range::any());
   void declare_boolean(std::string name, bool default_value, std::string description);
@@ -239,8 +254,11 @@ class Component {
   ObservableId declare_observable(std::string name, std::string unit, std::string description);
   ZeroCrossingId declare_zero_crossing(std::string name, CrossingDirection direction, std::string description);
 
-  // ---- parameter values, in SI (valid from configure() on) ----
-  double real(const std::string& name) const;
+  // ---- configuration values, in SI (valid from configure() on) ----
+  double config_real(const std::string& name) const;
+  // Transitional: reads any real by name (numeric parameters through their netlist value).
+  // Being removed: use Eval::param for numeric parameters, config_real for configuration.
+  double real(const std::string& name) const { return parameter_value(name).get<double>(); }
   long integer(const std::string& name) const;
   bool boolean(const std::string& name) const;
   std::string text(const std::string& name) const;
@@ -264,6 +282,8 @@ class Component {
   std::vector<NamedSpec> unknowns_;
   std::vector<NamedSpec> observables_;
   std::vector<NamedSpec> zero_crossings_;
+  int numeric_count_ = 0;
+  std::vector<int> numeric_specs_;  // per RealParam index: its position in params_
   bool configured_ = false;
   const World* configuring_world_ = nullptr;  // set while configure() runs
 };

@@ -1,10 +1,13 @@
 // Everything that changes during a run lives here, never in the model or its
-// components (STYLE.md 1): time, continuous and discrete states, port values,
-// algebraic unknowns, observables and zero-crossing values. One built Model can serve
-// many Contexts (sweeps, finite-difference Jacobians) at once.
+// components (STYLE.md 1): time, continuous and discrete states, numeric parameter
+// values, port values, algebraic unknowns, observables, zero-crossing values and solver
+// scratch. One built Model serves any number of Contexts at once, in any number of
+// threads (sweeps, finite-difference Jacobians): a copy of a Context shares nothing with
+// the original.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,8 +21,46 @@ struct EventRecord {
   std::string description;
 };
 
+// What a run does with the model: integrate it in time, or (block solvers that support
+// it) set its states at each output time by a kinematic or static analysis. Fixed when
+// the run starts.
+enum class Analysis { Dynamic, Kinematic, Static };
+const char* to_string(Analysis a);
+// "dynamic", "kinematic", "static"; nullopt for anything else.
+std::optional<Analysis> parse_analysis(const std::string& name);
+
+// Scratch data that block solvers keep between evaluations (a factorization's symbolic
+// analysis), one slot per schedule step, created on first use. A copy starts with empty
+// slots, which the copy's first evaluation fills again: copies never share scratch, so
+// two threads can run copies of one Context.
+class BlockWorkspaces {
+ public:
+  BlockWorkspaces() = default;
+  BlockWorkspaces(const BlockWorkspaces& other) : slots_(other.slots_.size()) {}
+  BlockWorkspaces& operator=(const BlockWorkspaces& other) {
+    if (this != &other) slots_.assign(other.slots_.size(), nullptr);
+    return *this;
+  }
+  BlockWorkspaces(BlockWorkspaces&&) noexcept = default;
+  BlockWorkspaces& operator=(BlockWorkspaces&&) noexcept = default;
+
+  void resize(size_t n) { slots_.resize(n); }
+  size_t size() const { return slots_.size(); }
+  // The workspace of slot `k`, made by `make()` the first time.
+  template <class T, class Make>
+  T& get(size_t k, Make&& make) {
+    auto& slot = slots_.at(k);
+    if (!slot) slot = std::shared_ptr<T>(make());
+    return *static_cast<T*>(slot.get());
+  }
+
+ private:
+  std::vector<std::shared_ptr<void>> slots_;
+};
+
 struct Context {
   double t = 0.0;
+  Eigen::VectorXd parameters;  // numeric parameter values (Model::parameters() order), SI
   Eigen::VectorXd x;           // continuous states
   Eigen::VectorXd xdot;        // their derivatives
   Eigen::VectorXd y;           // port output variables
@@ -32,11 +73,8 @@ struct Context {
   std::vector<std::string> warnings;  // same, for warnings
   long algebraic_iterations = 0;      // Newton iterations spent in implicit blocks
   Eigen::VectorXd monitors;           // values offered by block solvers (block_solver.hpp)
-  // What the run is doing: "dynamic" (time integration), "kinematic", "static".
-  std::string analysis = "dynamic";
-  // Per implicit block: scratch data its BlockSolver keeps between evaluations (a
-  // factorization's symbolic analysis), created on first use. Shared between copies.
-  std::vector<std::shared_ptr<void>> block_workspaces;
+  Analysis analysis = Analysis::Dynamic;
+  BlockWorkspaces block_workspaces;  // per schedule step
 };
 
 }  // namespace jourdain

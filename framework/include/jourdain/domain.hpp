@@ -7,11 +7,13 @@
 // return are then summed, as forces on a body or flows into a volume are. A
 // response-side port is driven by exactly one state-side port.
 //
-// The framework knows a domain only as this data; the four standard domains of
-// DESIGN.md are defined in domains.hpp and a plugin may define more.
+// The framework knows a domain only as this data. Each component library defines its
+// own (the standard four of DESIGN.md live with their libraries, declared in
+// components/include/jourdain/components/domains.hpp) and a plugin may define more.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jourdain {
@@ -29,10 +31,23 @@ struct VariableSpec {
 };
 
 struct Domain {
+  Domain(std::string name_, std::string description_, std::vector<VariableSpec> variables_)
+      : name(std::move(name_)), description(std::move(description_)), variables(std::move(variables_)) {}
+
   std::string name;
   std::string description;
   // Variables in order; within each Flow group their order defines Var::index.
   std::vector<VariableSpec> variables;
+  // How messages name a port of each side ("state-side hydraulic port"; a signal
+  // library says "output" and "input"). Empty: "<side>-side <domain> port".
+  std::string state_port_term;
+  std::string response_port_term;
+  // What to do when two ports of one side were joined (appended to that error).
+  std::string connection_hint = "a connection joins a state side (e.g. a mass, a volume) to a response side "
+                                "(e.g. a spring, an orifice)";
+  // A port that outputs a single variable is recorded as "comp.port" rather than
+  // "comp.port.variable" (signals), and is recorded by default.
+  bool recorded_by_port_name = false;
 
   // Number of variables that a port on `side` outputs / receives.
   int output_count(PortSide side) const;
@@ -40,6 +55,8 @@ struct Domain {
   // The variables a port on `side` outputs / receives, in index order.
   std::vector<const VariableSpec*> outputs(PortSide side) const;
   std::vector<const VariableSpec*> inputs(PortSide side) const;
+  // "input", "response-side hydraulic port", ...
+  std::string port_term(PortSide side) const;
 };
 
 // The flow that a port on `side` outputs.

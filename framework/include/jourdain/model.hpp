@@ -25,6 +25,16 @@ struct RecordableVariable {
   int index;  // into the Context vector of that source
 };
 
+// A numeric parameter of the model (parameter.hpp), settable per Context.
+struct ParameterInfo {
+  std::string name;  // "component.parameter"
+  std::string unit;
+  Range range;
+  int component;
+  int index;             // into Context::parameters
+  double default_value;  // SI: the netlist's value, else the declared default
+};
+
 struct ZeroCrossingInfo {
   int component;
   ZeroCrossingId id;
@@ -54,7 +64,18 @@ class Model {
   // Variables recorded when a netlist names none: states, observables, signal outputs.
   std::vector<std::string> default_record() const;
 
-  // A Context sized for this model, holding the initial states and discrete states.
+  // Numeric parameters, in Context::parameters order.
+  const std::vector<ParameterInfo>& parameters() const { return parameters_; }
+  // Finds "comp.param"; throws InputError (a configuration parameter is named as such,
+  // with how to change it; other names get close matches).
+  const ParameterInfo& parameter(const std::string& name) const;
+  // Gives ctx a new value of a numeric parameter: a number (SI) or a string with a unit
+  // ("250 bar"), checked against the parameter's unit and range. The model is not
+  // touched: the next evaluation of ctx uses the value. Throws InputError.
+  void set_parameter(Context& ctx, const std::string& name, const nlohmann::json& value) const;
+
+  // A Context sized for this model, holding the default parameter values and the
+  // initial states and discrete states.
   Context make_context(double t0) const;
 
   // Initial evaluation: components' initialize() hooks, then a full evaluation.
@@ -101,8 +122,8 @@ class Model {
   // After an accepted step, with ctx evaluated at (t, x): lets block solvers move ctx.x
   // back onto their invariants; re-evaluates and returns true if ctx.x changed.
   bool project(Context& ctx) const;
-  // Whether some block solver can carry out `analysis` ("kinematic", "static").
-  bool supports(const std::string& analysis) const;
+  // Whether some block solver can carry out `analysis` (kinematic, static).
+  bool supports(Analysis analysis) const;
   // One point of a non-dynamic analysis at ctx.t (ctx.analysis names it): the block
   // solvers that support it set their states, then the model is evaluated.
   void analyze(Context& ctx) const;
@@ -135,13 +156,16 @@ class Model {
   std::vector<MonitorSpec> monitors_;
   std::vector<std::vector<std::vector<std::pair<int, int>>>> peers_;  // per component, per port
   std::vector<ZeroCrossingInfo> zero_crossings_;
+  std::vector<ParameterInfo> parameters_;
+  std::unordered_map<std::string, int> parameter_index_;
   std::vector<RecordableVariable> recordable_;
   std::vector<std::string> output_names_;  // per Context::y slot, for messages
+  std::vector<bool> recorded_by_default_;  // per Context::y slot (Domain::recorded_by_port_name)
   std::vector<std::vector<int>> connection_count_;  // per component, per port
   std::unordered_map<std::string, int> component_index_;
   std::unordered_map<std::string, int> recordable_index_;
   struct Sizes {
-    long states = 0, outputs = 0, discretes = 0, unknowns = 0, observables = 0, zero_crossings = 0;
+    long parameters = 0, states = 0, outputs = 0, discretes = 0, unknowns = 0, observables = 0, zero_crossings = 0;
   } ctx_sizes_;
 };
 

@@ -30,7 +30,7 @@ struct Netlist {
   Model model;
   nlohmann::json solver = nlohmann::json::object();  // validated by the solvers library
   std::vector<std::string> record;                  // variables to record
-  std::string analysis = "dynamic";
+  Analysis analysis = Analysis::Dynamic;
 };
 
 // Parses and checks the file, loads the plugins it names (relative to its folder)

@@ -1,5 +1,15 @@
 // Parameter declarations: name, kind, unit, default, allowed range, description.
 // Values arrive from the netlist as JSON and are converted to SI when set (units.hpp).
+//
+// Two roles (DESIGN.md §3, "Invariants"):
+//   - numeric parameters (Real, declared with Component::declare_real) live in the
+//     Context: a run may be given other values by name (Model::set_parameter) with no
+//     reload, and components read them through the handle their declaration returned
+//     (Eval::param). The netlist's value is the model's default.
+//   - configuration (every other kind, and reals declared with declare_config_real)
+//     shapes the model: it decides ports, states, tables or counts, or an initial state.
+//     It is read once, by name, in Component::configure(), and changing it means building
+//     the model again.
 #pragma once
 
 #include <limits>
@@ -40,6 +50,12 @@ struct Range {
   std::string to_string(const std::string& unit) const;
 };
 
+// Handle on a numeric parameter of a component; its value is read with Eval::param.
+struct RealParam {
+  int index = -1;  // among the component's numeric parameters
+  bool valid() const { return index >= 0; }
+};
+
 struct ParamSpec {
   std::string name;
   ParamKind kind = ParamKind::Real;
@@ -50,6 +66,8 @@ struct ParamSpec {
   std::vector<std::string> choices;  // Text: allowed values (empty = any)
   std::string description;
   int vector_size = 0;  // NamedVectors: entries per vector (0 = any)
+  int numeric_index = -1;  // numeric parameters (in the Context): their RealParam index; -1: configuration
+  bool numeric() const { return numeric_index >= 0; }
 };
 
 }  // namespace jourdain

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "jourdain/component.hpp"
+#include "jourdain/errors.hpp"
 
 namespace jourdain {
 
@@ -30,10 +31,19 @@ class Registry {
     add(ComponentType{std::move(name), std::move(summary), origin_, [] { return std::make_unique<C>(); }});
   }
 
-  // A section of the netlist's "world" object that a component library reads (e.g.
-  // "constraints", "fluid"); the netlist loader refuses sections nobody registered.
-  void add_world_section(std::string name, std::string description) { world_sections_[name] = description; }
-  const std::map<std::string, std::string>& world_sections() const { return world_sections_; }
+  // A setting of the netlist's "world" object that a component library owns (e.g.
+  // "gravity", "constraints", "fluid"). `validate` checks a value as written (it throws
+  // InputError naming `where`, the setting's JSON path, or a place inside it); the
+  // netlist loader calls it when the netlist loads and refuses settings nobody
+  // registered. Two libraries may share a setting (the planar and 1D mechanical
+  // libraries both read gravity): every validator registered for it runs.
+  using WorldValidator = std::function<void(const nlohmann::json& value, const InputLocation& where)>;
+  struct WorldSetting {
+    std::string description;
+    std::vector<WorldValidator> validators;
+  };
+  void add_world_setting(const std::string& name, std::string description, WorldValidator validate = {});
+  const std::map<std::string, WorldSetting>& world_settings() const { return world_settings_; }
 
   const ComponentType* find(const std::string& name) const;
   std::vector<const ComponentType*> all() const;  // sorted by name
@@ -52,7 +62,7 @@ class Registry {
   std::vector<std::string> added_since_mark_;  // undo list while a plugin registers
   std::vector<std::string> loaded_plugins_;
   std::string origin_ = "built-in";
-  std::map<std::string, std::string> world_sections_;
+  std::map<std::string, WorldSetting> world_settings_;
 };
 
 }  // namespace jourdain

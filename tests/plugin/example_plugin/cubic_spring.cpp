@@ -8,7 +8,7 @@
 // as it is stretched or compressed (a Duffing oscillator with a mass); k3 < 0 softens
 // it. Its stored energy V(δ) = k1 δ²/2 + k3 δ⁴/4 is an observable, so that a run can
 // check the energy balance of the system it is part of.
-#include <jourdain/domains.hpp>
+#include <jourdain/components/domains.hpp>
 #include <jourdain/plugin.hpp>
 
 namespace {

@@ -25,6 +25,11 @@ struct RunOptions {
   // as well, after the netlist's own, so they also appear in results.csv.
   bool write_report = true;
   std::function<void(double t)> progress;
+  // Numeric parameter values for this run ("component.parameter" -> a number in SI or a
+  // string with a unit), given to the run's Context (Model::set_parameter): the model
+  // itself is not touched, so one loaded netlist serves runs with different values, in
+  // any number of threads at once. Bad names or values are InputErrors.
+  std::vector<std::pair<std::string, nlohmann::json>> parameters;
 };
 
 struct RunResult {
