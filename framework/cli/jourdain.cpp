@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -17,6 +18,7 @@
 #include "jourdain/components/builtin.hpp"
 #include "jourdain/descriptor.hpp"
 #include "jourdain/netlist.hpp"
+#include "jourdain/report/report.hpp"
 #include "jourdain/solvers/run.hpp"
 #include "jourdain/version.hpp"
 
@@ -63,16 +65,30 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
   RunOptions options;
   options.output_dir = dir;
   options.t_end = t_end;
-  options.write_report = report;
   options.progress = [&](double t) { bar.update(t); };
+  // The run and its report meet here: the report listens to the recorded rows (keeping
+  // a bounded digest of them in memory) and is written from it and the run's summary
+  // once the run ends, after a failure too. Neither library knows the other.
+  std::optional<report::Report> page;
+  if (report) {
+    page.emplace(net.model, net.record);
+    options.listeners.push_back(&*page);
+  }
   spdlog::info("running {} ({} components, {} states, method {})", net.name, net.model.components().size(),
                net.model.state_count(), settings.method);
   RunResult r = run_netlist(net, options);
   bar.finish();
   for (const auto& w : r.warnings) spdlog::warn("{}", w);
   const std::filesystem::path report_file = dir / "report.html";
-  const std::string report_line =
-      report && std::filesystem::exists(report_file) ? "report: " + report_file.string() + "\n" : "";
+  std::string report_line;
+  if (page) {
+    try {
+      report::write_page(report_file, page->data({net.name, net.description, net.file.string()}, r.summary));
+      report_line = "report: " + report_file.string() + "\n";
+    } catch (const std::exception& e) {  // the results stand without it
+      spdlog::warn("report.html not written: {}", e.what());
+    }
+  }
   const auto& st = r.stats;
   spdlog::info("{} steps ({} rejected), {} right-hand-side evaluations, {} Jacobians, {} events, {:.3f} s wall",
                st.steps, st.rejected_steps, st.rhs_evaluations, st.jacobian_evaluations, st.events, r.wall_time_s);

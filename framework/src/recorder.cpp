@@ -29,7 +29,12 @@ void Recorder::record(const Context& ctx) {
   last_.assign(1, ctx.t);
   for (const auto* v : variables_) last_.push_back(model_.value(ctx, *v));
   ++rows_;
-  if (!file_) return;
+  if (file_) write_row();
+  // After the file: a listener's failure cannot cost results.csv its row.
+  for (auto* l : listeners_) l->row_recorded(ctx, last_);
+}
+
+void Recorder::write_row() {
   // Shortest text that reads back to the same double: exact and deterministic.
   line_.clear();
   char buf[32];

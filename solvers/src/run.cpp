@@ -1,12 +1,10 @@
 // Running a netlist (run.hpp).
 #include "jourdain/solvers/run.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <fstream>
 
 #include "jourdain/recorder.hpp"
-#include "jourdain/solvers/report.hpp"
 #include "jourdain/version.hpp"
 
 namespace jourdain {
@@ -70,14 +68,8 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   Context ctx = model.make_context(result.settings.t_start);
   ctx.analysis = netlist.analysis;
   for (const auto& [name, value] : options.parameters) model.set_parameter(ctx, name, value);
-  // The report animates the sketches from recorded rows: the simplest correct way to have
-  // their poses is to record them like any variable (they then appear in results.csv).
-  const bool report = options.write_report && !options.output_dir.empty();
-  std::vector<std::string> record = netlist.record;
-  if (report)
-    for (const auto& v : sketch_variables(model))
-      if (std::find(record.begin(), record.end(), v) == record.end()) record.push_back(v);
-  Recorder recorder(model, record);
+  Recorder recorder(model, netlist.record);
+  for (auto* l : options.listeners) recorder.add_listener(*l);
   result.columns.push_back("time");
   for (const auto* v : recorder.variables()) result.columns.push_back(v->name);
   if (!options.output_dir.empty()) {
@@ -138,13 +130,6 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   if (!options.output_dir.empty()) {
     std::ofstream out(options.output_dir / "summary.json");
     out << result.summary.dump(2) << "\n";
-  }
-  if (report) {
-    try {
-      write_report(netlist, result, options.output_dir / "results.csv", options.output_dir / "report.html");
-    } catch (const std::exception& e) {  // the results stand without it
-      result.warnings.push_back(std::string("report.html not written: ") + e.what());
-    }
   }
   return result;
 }

@@ -17,7 +17,6 @@ std::vector<RunResult> run_all(const Netlist& netlist, const std::vector<std::st
   auto one = [&](size_t k) {
     RunOptions o;
     o.keep_rows = true;
-    o.write_report = false;
     o.t_end = t_end;
     o.parameters = {{parameter, values[k]}};
     results[k] = run_netlist(netlist, o);

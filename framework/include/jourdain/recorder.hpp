@@ -1,6 +1,8 @@
 // Recorder: writes results.csv as the run goes, one row per output time and per event,
 // flushed after each row so that a failure or a crash keeps everything up to it.
 // Header: time [s],component.variable [unit],...
+// Listeners (RowListener) are told of each row as it is recorded: an in-memory consumer,
+// such as the report (framework/report), needs no second reading of results.csv.
 #pragma once
 
 #include <cstdio>
@@ -12,6 +14,16 @@
 
 namespace jourdain {
 
+// Told of every row a Recorder records, right after it is written. `ctx` is the
+// evaluated context of the row: a listener may read any recordable variable from it
+// (Model::value), not only the recorded ones; `row` holds the recorded values, time
+// first, in Recorder::variables() order. Both are valid during the call only.
+class RowListener {
+ public:
+  virtual ~RowListener() = default;
+  virtual void row_recorded(const Context& ctx, const std::vector<double>& row) = 0;
+};
+
 class Recorder {
  public:
   // Throws InputError for a variable name the model does not have.
@@ -21,6 +33,8 @@ class Recorder {
   Recorder& operator=(const Recorder&) = delete;
 
   void open(const std::filesystem::path& csv_file);  // throws Error if it cannot write
+  // Calls `listener` after each row from now on; it must outlive the recording.
+  void add_listener(RowListener& listener) { listeners_.push_back(&listener); }
   // Records a context that was just evaluated.
   void record(const Context& ctx);
   long rows() const { return rows_; }
@@ -29,10 +43,13 @@ class Recorder {
   const std::vector<double>& last_row() const { return last_; }
 
  private:
+  void write_row();  // last_ as one line of results.csv
+
   const Model& model_;
   std::vector<const RecordableVariable*> variables_;
   std::FILE* file_ = nullptr;
   std::vector<double> last_;
+  std::vector<RowListener*> listeners_;
   std::string line_;
   long rows_ = 0;
 };

@@ -1,6 +1,7 @@
 // Running a netlist: the solver settings from the netlist, results.csv written as the
 // run goes, summary.json at the end (also after a failure, which it records), and the
-// results kept in memory on request (tests, reports).
+// rows handed as they are recorded to any listeners (RowListener, recorder.hpp) and kept
+// in memory on request (tests).
 #pragma once
 
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jourdain/netlist.hpp"
+#include "jourdain/recorder.hpp"
 #include "jourdain/solvers/simulate.hpp"
 
 namespace jourdain {
@@ -20,10 +22,11 @@ struct RunOptions {
   std::filesystem::path output_dir;  // empty: write no files
   std::optional<double> t_end;       // overrides the netlist's solver.t_end
   bool keep_rows = false;            // keep every recorded row in RunResult::rows
-  // With an output_dir: also write report.html (report.hpp), after a failure too. The
-  // variables that place the model's sketches (its bodies' x, y, theta) are then recorded
-  // as well, after the netlist's own, so they also appear in results.csv.
-  bool write_report = true;
+  // Told of each row as it is recorded (results.csv holds the netlist's record list
+  // only; a listener reads whatever else it needs from the row's context). The run knows
+  // nothing of who listens: the command line adds the report (framework/report) here,
+  // so the solvers do not depend on it. They must outlive the call.
+  std::vector<RowListener*> listeners;
   std::function<void(double t)> progress;
   // Numeric parameter values for this run ("component.parameter" -> a number in SI or a
   // string with a unit), given to the run's Context (Model::set_parameter): the model
@@ -41,7 +44,7 @@ struct RunResult {
   double wall_time_s = 0.0;
   std::vector<EventRecord> events;
   std::vector<std::string> warnings;
-  std::vector<std::string> columns;  // "time" then the recorded variables
+  std::vector<std::string> columns;  // "time" then the recorded variables (the netlist's record list)
   std::vector<std::vector<double>> rows;
   long row_count = 0;
   nlohmann::json summary;

@@ -1,10 +1,14 @@
-// report.html: written next to results.csv and summary.json (also after a failure, and
-// not with --no-report), self-contained, holding the plotted variables, thinned rows and,
-// for a mechanism, the sketches and poses of the animation. (That the page runs in a
-// browser is tests/cli/test_report_browser.cpp.)
+// report.html from real runs: the Report listens to the run's rows (as the command line
+// wires it: framework/cli/jourdain.cpp) and the page holds the plotted variables, thinned
+// rows and, for a mechanism, the sketches and poses of the animation, read through the
+// report's own channel while results.csv holds exactly the netlist's record list. The
+// command line writes it next to results.csv and summary.json (also after a failure,
+// and not with --no-report). (That the page runs in a browser is
+// test_report_browser.cpp; the thinning on synthetic rows is test_report_data.cpp.)
 #include <algorithm>
+#include <cmath>
 
-#include "jourdain/solvers/report.hpp"
+#include "jourdain/report/report.hpp"
 #include "jourdain_test.hpp"
 
 using jourdain::test::TempDir;
@@ -33,6 +37,26 @@ void check_self_contained(const std::string& html) {
     CHECK_MESSAGE(html.compare(at, svg_ns.size(), svg_ns) == 0, html.substr(at, 60));
 }
 
+// A run with its report, as the command line does it: results.csv and summary.json in
+// `dir` (none when empty), the Report listening, report.html written after the run.
+struct ReportedRun {
+  jourdain::RunResult result;
+  std::vector<std::string> record;  // the netlist's
+  std::string html;
+};
+ReportedRun run_with_report(const fs::path& netlist_file, const fs::path& dir) {
+  auto registry = jourdain::test::builtin_registry();
+  const jourdain::Netlist net = jourdain::load_netlist(netlist_file, registry);
+  jourdain::report::Report page(net.model, net.record);
+  jourdain::RunOptions options;
+  options.keep_rows = true;
+  options.output_dir = dir;
+  options.listeners.push_back(&page);
+  ReportedRun out{jourdain::run_netlist(net, options), net.record, ""};
+  out.html = jourdain::report::render_page(page.data({net.name, net.description, net.file.string()}, out.result.summary));
+  return out;
+}
+
 bool has_variable(const json& data, const std::string& name) {
   for (const auto& v : data["variables"])
     if (v["name"] == name) return true;
@@ -42,11 +66,10 @@ bool has_variable(const json& data, const std::string& name) {
 }  // namespace
 
 TEST_CASE("pendulum: plots thinned to min and max per bucket, and the animation's sketches and poses") {
-  TempDir dir;
-  const auto r = jourdain::test::run_file(jourdain::test::netlist_path("pendulum"), {}, dir.path());
+  const auto run = run_with_report(jourdain::test::netlist_path("pendulum"), {});
+  const auto& r = run.result;
   REQUIRE(r.finished);
-  REQUIRE(fs::exists(dir.path() / "report.html"));
-  const std::string html = jourdain::test::read_text(dir.path() / "report.html");
+  const std::string& html = run.html;
   check_self_contained(html);
   CHECK(html.find("<title>pendulum · Jourdain report</title>") != std::string::npos);
   CHECK(html.find("data-report-ready") != std::string::npos);
@@ -58,7 +81,7 @@ TEST_CASE("pendulum: plots thinned to min and max per bucket, and the animation'
     CHECK_MESSAGE(has_variable(d, v), v);
 
   // 10001 rows thinned to two points per bucket; each curve keeps its extremes exactly
-  // (to the page's 7 digits).
+  // (to the page's 7 digits), and the first and last rows as they are.
   REQUIRE(r.row_count == 10001);
   CHECK(d["thinned"] == true);
   const auto& time = d["series"]["time"];
@@ -71,11 +94,13 @@ TEST_CASE("pendulum: plots thinned to min and max per bucket, and the animation'
     const auto& values = d["series"]["values"][k];
     REQUIRE(values.size() == time.size());
     const auto column = r.column(name);
+    CAPTURE(name);
+    CHECK(values.back().get<double>() == doctest::Approx(column.back()).epsilon(1e-6).scale(1e-300));
+    CHECK(values.front().get<double>() == doctest::Approx(column.front()).epsilon(1e-6).scale(1e-300));
     const auto [lo, hi] = std::minmax_element(column.begin(), column.end());
     double page_lo = 1e300, page_hi = -1e300;
     for (const auto& v : values)
       page_lo = std::min(page_lo, v.get<double>()), page_hi = std::max(page_hi, v.get<double>());
-    CAPTURE(name);
     // Monitors keep the largest value of each bucket only (a norm's size is what matters).
     if (name.rfind("mechanism.", 0) != 0) CHECK(page_lo == doctest::Approx(*lo).epsilon(1e-6).scale(1e-300));
     CHECK(page_hi == doctest::Approx(*hi).epsilon(1e-6).scale(1e-300));
@@ -115,41 +140,85 @@ TEST_CASE("pendulum: plots thinned to min and max per bucket, and the animation'
 }
 
 TEST_CASE("mass-spring-damper: every row plotted, no animation") {
-  TempDir dir;
-  const auto r = jourdain::test::run_file(jourdain::test::netlist_path("mass_spring_damper"), {}, dir.path());
+  const auto run = run_with_report(jourdain::test::netlist_path("mass_spring_damper"), {});
+  const auto& r = run.result;
   REQUIRE(r.finished);
-  const std::string html = jourdain::test::read_text(dir.path() / "report.html");
-  check_self_contained(html);
-  const json d = report_data(html);
+  check_self_contained(run.html);
+  const json d = report_data(run.html);
   for (const char* v : {"mass.x", "mass.v", "spring.force", "damper.force", "wall.reaction"})
     CHECK_MESSAGE(has_variable(d, v), v);
   CHECK(d["thinned"] == false);
-  CHECK(d["series"]["time"].size() == static_cast<size_t>(r.row_count));
+  REQUIRE(d["series"]["time"].size() == static_cast<size_t>(r.row_count));
+  // Every row as it is (to the page's digits).
+  const auto x = r.column("mass.x");
+  for (size_t i = 0; i < x.size(); i += 97)
+    CHECK(d["series"]["values"][0][i].get<double>() == doctest::Approx(x[i]).epsilon(1e-6).scale(1e-300));
   CHECK(d["animation"].is_null());
   // Position, velocity, acceleration and force: four units, four plots.
   CHECK(d["plots"].size() == 4);
 }
 
-TEST_CASE("sketch poses are recorded when a report is written, and only then") {
+TEST_CASE("the animation's poses come through the report's own channel: results.csv records the netlist's list only") {
   const auto file = jourdain::test::netlist_path("andrews_squeezer");
-  {
-    TempDir dir;
-    const auto r = jourdain::test::run_file(file, {}, dir.path());
-    REQUIRE(r.finished);
-    for (const char* v : {"crank.x", "crank.y", "link7.theta"})
-      CHECK(std::find(r.columns.begin(), r.columns.end(), v) != r.columns.end());
-    CHECK(jourdain::test::read_text(dir.path() / "results.csv").find("triangle.x [m]") != std::string::npos);
-    const json d = report_data(jourdain::test::read_text(dir.path() / "report.html"));
-    CHECK_FALSE(has_variable(d, "crank.x"));        // plotted: the netlist's own variables
-    CHECK(d["animation"]["sketches"].size() == 8);  // ground and seven bodies
-    for (const auto& s : d["animation"]["sketches"])
-      if (s["component"] == "triangle") CHECK(s["polygon"].size() == 3);  // B, E, D (the mass centre is inside)
+  TempDir dir;
+  const auto run = run_with_report(file, dir.path());
+  const auto& r = run.result;
+  REQUIRE(r.finished);
+  // results.csv and the run's columns: time, then exactly the netlist's record list.
+  std::vector<std::string> expected{"time"};
+  expected.insert(expected.end(), run.record.begin(), run.record.end());
+  CHECK(r.columns == expected);
+  const std::string csv = jourdain::test::read_text(dir.path() / "results.csv");
+  const std::string header = csv.substr(0, csv.find('\n'));
+  CHECK(header.rfind("time [s],crank.theta [rad],crank.omega [rad/s],", 0) == 0);
+  CHECK(std::count(header.begin(), header.end(), ',') == static_cast<long>(run.record.size()));
+  for (const char* v : {"crank.x [", "crank.y [", "triangle.x ["}) CHECK_MESSAGE(header.find(v) == std::string::npos, v);
+
+  // The page still animates all seven bodies from poses it read itself, row by row.
+  const json d = report_data(run.html);
+  CHECK_FALSE(has_variable(d, "crank.x"));        // plotted: the netlist's own variables
+  CHECK(d["animation"]["sketches"].size() == 8);  // ground and seven bodies
+  for (const auto& s : d["animation"]["sketches"])
+    if (s["component"] == "triangle") CHECK(s["polygon"].size() == 3);  // B, E, D (the mass centre is inside)
+  const json& a = d["animation"];
+  CHECK(a["values"].size() == 21);
+  for (const char* v : {"crank.x", "crank.y", "link7.theta"}) {
+    CAPTURE(v);
+    REQUIRE(a["values"].contains(v));
+    CHECK(a["values"][v].size() == a["time"].size());
   }
-  const auto r = jourdain::test::run_file(file);  // no output folder: no report
-  CHECK(std::find(r.columns.begin(), r.columns.end(), "crank.x") == r.columns.end());
+  // A recorded one agrees with results.csv at the last row.
+  CHECK(a["values"]["link7.theta"].back().get<double>() ==
+        doctest::Approx(r.column("link7.theta").back()).epsilon(1e-8));
+
   auto registry = jourdain::test::builtin_registry();
   const auto netlist = jourdain::load_netlist(file, registry);
-  CHECK(jourdain::sketch_variables(netlist.model).size() == 21);
+  CHECK(jourdain::report::sketch_variables(netlist.model).size() == 21);  // x, y, theta of seven bodies
+}
+
+TEST_CASE("a netlist without a record list: results.csv holds the default record, with or without a report") {
+  TempDir dir;
+  // The pendulum without its "record" key: the model's default record (every state,
+  // observable and signal output), which the report does not extend.
+  json doc = json::parse(jourdain::test::read_text(jourdain::test::netlist_path("pendulum")), nullptr, true, true);
+  doc.erase("record");
+  doc["solver"]["t_end"] = 0.1;
+  const fs::path file = dir.path() / "pendulum_default.json";
+  jourdain::test::write_text(file, doc.dump());
+  auto registry = jourdain::test::builtin_registry();
+  const auto net = jourdain::load_netlist(file, registry);
+  std::vector<std::string> expected{"time"};
+  expected.insert(expected.end(), net.record.begin(), net.record.end());
+  const auto with = run_with_report(file, dir.path() / "with");
+  CHECK(with.result.columns == expected);
+  const auto r = jourdain::test::run_command(jourdain::test::jourdain_exe() + " run -q " +
+                                             jourdain::test::shell_quote(file) + " -o " +
+                                             jourdain::test::shell_quote(dir.path() / "cli"));
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = jourdain::test::read_text(dir.path() / "cli" / "results.csv");
+  const std::string header = csv.substr(0, csv.find('\n'));
+  CHECK(std::count(header.begin(), header.end(), ',') == static_cast<long>(net.record.size()));
+  CHECK(report_data(jourdain::test::read_text(dir.path() / "cli" / "report.html"))["animation"].is_object());
 }
 
 TEST_CASE("the command line prints the report's path; --no-report writes none") {
