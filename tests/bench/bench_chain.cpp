@@ -72,19 +72,19 @@ class PendulumChain final : public Component {
  public:
   PendulumChain() {
     declare_integer("n", 1, "number of links", Range::at_least(1));
-    declare_real("length", "m", 1.0, "link length", Range::positive());
-    declare_real("mass", "kg", 1.0, "link mass", Range::positive());
-    declare_real("alpha", "1/s", 10.0, "Baumgarte velocity gain", Range::non_negative());
-    declare_real("beta", "1/s", 10.0, "Baumgarte position gain", Range::non_negative());
+    declare_config_real("length", "m", 1.0, "link length", Range::positive());
+    declare_config_real("mass", "kg", 1.0, "link mass", Range::positive());
+    declare_config_real("alpha", "1/s", 10.0, "Baumgarte velocity gain", Range::non_negative());
+    declare_config_real("beta", "1/s", 10.0, "Baumgarte position gain", Range::non_negative());
   }
   void configure() override {
     n_ = integer("n");
     gravity_ = planar_gravity(world());
-    length_ = real("length");
-    mass_ = real("mass");
+    length_ = config_real("length");
+    mass_ = config_real("mass");
     inertia_ = mass_ * length_ * length_ / 12.0;
-    alpha_ = real("alpha");
-    beta_ = real("beta");
+    alpha_ = config_real("alpha");
+    beta_ = config_real("beta");
     for (long i = 1; i <= n_; ++i) {
       x_.push_back(declare_state(indexed("x", i), "m", (static_cast<double>(i) - 0.5) * length_, "centre of link i, x"));
       y_.push_back(declare_state(indexed("y", i), "m", 0.0, "centre of link i, y"));

@@ -63,13 +63,13 @@ class Chain final : public Component {
  public:
   Chain() {
     declare_integer("n", 10, "number of masses", Range::at_least(1));
-    declare_real("mass", "kg", kMass, "each mass", Range::positive());
-    declare_real("stiffness", "N/m", kStiffness, "each spring", Range::non_negative());
+    declare_config_real("mass", "kg", kMass, "each mass", Range::positive());
+    declare_config_real("stiffness", "N/m", kStiffness, "each spring", Range::non_negative());
   }
   void configure() override {
     n_ = integer("n");
-    m_ = real("mass");
-    k_ = real("stiffness");
+    m_ = config_real("mass");
+    k_ = config_real("stiffness");
     x_.clear();
     v_.clear();
     for (long i = 1; i <= n_; ++i) {

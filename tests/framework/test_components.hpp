@@ -13,16 +13,15 @@ namespace jourdain::test {
 // out = value (time only)
 class TestSource final : public Component {
  public:
-  TestSource() { declare_real("value", "", 1.0, "output"); }
+  TestSource() { value_ = declare_real("value", "", 1.0, "output"); }
   void configure() override {
-    value_ = real("value");
     out_ = declare_port("out", signal_domain(), PortSide::State, "value");
     set_dependencies(out_, {});
   }
-  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, value_); }
+  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, e.param(value_)); }
 
  private:
-  double value_ = 0.0;
+  RealParam value_;
   PortId out_;
 };
 

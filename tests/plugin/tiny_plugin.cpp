@@ -11,16 +11,15 @@ using namespace jourdain;
 
 class Ramp final : public Component {
  public:
-  Ramp() { declare_real("slope", "1/s", 1.0, "dy/dt"); }
+  Ramp() { slope_ = declare_real("slope", "1/s", 1.0, "dy/dt"); }
   void configure() override {
-    slope_ = real("slope");
     out_ = declare_port("out", signal_domain(), PortSide::State, "slope * t");
     set_dependencies(out_, {});
   }
-  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, slope_ * e.time()); }
+  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, e.param(slope_) * e.time()); }
 
  private:
-  double slope_ = 1.0;
+  RealParam slope_;
   PortId out_;
 };
 

@@ -18,15 +18,12 @@ using namespace jourdain;
 class CubicSpring final : public Component {
  public:
   CubicSpring() {
-    declare_real("k1", "N/m", 1000.0, "linear stiffness k1", Range::non_negative());
-    declare_real("k3", "N/m^3", 0.0, "cubic stiffness k3 (> 0 hardening, < 0 softening)");
-    declare_real("free_length", "m", 0.0, "length L0 at which the spring is relaxed");
+    k1_ = declare_real("k1", "N/m", 1000.0, "linear stiffness k1", Range::non_negative());
+    k3_ = declare_real("k3", "N/m^3", 0.0, "cubic stiffness k3 (> 0 hardening, < 0 softening)");
+    free_length_ = declare_real("free_length", "m", 0.0, "length L0 at which the spring is relaxed");
   }
 
   void configure() override {
-    k1_ = real("k1");
-    k3_ = real("k3");
-    free_length_ = real("free_length");
     a_ = declare_port("a", mech1d_domain(), PortSide::Response, "end a");
     b_ = declare_port("b", mech1d_domain(), PortSide::Response, "end b");
     force_ = declare_observable("force", "N", "tension k1 δ + k3 δ³ (positive when stretched)");
@@ -35,18 +32,19 @@ class CubicSpring final : public Component {
   }
 
   void calc_outputs(Eval& e) const override {
-    const double d = e.in(b_, mech1d::position) - e.in(a_, mech1d::position) - free_length_;
+    const double k1 = e.param(k1_), k3 = e.param(k3_);
+    const double d = e.in(b_, mech1d::position) - e.in(a_, mech1d::position) - e.param(free_length_);
     const double d2 = d * d;
-    const double tension = d * (k1_ + k3_ * d2);
+    const double tension = d * (k1 + k3 * d2);
     e.set_out(a_, mech1d::force, tension);
     e.set_out(b_, mech1d::force, -tension);
     e.set_observable(force_, tension);
     e.set_observable(elongation_, d);
-    e.set_observable(energy_, d2 * (0.5 * k1_ + 0.25 * k3_ * d2));
+    e.set_observable(energy_, d2 * (0.5 * k1 + 0.25 * k3 * d2));
   }
 
  private:
-  double k1_ = 0.0, k3_ = 0.0, free_length_ = 0.0;
+  RealParam k1_, k3_, free_length_;
   PortId a_, b_;
   ObservableId force_, elongation_, energy_;
 };
