@@ -20,6 +20,19 @@ PointKinematics read_point(const Eval& e, PortId p) {
   return k;
 }
 
+Vec2 unit_direction(const Component& c, const std::string& param, const std::vector<double>& v) {
+  auto refuse = [&](const std::string& why) {
+    throw InputError(InputLocation{"", "", c.name(), ""}, "parameter '" + param + "': " + why);
+  };
+  if (v.size() != 2)
+    refuse("expected a direction [ux, uy] of two numbers, got " + std::to_string(v.size()));
+  const Vec2 u{v[0], v[1]};
+  if (!std::isfinite(v[0]) || !std::isfinite(v[1])) refuse("the direction must be finite");
+  // Eigen's normalized() leaves a vector of zero norm as it is: refuse it here.
+  if (!(u.norm() > 0.0)) refuse("the direction must not be zero");
+  return u.normalized();
+}
+
 // ------------------------------------------------------------------ ground
 
 Ground::Ground() {

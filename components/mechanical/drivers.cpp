@@ -19,15 +19,18 @@ class Driver : public Constraint {
     reports_reaction_ = false;
     declare_text("law", std::string("constant"), "how C(t) is given",
                  {"constant", "polynomial", "cosine", "smooth_ramp", "spline", "signal"});
-    declare_real("value", unit_, 0.0, "constant: C");
+    // The law's numbers are numeric parameters (settable per run); its coefficient list
+    // and spline table are configuration (a list, and a spline solved once).
+    value_ = declare_real("value", unit_, 0.0, "constant: C");
     declare_real_list("coefficients", "", std::vector<double>{0.0},
                       "polynomial: C = c0 + c1 t + c2 t² + … (SI units)");
-    declare_real("amplitude", unit_, 0.0, "cosine: C = amplitude·cos(ω t + phase) + offset");
-    declare_real("angular_frequency", "rad/s", 0.0, "cosine: ω");
-    declare_real("phase", "rad", 0.0, "cosine: phase");
-    declare_real("offset", unit_, 0.0, "cosine: offset");
-    declare_real("rate", unit_ + "/s", 0.0, "smooth_ramp: the rate Ċ reached at ramp_time and held after");
-    declare_real("ramp_time", "s", 1.0, "smooth_ramp: T, the time Ċ takes to rise from 0 to rate", Range::positive());
+    amplitude_ = declare_real("amplitude", unit_, 0.0, "cosine: C = amplitude·cos(ω t + phase) + offset");
+    omega_ = declare_real("angular_frequency", "rad/s", 0.0, "cosine: ω");
+    phase_ = declare_real("phase", "rad", 0.0, "cosine: phase");
+    offset_ = declare_real("offset", unit_, 0.0, "cosine: offset");
+    rate_target_ = declare_real("rate", unit_ + "/s", 0.0, "smooth_ramp: the rate Ċ reached at ramp_time and held after");
+    ramp_time_ = declare_real("ramp_time", "s", 1.0, "smooth_ramp: T, the time Ċ takes to rise from 0 to rate",
+                              Range::positive());
     declare_boolean("servo", false,
                     "servo constraint: the motion is imposed by the mechanism's actuated joints, not by a "
                     "reaction of this driver (its effort is then zero)");
@@ -38,14 +41,7 @@ class Driver : public Constraint {
  protected:
   void configure_driver(bool two_ports, const std::string& what_a, const std::string& what_b = "") {
     law_ = text("law");
-    value_ = real("value");
     coefficients_ = real_list("coefficients");
-    amplitude_ = real("amplitude");
-    omega_ = real("angular_frequency");
-    phase_ = real("phase");
-    offset_ = real("offset");
-    rate_target_ = real("rate");
-    ramp_time_ = real("ramp_time");
     if (law_ == "spline") configure_spline();
     declare_constraint(1, two_ports, what_a, what_b);
     if (boolean("servo")) set_row_kind(0, /*equation=*/true, /*reacts=*/false);
@@ -64,7 +60,7 @@ class Driver : public Constraint {
 
   // C, Ċ, C̈ at time t.
   Vec3 motion(double t, const Eval& e) const {
-    if (law_ == "constant") return {value_, 0, 0};
+    if (law_ == "constant") return {e.param(value_), 0, 0};
     if (law_ == "polynomial") {
       Vec3 c = Vec3::Zero();  // Horner on the value and its two derivatives
       for (auto it = coefficients_.rbegin(); it != coefficients_.rend(); ++it) {
@@ -75,18 +71,19 @@ class Driver : public Constraint {
       return c;
     }
     if (law_ == "cosine") {
-      const double arg = omega_ * t + phase_;
-      return {amplitude_ * std::cos(arg) + offset_, -amplitude_ * omega_ * std::sin(arg),
-              -amplitude_ * omega_ * omega_ * std::cos(arg)};
+      const double amplitude = e.param(amplitude_), omega = e.param(omega_);
+      const double arg = omega * t + e.param(phase_);
+      return {amplitude * std::cos(arg) + e.param(offset_), -amplitude * omega * std::sin(arg),
+              -amplitude * omega * omega * std::cos(arg)};
     }
     if (law_ == "smooth_ramp") {
       // The rate rises as a cycloid, Ċ = (r/T)(t − (T/2π) sin(2πt/T)), from rest to r in T
       // with C̈ continuous, then stays at r: C = offset + (r/T)[t²/2 + (T/2π)²(cos(2πt/T) − 1)]
       // for t ≤ T, offset + r (t − T/2) after (the spin-up of Kane, Ryan & Banerjee 1987).
-      const double r = rate_target_, T = ramp_time_;
-      if (t >= T) return {offset_ + r * (t - 0.5 * T), r, 0.0};
+      const double r = e.param(rate_target_), T = e.param(ramp_time_), offset = e.param(offset_);
+      if (t >= T) return {offset + r * (t - 0.5 * T), r, 0.0};
       const double w = 2.0 * M_PI / T;
-      return {offset_ + (r / T) * (0.5 * t * t + (std::cos(w * t) - 1.0) / (w * w)), (r / T) * (t - std::sin(w * t) / w),
+      return {offset + (r / T) * (0.5 * t * t + (std::cos(w * t) - 1.0) / (w * w)), (r / T) * (t - std::sin(w * t) / w),
               (r / T) * (1.0 - std::cos(w * t))};
     }
     if (law_ == "signal") {
@@ -152,7 +149,7 @@ class Driver : public Constraint {
 
   std::string unit_;
   std::string law_;
-  double value_ = 0, rate_target_ = 0, ramp_time_ = 1.0, amplitude_ = 0, omega_ = 0, phase_ = 0, offset_ = 0;
+  RealParam value_, rate_target_, ramp_time_, amplitude_, omega_, phase_, offset_;
   std::vector<double> coefficients_, knots_, values_, second_;
   PortId command_, rate_, acceleration_;
   ObservableId effort_, value_obs_, power_;
@@ -231,9 +228,7 @@ class TranslationalDistance final : public Driver {
 
  private:
   void configure() override {
-    const auto a = real_list("axis");
-    if (a.size() != 2 || !(std::hypot(a[0], a[1]) > 0.0)) parameter_error("axis", "expected a non-zero [ux, uy]");
-    axis_ = Vec2{a[0], a[1]}.normalized();
+    axis_ = unit_direction(*this, "axis", real_list("axis"));
     configure_driver(true, "guide body's point", "driven point");
   }
   void equations(double t, const Eval& e, const PointKinematics (&k)[2], ConstraintRows& rows) const override {

@@ -10,6 +10,10 @@
 // (1 + 1/(2N²)) and the tip rotation PL²/(2EI) exactly, against (N+1)(2N+1)/(2N²) times
 // PL³/(3EI) with EI/l at the root (15 % at N = 10). Structural damping is stiffness-
 // proportional, c = η k at every spring.
+//
+// Every parameter of the beam is configuration: the netlist loader replaces the beam by
+// its parts before any run, so a run changes the parts' numeric parameters instead
+// ("beam/spring3.stiffness", "beam/segment1.mass").
 #include <cmath>
 #include <string>
 
@@ -25,25 +29,26 @@ using nlohmann::json;
 class FlexibleBeam final : public Component {
  public:
   FlexibleBeam() {
-    declare_real("length", "m", std::nullopt, "L", Range::positive());
-    declare_real("bending_stiffness", "N*m^2", std::nullopt, "EI", Range::positive());
-    declare_real("mass_per_length", "kg/m", std::nullopt, "ρA", Range::positive());
+    declare_config_real("length", "m", std::nullopt, "L", Range::positive());
+    declare_config_real("bending_stiffness", "N*m^2", std::nullopt, "EI", Range::positive());
+    declare_config_real("mass_per_length", "kg/m", std::nullopt, "ρA", Range::positive());
     declare_integer("segments", 10, "N, the number of rigid segments", Range::between(1, 10000));
-    declare_real("structural_damping", "s", 0.0, "η: each spring's damping is η times its stiffness",
-                 Range::non_negative());
+    declare_config_real("structural_damping", "s", 0.0, "η: each spring's damping is η times its stiffness",
+                        Range::non_negative());
     declare_text("root_spring", std::string("2EI/l"),
                  "stiffness at the clamp: 2EI/l (converges as 1/(2N²)) or EI/l (the plain chain)", {"2EI/l", "EI/l"});
     declare_real_list("origin", "m", std::vector<double>{0.0, 0.0}, "the root's position at the start [x, y]");
-    declare_real("angle", "rad", 0.0, "the beam's direction at the start (straight, unloaded)");
-    declare_real("clamp_angle", "rad", 0.0,
-                 "the angle, at the start, of the body the root is clamped to: the root spring is relaxed "
-                 "at angle − clamp_angle");
+    declare_config_real("angle", "rad", 0.0, "the beam's direction at the start (straight, unloaded)");
+    declare_config_real("clamp_angle", "rad", 0.0,
+                        "the angle, at the start, of the body the root is clamped to: the root spring is relaxed "
+                        "at angle − clamp_angle");
   }
 
   json expansion() const override {
     const long n = integer("segments");
-    const double L = real("length"), EI = real("bending_stiffness"), rho_a = real("mass_per_length");
-    const double l = L / static_cast<double>(n), eta = real("structural_damping"), angle = real("angle");
+    const double L = config_real("length"), EI = config_real("bending_stiffness");
+    const double rho_a = config_real("mass_per_length"), eta = config_real("structural_damping");
+    const double l = L / static_cast<double>(n), angle = config_real("angle");
     const std::vector<double> origin = real_list("origin");
     const double ux = std::cos(angle), uy = std::sin(angle);
     const double k = EI / l, k_root = text("root_spring") == "2EI/l" ? 2.0 * k : k;
@@ -64,7 +69,7 @@ class FlexibleBeam final : public Component {
                             {"params",
                              {{"stiffness", k_root},
                               {"damping", eta * k_root},
-                              {"free_angle", angle - real("clamp_angle")}}}};
+                              {"free_angle", angle - config_real("clamp_angle")}}}};
     conns.push_back({seg(1) + ".a", "root_pin.b"});
     conns.push_back({seg(1) + ".a", "root_spring.b"});
     for (long i = 1; i < n; ++i) {

@@ -26,17 +26,14 @@ void apply(Eval& e, PortId p, const Vec2& f, double torque) {
 class SpringDamper final : public Component {
  public:
   SpringDamper() {
-    declare_real("stiffness", "N/m", 0.0, "k", Range::non_negative());
-    declare_real("free_length", "m", 0.0, "L0", Range::non_negative());
-    declare_real("damping", "N*s/m", 0.0, "c", Range::non_negative());
+    k_ = declare_real("stiffness", "N/m", 0.0, "k", Range::non_negative());
+    L0_ = declare_real("free_length", "m", 0.0, "L0", Range::non_negative());
+    c_ = declare_real("damping", "N*s/m", 0.0, "c", Range::non_negative());
     declare_boolean("actuator", false, "adds a signal input 'force' (N, > 0 pushes the points apart)");
   }
 
  private:
   void configure() override {
-    k_ = real("stiffness");
-    L0_ = real("free_length");
-    c_ = real("damping");
     a_ = declare_port("a", planar_domain(), PortSide::Response, "first point");
     b_ = declare_port("b", planar_domain(), PortSide::Response, "second point");
     if (boolean("actuator")) {
@@ -60,7 +57,7 @@ class SpringDamper final : public Component {
       s.u = d / s.L;
       s.Ldot = s.u.dot(pb.v - pa.v);
     }
-    s.T = k_ * (s.L - L0_) + c_ * s.Ldot - actuator(e);
+    s.T = e.param(k_) * (s.L - e.param(L0_)) + e.param(c_) * s.Ldot - actuator(e);
     if (!(s.L > 0.0) && s.T != 0.0)
       throw SimulationError(e.time(), {name()}, "its two points coincide while it carries a force: no direction");
     return s;
@@ -76,10 +73,11 @@ class SpringDamper final : public Component {
     e.set_observable(tension_, s.T);
     e.set_observable(length_, s.L);
     e.set_observable(rate_, s.Ldot);
-    e.set_observable(energy_, 0.5 * k_ * (s.L - L0_) * (s.L - L0_));
+    const double L0 = e.param(L0_);
+    e.set_observable(energy_, 0.5 * e.param(k_) * (s.L - L0) * (s.L - L0));
     e.set_observable(power_, actuator(e) * s.Ldot);
   }
-  double k_ = 0, L0_ = 0, c_ = 0;
+  RealParam k_, L0_, c_;
   PortId a_, b_, force_in_;
   ObservableId tension_, length_, rate_, energy_, power_;
 };
@@ -88,16 +86,13 @@ class SpringDamper final : public Component {
 class RotationalSpringDamper final : public Component {
  public:
   RotationalSpringDamper() {
-    declare_real("stiffness", "N*m/rad", 0.0, "k", Range::non_negative());
-    declare_real("damping", "N*m*s/rad", 0.0, "c", Range::non_negative());
-    declare_real("free_angle", "rad", 0.0, "θ0: relative angle at zero torque");
+    k_ = declare_real("stiffness", "N*m/rad", 0.0, "k", Range::non_negative());
+    c_ = declare_real("damping", "N*m*s/rad", 0.0, "c", Range::non_negative());
+    free_ = declare_real("free_angle", "rad", 0.0, "θ0: relative angle at zero torque");
   }
 
  private:
   void configure() override {
-    k_ = real("stiffness");
-    c_ = real("damping");
-    free_ = real("free_angle");
     a_ = declare_port("a", planar_domain(), PortSide::Response, "first body");
     b_ = declare_port("b", planar_domain(), PortSide::Response, "second body");
     torque_ = declare_observable("torque", "N*m", "torque on a (−torque on b)");
@@ -106,7 +101,7 @@ class RotationalSpringDamper final : public Component {
   }
   double torque(const Eval& e) const {
     const PointKinematics pa = read_point(e, a_), pb = read_point(e, b_);
-    return k_ * (pb.theta - pa.theta - free_) + c_ * (pb.omega - pa.omega);
+    return e.param(k_) * (pb.theta - pa.theta - e.param(free_)) + e.param(c_) * (pb.omega - pa.omega);
   }
   void calc_outputs(Eval& e) const override {
     const double t = torque(e);
@@ -118,9 +113,10 @@ class RotationalSpringDamper final : public Component {
     const double rel = pb.theta - pa.theta;
     e.set_observable(torque_, torque(e));
     e.set_observable(angle_, rel);
-    e.set_observable(energy_, 0.5 * k_ * (rel - free_) * (rel - free_));
+    const double free = e.param(free_);
+    e.set_observable(energy_, 0.5 * e.param(k_) * (rel - free) * (rel - free));
   }
-  double k_ = 0, c_ = 0, free_ = 0;
+  RealParam k_, c_, free_;
   PortId a_, b_;
   ObservableId torque_, angle_, energy_;
 };
@@ -129,8 +125,8 @@ class RotationalSpringDamper final : public Component {
 class AppliedForce final : public Component {
  public:
   AppliedForce() {
-    declare_real("fx", "N", 0.0, "x component (constant source)");
-    declare_real("fy", "N", 0.0, "y component (constant source)");
+    fx_ = declare_real("fx", "N", 0.0, "x component (constant source)");
+    fy_ = declare_real("fy", "N", 0.0, "y component (constant source)");
     declare_text("source", std::string("constant"), "constant: fx, fy; signal: inputs fx, fy", {"constant", "signal"});
     declare_text("frame", std::string("world"), "frame of the components", {"world", "body"});
   }
@@ -143,14 +139,14 @@ class AppliedForce final : public Component {
       fy_in_ = declare_port("fy", signal_domain(), PortSide::Response, "y component (N)");
     }
     body_frame_ = text("frame") == "body";
-    f_ = {real("fx"), real("fy")};
   }
   void calc_outputs(Eval& e) const override {
-    Vec2 f = fx_in_.valid() ? Vec2{e.in(fx_in_, signal::value), e.in(fy_in_, signal::value)} : f_;
+    Vec2 f = fx_in_.valid() ? Vec2{e.in(fx_in_, signal::value), e.in(fy_in_, signal::value)}
+                            : Vec2{e.param(fx_), e.param(fy_)};
     if (body_frame_) f = rotate(e.in(a_, theta), f);
     apply(e, a_, f, 0.0);
   }
-  Vec2 f_{0, 0};
+  RealParam fx_, fy_;
   bool body_frame_ = false;
   PortId a_, fx_in_, fy_in_;
 };
@@ -158,7 +154,7 @@ class AppliedForce final : public Component {
 class AppliedTorque final : public Component {
  public:
   AppliedTorque() {
-    declare_real("torque", "N*m", 0.0, "torque (constant source)");
+    torque_ = declare_real("torque", "N*m", 0.0, "torque (constant source)");
     declare_text("source", std::string("constant"), "constant: torque; signal: input torque", {"constant", "signal"});
   }
 
@@ -170,13 +166,12 @@ class AppliedTorque final : public Component {
       in_ = declare_port("torque", signal_domain(), PortSide::Response, "torque (N·m)");
       set_dependencies(a_, {in_});
     }
-    torque_ = real("torque");
     power_ = declare_observable("power", "W", "power delivered: torque · ω");
   }
-  double torque(const Eval& e) const { return in_.valid() ? e.in(in_, signal::value) : torque_; }
+  double torque(const Eval& e) const { return in_.valid() ? e.in(in_, signal::value) : e.param(torque_); }
   void calc_outputs(Eval& e) const override { apply(e, a_, {0, 0}, torque(e)); }
   void calc_derivatives(Eval& e) const override { e.set_observable(power_, torque(e) * e.in(a_, omega)); }
-  double torque_ = 0;
+  RealParam torque_;
   PortId a_, in_;
   ObservableId power_;
 };
@@ -188,27 +183,21 @@ class AppliedTorque final : public Component {
 class WheelContact final : public Component {
  public:
   WheelContact() {
-    declare_real("radius", "m", std::nullopt, "wheel radius R", Range::positive());
-    declare_real("stiffness", "N/m", std::nullopt, "contact stiffness k", Range::positive());
-    declare_real("damping", "N*s/m", 0.0, "contact damping c", Range::non_negative());
-    declare_real("friction", "", 0.0, "Coulomb coefficient μ", Range::non_negative());
-    declare_real("slip_velocity", "m/s", 1e-3, "slip speed at which friction reaches 76% of μ F", Range::positive());
+    R_ = declare_real("radius", "m", std::nullopt, "wheel radius R", Range::positive());
+    k_ = declare_real("stiffness", "N/m", std::nullopt, "contact stiffness k", Range::positive());
+    c_ = declare_real("damping", "N*s/m", 0.0, "contact damping c", Range::non_negative());
+    mu_ = declare_real("friction", "", 0.0, "Coulomb coefficient μ", Range::non_negative());
+    vs_ = declare_real("slip_velocity", "m/s", 1e-3, "slip speed at which friction reaches 76% of μ F", Range::positive());
     declare_real_list("ground_point", "m", std::vector<double>{0.0, 0.0}, "a point of the ground line [x, y]");
     declare_real_list("ground_normal", "", std::vector<double>{0.0, 1.0}, "the ground's outward normal [nx, ny]");
   }
 
  private:
   void configure() override {
-    R_ = real("radius");
-    k_ = real("stiffness");
-    c_ = real("damping");
-    mu_ = real("friction");
-    vs_ = real("slip_velocity");
-    const auto p = real_list("ground_point"), n = real_list("ground_normal");
+    const auto p = real_list("ground_point");
     if (p.size() != 2) parameter_error("ground_point", "expected [x, y]");
-    if (n.size() != 2 || !(std::hypot(n[0], n[1]) > 0.0)) parameter_error("ground_normal", "expected a non-zero [nx, ny]");
     p0_ = {p[0], p[1]};
-    n_ = Vec2{n[0], n[1]}.normalized();
+    n_ = unit_direction(*this, "ground_normal", real_list("ground_normal"));
     a_ = declare_port("a", planar_domain(), PortSide::Response, "wheel centre");
     normal_ = declare_observable("normal_force", "N", "ground's normal force on the wheel");
     friction_ = declare_observable("friction_force", "N", "friction force along the ground (tangent ⊥n turned −90°)");
@@ -220,19 +209,20 @@ class WheelContact final : public Component {
   };
   Contact contact(const Eval& e) const {
     const PointKinematics k = read_point(e, a_);
+    const double R = e.param(R_);
     const Vec2 t{n_.y(), -n_.x()};
-    Contact c{R_ - n_.dot(k.r - p0_), 0, 0, 0};
+    Contact c{R - n_.dot(k.r - p0_), 0, 0, 0};
     const double depth_rate = -n_.dot(k.v);
-    c.slip = t.dot(k.v - R_ * k.omega * perp(n_));  // contact point at r − R n
-    if (c.depth > 0.0) c.normal = std::max(0.0, k_ * c.depth + c_ * depth_rate);
-    c.friction = -mu_ * c.normal * std::tanh(c.slip / vs_);
+    c.slip = t.dot(k.v - R * k.omega * perp(n_));  // contact point at r − R n
+    if (c.depth > 0.0) c.normal = std::max(0.0, e.param(k_) * c.depth + e.param(c_) * depth_rate);
+    c.friction = -e.param(mu_) * c.normal * std::tanh(c.slip / e.param(vs_));
     return c;
   }
   void calc_outputs(Eval& e) const override {
     const Contact c = contact(e);
     const Vec2 t{n_.y(), -n_.x()};
     const Vec2 f = c.normal * n_ + c.friction * t;
-    apply(e, a_, f, cross(-R_ * n_, f));  // applied at the contact point, moved to the centre
+    apply(e, a_, f, cross(-e.param(R_) * n_, f));  // applied at the contact point, moved to the centre
   }
   void calc_derivatives(Eval& e) const override {
     const Contact c = contact(e);
@@ -241,7 +231,7 @@ class WheelContact final : public Component {
     e.set_observable(depth_, c.depth);
     e.set_observable(slip_, c.slip);
   }
-  double R_ = 0, k_ = 0, c_ = 0, mu_ = 0, vs_ = 1e-3;
+  RealParam R_, k_, c_, mu_, vs_;
   Vec2 p0_{0, 0}, n_{0, 1};
   PortId a_;
   ObservableId normal_, friction_, depth_, slip_;

@@ -28,12 +28,6 @@ ConstraintRow relative_angle(double angle, const PointKinematics (&k)[2]) {
   return r;
 }
 
-Vec2 unit_axis(const std::vector<double>& v, const Component& c, const std::string& param) {
-  Vec2 u{v[0], v[1]};
-  if (!(u.norm() > 0.0)) throw InputError(InputLocation{"", "", c.name(), ""}, "parameter '" + param + "': the axis must not be zero");
-  return u.normalized();
-}
-
 class Revolute final : public Constraint {
   void configure() override { declare_constraint(2, true, "first body's point", "second body's point"); }
   void equations(double, const Eval&, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
@@ -48,23 +42,20 @@ class Revolute final : public Constraint {
 
 class Weld final : public Constraint {
  public:
-  Weld() { declare_real("angle", "rad", 0.0, "relative angle held, θ_b − θ_a"); }
+  Weld() { angle_ = declare_real("angle", "rad", 0.0, "relative angle held, θ_b − θ_a"); }
 
  private:
-  void configure() override {
-    angle_ = real("angle");
-    declare_constraint(3, true, "first body's point", "second body's point");
-  }
-  void equations(double, const Eval&, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
+  void configure() override { declare_constraint(3, true, "first body's point", "second body's point"); }
+  void equations(double, const Eval& e, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
     for (int i = 0; i < 2; ++i) {
       auto& r = rows.add();
       r.phi = k[1].r[i] - k[0].r[i];
       r.J[i] = -1.0;
       r.J[3 + i] = 1.0;
     }
-    rows.add() = relative_angle(angle_, k);
+    rows.add() = relative_angle(e.param(angle_), k);
   }
-  double angle_ = 0;
+  RealParam angle_;
 };
 
 // A point of b slides on the line through a's point along a's body-fixed axis.
@@ -75,10 +66,7 @@ class LineJoint : public Constraint {
   }
 
  protected:
-  void configure_line() {
-    axis_ = unit_axis(real_list("axis"), *this, "axis");
-    if (real_list("axis").size() != 2) parameter_error("axis", "expected [ux, uy]");
-  }
+  void configure_line() { axis_ = unit_direction(*this, "axis", real_list("axis")); }
   void report(Eval& e, const PointKinematics (&k)[2], const Vec3&) const override {
     const Vec2 u = rotate(k[0].theta, axis_), d = k[1].r - k[0].r, dd = k[1].v - k[0].v;
     e.set_observable(position_, u.dot(d));
@@ -97,7 +85,7 @@ class LineJoint : public Constraint {
 class Translational final : public LineJoint {
  public:
   Translational() {
-    declare_real("angle", "rad", 0.0, "relative angle held, θ_b − θ_a");
+    angle_ = declare_real("angle", "rad", 0.0, "relative angle held, θ_b − θ_a");
     declare_boolean("actuated", false,
                     "an actuator along the axis whose force the mechanism solves for, paired with servo drivers");
   }
@@ -105,7 +93,6 @@ class Translational final : public LineJoint {
  private:
   void configure() override {
     configure_line();
-    angle_ = real("angle");
     actuated_ = boolean("actuated");
     declare_constraint(actuated_ ? 3 : 2, true, "guide body's point (on the axis)", "slider body's point");
     declare_slide_outputs();
@@ -115,9 +102,9 @@ class Translational final : public LineJoint {
       power_ = declare_observable("power", "W", "actuator power: force · extension rate");
     }
   }
-  void equations(double, const Eval&, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
+  void equations(double, const Eval& e, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
     rows.add() = along(perp(axis_), k);  // no motion across the axis
-    rows.add() = relative_angle(angle_, k);
+    rows.add() = relative_angle(e.param(angle_), k);
     if (actuated_) rows.add() = along(axis_, k);  // the extension s = uᵀd: its force is −λ
   }
   void report(Eval& e, const PointKinematics (&k)[2], const Vec3& lambda) const override {
@@ -127,7 +114,7 @@ class Translational final : public LineJoint {
     e.set_observable(force_, -lambda[2]);
     e.set_observable(power_, -lambda[2] * (u.dot(dd) + k[0].omega * perp(u).dot(d)));
   }
-  double angle_ = 0;
+  RealParam angle_;
   bool actuated_ = false;
   ObservableId force_, power_;
 };
@@ -148,24 +135,20 @@ class PinInSlot final : public LineJoint {
 class GearPair final : public Constraint {
  public:
   GearPair() {
-    declare_real("ratio", "", std::nullopt, "ω_b/ω_a: −r_a/r_b for external gears, +r_a/r_b for internal");
-    declare_real("reference_angle_a", "rad", 0.0, "θ_a at the reference mesh position");
-    declare_real("reference_angle_b", "rad", 0.0, "θ_b at the reference mesh position");
+    ratio_ = declare_real("ratio", "", std::nullopt, "ω_b/ω_a: −r_a/r_b for external gears, +r_a/r_b for internal");
+    a0_ = declare_real("reference_angle_a", "rad", 0.0, "θ_a at the reference mesh position");
+    b0_ = declare_real("reference_angle_b", "rad", 0.0, "θ_b at the reference mesh position");
   }
 
  private:
-  void configure() override {
-    ratio_ = real("ratio");
-    a0_ = real("reference_angle_a");
-    b0_ = real("reference_angle_b");
-    declare_constraint(1, true, "first gear's body", "second gear's body");
-  }
-  void equations(double, const Eval&, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
+  void configure() override { declare_constraint(1, true, "first gear's body", "second gear's body"); }
+  void equations(double, const Eval& e, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
+    const double ratio = e.param(ratio_);
     auto& r = rows.add();
-    r.phi = (k[1].theta - b0_) - ratio_ * (k[0].theta - a0_);
-    r.J << 0, 0, -ratio_, 0, 0, 1;
+    r.phi = (k[1].theta - e.param(b0_)) - ratio * (k[0].theta - e.param(a0_));
+    r.J << 0, 0, -ratio, 0, 0, 1;
   }
-  double ratio_ = 0, a0_ = 0, b0_ = 0;
+  RealParam ratio_, a0_, b0_;
 };
 
 // Rolling without slip of a pinion (b, at its centre) on a rack (a, a point of its pitch
@@ -173,28 +156,26 @@ class GearPair final : public Constraint {
 class RackPinion final : public Constraint {
  public:
   RackPinion() {
-    declare_real("radius", "m", std::nullopt, "pinion pitch radius", Range::positive());
+    radius_ = declare_real("radius", "m", std::nullopt, "pinion pitch radius", Range::positive());
     declare_real_list("axis", "", std::vector<double>{1.0, 0.0}, "rack axis in a's body frame [ux, uy]");
-    declare_real("reference", "m", 0.0, "value of uᵀ(r_b − r_a) + R (θ_b − θ_a) held");
+    reference_ = declare_real("reference", "m", 0.0, "value of uᵀ(r_b − r_a) + R (θ_b − θ_a) held");
   }
 
  private:
   void configure() override {
-    if (real_list("axis").size() != 2) parameter_error("axis", "expected [ux, uy]");
-    axis_ = unit_axis(real_list("axis"), *this, "axis");
-    radius_ = real("radius");
-    reference_ = real("reference");
+    axis_ = unit_direction(*this, "axis", real_list("axis"));
     declare_constraint(1, true, "rack body's point on its pitch line", "pinion centre");
   }
-  void equations(double, const Eval&, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
+  void equations(double, const Eval& e, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
+    const double radius = e.param(radius_);
     ConstraintRow r = along(axis_, k);
-    r.phi += radius_ * (k[1].theta - k[0].theta) - reference_;
-    r.J[2] -= radius_;
-    r.J[5] += radius_;
+    r.phi += radius * (k[1].theta - k[0].theta) - e.param(reference_);
+    r.J[2] -= radius;
+    r.J[5] += radius;
     rows.add() = r;
   }
   Vec2 axis_{1, 0};
-  double radius_ = 0, reference_ = 0;
+  RealParam radius_, reference_;
 };
 
 }  // namespace

@@ -46,6 +46,11 @@ struct PointKinematics {
 };
 PointKinematics read_point(const Eval& e, PortId port);
 
+// A direction given as a real-list parameter [ux, uy] (a joint's axis, a ground's
+// normal): exactly two finite numbers, not both zero, returned as a unit vector. The
+// size is checked before any element is read; errors name the component and `param`.
+Vec2 unit_direction(const Component& c, const std::string& param, const std::vector<double>& v);
+
 // The mechanism's block solver (mechanism_solver.cpp): every body and constraint names it.
 const BlockSolverFactory& mechanism_solver_factory();
 

@@ -43,18 +43,19 @@ class PointSensor final : public Component {
 };
 
 // With "min"/"max", a guard as well: the run stops, naming the sensor, when the distance
-// leaves its range (a cylinder's pin-to-pin length beyond its stroke).
+// leaves its range (a cylinder's pin-to-pin length beyond its stroke). Both are
+// configuration: whether each zero crossing exists depends on them being finite.
 class DistanceSensor final : public Component {
  public:
   DistanceSensor() {
-    declare_real("min", "m", -std::numeric_limits<double>::infinity(), "smallest distance allowed (none: −inf)");
-    declare_real("max", "m", std::numeric_limits<double>::infinity(), "largest distance allowed (none: inf)");
+    declare_config_real("min", "m", -std::numeric_limits<double>::infinity(), "smallest distance allowed (none: −inf)");
+    declare_config_real("max", "m", std::numeric_limits<double>::infinity(), "largest distance allowed (none: inf)");
   }
 
  private:
   void configure() override {
-    min_ = real("min");
-    max_ = real("max");
+    min_ = config_real("min");
+    max_ = config_real("max");
     if (!(min_ < max_)) parameter_error("max", "must be larger than min");
     a_ = declare_port("a", planar_domain(), PortSide::Response, "first point");
     b_ = declare_port("b", planar_domain(), PortSide::Response, "second point");
