@@ -134,7 +134,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   }
   result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.events = ctx.events;
-  result.warnings = ctx.warnings;
+  result.warnings.insert(result.warnings.end(), ctx.warnings.begin(), ctx.warnings.end());  // after the settings' own
   result.row_count = recorder.rows();
   result.stats.algebraic_iterations = ctx.algebraic_iterations;
 
