@@ -28,6 +28,8 @@ nlohmann::json read_solver_setting(const SolverSetting& setting, const nlohmann:
 // setting, or a bad value, is an InputError at where/extra/KEY; a missing one gets its
 // default.
 void complete_extra_settings(SolverSettings& s, const std::vector<SolverSetting>& schema, const InputLocation& where);
+// The bounds of the shared settings (span, output rows), whatever the method.
+void check_shared_bounds(const SolverSettings& s, const InputLocation& where);
 // Whether `key` names one of SolverSettings' fields (then it is not an extra setting).
 bool is_settings_field(const std::string& key);
 // The closest of `candidates` to `name` by edit distance, "" if none is close.

@@ -193,8 +193,9 @@ SolverSettings solver_settings_from_json(const nlohmann::json& j, const InputLoc
   return solver_settings_from_json(j, where, SolverRegistry());
 }
 
-void check_solver_bounds(const SolverSettings& s, const InputLocation& where, const SolverRegistry& solvers) {
-  const SolverMethod& method = solvers.get(s.method, at(where, "method"));
+namespace detail {
+
+void check_shared_bounds(const SolverSettings& s, const InputLocation& where) {
   // The methods count output times and steps over [t_start, t_end]: a non-finite or
   // empty span has no meaning (and would make those counts undefined).
   const double span = s.t_end - s.t_start;
@@ -208,6 +209,14 @@ void check_solver_bounds(const SolverSettings& s, const InputLocation& where, co
                      "asks for " + std::to_string(static_cast<long long>(rows)) + " output rows over " +
                          std::to_string(span) + " s, more than max_output_rows = " + std::to_string(s.max_output_rows) +
                          "; raise output_interval (or max_output_rows, knowingly)");
+}
+
+}  // namespace detail
+
+void check_solver_bounds(const SolverSettings& s, const InputLocation& where, const SolverRegistry& solvers) {
+  const SolverMethod& method = solvers.get(s.method, at(where, "method"));
+  detail::check_shared_bounds(s, where);
+  const double span = s.t_end - s.t_start;
   const auto own = method.settings();
   const bool uses_max_step =
       std::any_of(own.begin(), own.end(), [](const SolverSetting& o) { return o.key == "max_step"; });

@@ -29,7 +29,9 @@ void simulate(const Model& model, Context& ctx, const SolverSettings& settings, 
 
 void analyze_over_time(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer,
                        SolverStats& stats) {
-  check_solver_bounds(settings, {"", "/solver", "", ""});
+  // No method integrates here: only the output times' bounds apply (whatever method the
+  // settings name, a plugin's too).
+  detail::check_shared_bounds(settings, {"", "/solver", "", ""});
   stats.method = ctx.analysis;
   stats.last_time = ctx.t;
   observer.output(ctx);  // the initial point, as initialize() left it

@@ -245,6 +245,14 @@ TEST_CASE("run_netlist uses RunOptions::solvers; the summary records the extra s
   CHECK(r.summary["solver"]["stages"] == 3);
   CHECK(r.summary["solver"]["relaxation"] == 0.01);
   CHECK_THROWS_WITH_AS(run_netlist(net, {}), doctest::Contains("unknown method 'probe'"), InputError);
+  // An analysis over time integrates nothing: the method named (a plugin's) is not in its way.
+  json crank = json::parse(test::read_text(test::netlist_path("slider_crank")));
+  REQUIRE(crank["analysis"] == "kinematic");
+  crank["solver"] = {{"method", "probe"}, {"t_end", 0.5}, {"output_interval", 0.1}};
+  RunResult k = run_netlist(test::load(crank.dump()), options);
+  CHECK(k.finished);
+  CHECK(k.row_count == 6);
+  CHECK(k.stats.method == "kinematic");
 }
 
 TEST_CASE("the Registry's extension slot: one SolverRegistry per Registry, origins stamped, removed by origin") {
