@@ -173,7 +173,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> plugins;
   app.add_flag("-v,--verbose", verbose, "more log output");
   app.add_flag("-q,--quiet", quiet, "errors only, no progress bar");
-  app.add_option("--plugin", plugins, "load a component plugin (shared library path); repeatable");
+  app.add_option("--plugin", plugins, "load a plugin: components, solver methods (shared library path); repeatable");
 
   std::string netlist, out_dir, type, method;
   std::vector<std::string> sets;

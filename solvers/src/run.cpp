@@ -121,8 +121,8 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   } catch (const SimulationError& e) {
     result.failure = e.what();
     result.failure_time = e.time();
-  } catch (const InputError&) {
-    throw;
+  } catch (const Error&) {
+    throw;  // bad input, an output file that cannot be written: not a defect
   } catch (const std::exception& e) {
     defect = std::current_exception();
     result.failure = std::string("internal error (a defect, not a property of the model): ") + e.what();
