@@ -3,7 +3,11 @@
 //   jourdain check NETLIST
 //   jourdain list
 //   jourdain describe TYPE [--json]
-// Exit codes: 0 success; 1 the simulation failed (results so far are kept); 2 bad input.
+//   jourdain solvers [METHOD] [--json]
+// Exit codes: 0 success; 1 the simulation failed (results so far are kept); 2 bad input
+// (including an output folder where results cannot be written);
+// 3 an internal error (a defect in Jourdain or a plugin, to be reported; results so far
+// are kept when it happens during a run).
 #include <unistd.h>
 
 #include <chrono>
@@ -20,13 +24,14 @@
 #include "jourdain/netlist.hpp"
 #include "jourdain/report/report.hpp"
 #include "jourdain/solvers/run.hpp"
+#include "jourdain/solvers/solver_registry.hpp"
 #include "jourdain/version.hpp"
 
 namespace {
 
 using namespace jourdain;
 
-constexpr int kOk = 0, kSimulationFailed = 1, kBadInput = 2;
+constexpr int kOk = 0, kSimulationFailed = 1, kBadInput = 2, kInternalError = 3;
 
 // A progress bar on stderr, redrawn at most ten times a second, only on a terminal.
 class ProgressBar {
@@ -60,7 +65,9 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
   NetlistOverrides overrides{sets};
   Netlist net = load_netlist(file, registry, overrides);
   std::filesystem::path dir = out_dir.empty() ? std::filesystem::path("results") / net.name : std::filesystem::path(out_dir);
-  SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""});
+  // Read here for the progress bar and the log line; run_netlist reads them again and
+  // reports their warnings.
+  SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""}, solvers(registry));
   ProgressBar bar(settings.t_start, t_end.value_or(settings.t_end), !quiet && isatty(STDERR_FILENO));
   RunOptions options;
   options.output_dir = dir;
@@ -74,6 +81,7 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
     page.emplace(net.model, net.record);
     options.listeners.push_back(&*page);
   }
+  options.solvers = &solvers(registry);
   spdlog::info("running {} ({} components, {} states, method {})", net.name, net.model.components().size(),
                net.model.state_count(), settings.method);
   RunResult r = run_netlist(net, options);
@@ -109,8 +117,10 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
 int cmd_check(Registry& registry, const std::string& file) {
   Netlist net = load_netlist(file, registry);
   const Model& m = net.model;
-  const SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""});
-  check_solver_bounds(settings, {file, "/solver", "", ""});
+  std::vector<std::string> warnings;
+  const SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""}, solvers(registry), &warnings);
+  check_solver_bounds(settings, {file, "/solver", "", ""}, solvers(registry));
+  for (const auto& w : warnings) spdlog::warn("{}", w);
   std::vector<const Component*> comps;
   for (const auto& c : m.components()) comps.push_back(c.get());
   std::cout << "netlist " << net.name << ": OK\n"
@@ -144,6 +154,18 @@ int cmd_list(const Registry& registry) {
   return kOk;
 }
 
+// The solver methods and their settings (all of them, or one).
+int cmd_solvers(Registry& registry, const std::string& method, bool json) {
+  const SolverRegistry& all = solvers(registry);
+  if (method.empty()) {
+    std::cout << (json ? describe_solvers(all).dump(2) + "\n" : describe_solvers_text(all));
+    return kOk;
+  }
+  const SolverMethod& m = all.get(method, {"", "", "", ""});
+  std::cout << (json ? describe_solver(all, m).dump(2) + "\n" : describe_solver_text(all, m));
+  return kOk;
+}
+
 int cmd_describe(const Registry& registry, const std::string& type, bool json) {
   const ComponentType* t = registry.find(type);
   if (!t) {
@@ -167,9 +189,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> plugins;
   app.add_flag("-v,--verbose", verbose, "more log output");
   app.add_flag("-q,--quiet", quiet, "errors only, no progress bar");
-  app.add_option("--plugin", plugins, "load a component plugin (shared library path); repeatable");
+  app.add_option("--plugin", plugins, "load a plugin: components, solver methods (shared library path); repeatable");
 
-  std::string netlist, out_dir, type;
+  std::string netlist, out_dir, type, method;
   std::vector<std::string> sets;
   std::optional<double> t_end;
   bool as_json = false, no_report = false;
@@ -185,6 +207,9 @@ int main(int argc, char** argv) {
   auto* describe = app.add_subcommand("describe", "ports, parameters and states of a component type");
   describe->add_option("type", type, "component type, e.g. mechanical1d.mass")->required();
   describe->add_flag("--json", as_json, "machine-readable descriptor");
+  auto* solver_list = app.add_subcommand("solvers", "the solver methods (built-in and from plugins) and their settings");
+  solver_list->add_option("method", method, "one method, e.g. rk4");
+  solver_list->add_flag("--json", as_json, "machine-readable schema");
 
   try {
     app.parse(argc, argv);
@@ -205,6 +230,7 @@ int main(int argc, char** argv) {
     if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, t_end, !no_report, quiet);
     if (check->parsed()) return cmd_check(registry, netlist);
     if (describe->parsed()) return cmd_describe(registry, type, as_json);
+    if (solver_list->parsed()) return cmd_solvers(registry, method, as_json);
     return cmd_list(registry);
   } catch (const InputError& e) {
     spdlog::error("{}", e.what());
@@ -212,8 +238,21 @@ int main(int argc, char** argv) {
   } catch (const SimulationError& e) {
     spdlog::error("simulation failed {}", e.what());
     return kSimulationFailed;
-  } catch (const std::exception& e) {
+  } catch (const Error& e) {
+    // Jourdain's other errors are about the files it reads or writes (results.csv that
+    // cannot be written): the input (here the output folder) is at fault.
     spdlog::error("{}", e.what());
-    return kSimulationFailed;
+    return kBadInput;
+  } catch (const std::exception& e) {
+    // Not a property of the input or the model: a defect in Jourdain or in a plugin.
+    spdlog::error("internal error: {}", e.what());
+    spdlog::error("this is a defect in Jourdain (or in a plugin), not in your netlist: please report it with the "
+                  "netlist and this message");
+    return kInternalError;
+  } catch (...) {
+    spdlog::error("internal error: an exception of unknown type");
+    spdlog::error("this is a defect in Jourdain (or in a plugin), not in your netlist: please report it with the "
+                  "netlist and this message");
+    return kInternalError;
   }
 }

@@ -11,6 +11,15 @@
 
 namespace jourdain {
 
+// Out of line: the key function places RegistryExtension's vtable and type information in
+// the framework library, shared by every library and plugin that derives from it.
+RegistryExtension::~RegistryExtension() = default;
+
+void Registry::set_origin(std::string origin) {
+  origin_ = std::move(origin);
+  for (auto& [type, extension] : extensions_) extension->origin_ = origin_;
+}
+
 void Registry::add(ComponentType type) {
   if (types_.count(type.name))
     throw std::invalid_argument("component type '" + type.name + "' is registered twice (" + types_[type.name].origin +
@@ -74,18 +83,20 @@ void Registry::load_plugin(const std::filesystem::path& path) {
     throw InputError(where, "plugin was built for Jourdain ABI version " + std::to_string(v) +
                                 ", this is Jourdain " JOURDAIN_VERSION " with ABI version " +
                                 std::to_string(JOURDAIN_ABI_VERSION) + "; rebuild the plugin against it");
-  // All or nothing: a plugin that fails half-way leaves none of its types behind.
+  // All or nothing: a plugin that fails half-way leaves none of its types behind, nor
+  // anything it put in an extension (a solver method).
   std::string previous = origin_;
-  origin_ = canonical;
+  set_origin(canonical);
   added_since_mark_.clear();
   try {
     registrar(this);
   } catch (const std::exception& e) {
     for (const auto& name : added_since_mark_) types_.erase(name);
-    origin_ = previous;
-    throw InputError(where, std::string("plugin failed to register its components: ") + e.what());
+    for (auto& [type, extension] : extensions_) extension->remove_origin(canonical);
+    set_origin(previous);
+    throw InputError(where, std::string("plugin failed to register: ") + e.what());
   }
-  origin_ = previous;
+  set_origin(previous);
   loaded_plugins_.push_back(canonical);
 }
 

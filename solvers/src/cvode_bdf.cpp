@@ -14,7 +14,7 @@
 #include <exception>
 #include <memory>
 
-#include "explicit_driver.hpp"
+#include "internal.hpp"
 
 namespace jourdain::detail {
 
@@ -114,8 +114,6 @@ struct Handles {
     if (sun) SUNContext_Free(&sun);
   }
 };
-
-}  // namespace
 
 void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
                      SolverStats& stats) {
@@ -219,5 +217,24 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   }
   stats.algebraic_iterations = ctx.algebraic_iterations;
 }
+
+class BdfMethod final : public SolverMethod {
+ public:
+  // Zero crossings are located by CVODE's root finding: event_tolerance is not read.
+  BdfMethod()
+      : SolverMethod("bdf",
+                     "SUNDIALS CVODE: variable-order BDF, Newton iterations on a dense finite-difference Jacobian, "
+                     "for stiff models",
+                     {standard_solver_setting("rtol"), standard_solver_setting("atol"), standard_solver_setting("max_step"),
+                      standard_solver_setting("initial_step")}) {}
+  void integrate(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
+                 SolverStats& stats) const override {
+    integrate_cvode(model, ctx, s, observer, stats);
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const SolverMethod> make_bdf_method() { return std::make_shared<BdfMethod>(); }
 
 }  // namespace jourdain::detail

@@ -4,9 +4,11 @@
 //   err = sqrt(mean((e_i / (atol + rtol max(|x_i|, |x1_i|)))^2)),  accept when err <= 1.
 #include <cmath>
 
-#include "explicit_driver.hpp"
+#include "internal.hpp"
 
 namespace jourdain::detail {
+
+namespace {
 
 class DormandPrince5 final : public OneStepMethod {
  public:
@@ -69,6 +71,20 @@ class DormandPrince5 final : public OneStepMethod {
   Eigen::VectorXd k2_, k3_, k4_, k5_, k6_, r1_, r2_, r3_, r4_, r5_;
 };
 
-std::unique_ptr<OneStepMethod> make_dopri5(const SolverSettings& s) { return std::make_unique<DormandPrince5>(s); }
+class Dopri5Method final : public ExplicitSolverMethod {
+ public:
+  Dopri5Method()
+      : ExplicitSolverMethod("dopri5", "Dormand-Prince 5(4): adaptive explicit Runge-Kutta with error control and dense output",
+                             {standard_solver_setting("rtol"), standard_solver_setting("atol"),
+                              standard_solver_setting("max_step"), standard_solver_setting("initial_step"),
+                              standard_solver_setting("event_tolerance")}) {}
+  std::unique_ptr<OneStepMethod> stepper(const SolverSettings& s) const override {
+    return std::make_unique<DormandPrince5>(s);
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const SolverMethod> make_dopri5_method() { return std::make_shared<Dopri5Method>(); }
 
 }  // namespace jourdain::detail

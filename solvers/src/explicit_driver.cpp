@@ -1,12 +1,14 @@
-// Explicit integration driver (explicit_driver.hpp).
-#include "explicit_driver.hpp"
-
+// Explicit integration driver (explicit.hpp).
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
 
-namespace jourdain::detail {
+#include "internal.hpp"
+#include "jourdain/netlist.hpp"
+
+namespace jourdain {
+namespace detail {
 
 OutputClock::OutputClock(const SolverSettings& s) : t0(s.t_start), t_end(s.t_end) {
   const double span = s.t_end - s.t_start;
@@ -17,6 +19,8 @@ OutputClock::OutputClock(const SolverSettings& s) : t0(s.t_start), t_end(s.t_end
   constexpr long most = std::numeric_limits<long>::max();
   count = !(n >= 1.0) ? 1 : n >= static_cast<double>(most) ? most : static_cast<long>(n);
 }
+
+}  // namespace detail
 
 namespace {
 
@@ -59,7 +63,7 @@ double initial_step(RightHandSide& f, double t, const Eigen::VectorXd& x, const 
 void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx, const SolverSettings& s,
                         Observer& observer, SolverStats& stats) {
   RightHandSide f{model, ctx, stats};
-  OutputClock clock(s);
+  detail::OutputClock clock(s);
   const double span = s.t_end - s.t_start;
   const double h_max = s.max_step > 0.0 ? std::min(s.max_step, span) : span;
   const bool events = model.zero_crossing_count() > 0;
@@ -88,8 +92,9 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
   if (method.adaptive()) {
     h = initial_step(f, t, x, f0, method.order(), s, h_max);
   } else {
-    h = s.step > 0.0 ? s.step : clock.interval / 10.0;
-    h = std::min(h, h_max);
+    // A fixed step is the method's "step" alone (max_step is the adaptive methods'
+    // setting); the last step is cut to t_end below.
+    h = std::min(s.step > 0.0 ? s.step : clock.interval / 10.0, span);
   }
   double facmax = 10.0;
   while (t < s.t_end) {
@@ -218,4 +223,24 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
   stats.algebraic_iterations = ctx.algebraic_iterations;
 }
 
-}  // namespace jourdain::detail
+void ExplicitSolverMethod::check_bounds(const SolverSettings& s, const InputLocation& where) const {
+  if (stepper(s)->adaptive()) return;
+  // The fixed step as integrate_explicit takes it.
+  const double span = s.t_end - s.t_start;
+  const double step = s.step > 0.0 ? s.step : detail::OutputClock(s).interval / 10.0;
+  const double steps = span / step;
+  if (steps > static_cast<double>(s.max_steps)) {
+    InputLocation w = where;
+    w.json_path = json_check::pointer(where.json_path, "step");
+    throw InputError(w, name() + " would take " + std::to_string(static_cast<long long>(steps)) +
+                            " steps, more than max_steps = " + std::to_string(s.max_steps));
+  }
+}
+
+void ExplicitSolverMethod::integrate(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
+                                     SolverStats& stats) const {
+  auto method = stepper(s);
+  integrate_explicit(*method, model, ctx, s, observer, stats);
+}
+
+}  // namespace jourdain

@@ -1,8 +1,10 @@
 // Classical fourth-order Runge–Kutta at a fixed step; dense output by cubic Hermite
 // interpolation on (x0, f0, x1, f1), third-order accurate between the steps.
-#include "explicit_driver.hpp"
+#include "internal.hpp"
 
 namespace jourdain::detail {
+
+namespace {
 
 class RungeKutta4 final : public OneStepMethod {
  public:
@@ -32,6 +34,18 @@ class RungeKutta4 final : public OneStepMethod {
   double h_ = 0.0;
 };
 
-std::unique_ptr<OneStepMethod> make_rk4() { return std::make_unique<RungeKutta4>(); }
+class Rk4Method final : public ExplicitSolverMethod {
+ public:
+  Rk4Method()
+      : ExplicitSolverMethod("rk4", "classical fourth-order Runge-Kutta at a fixed step; cubic Hermite output between steps",
+                             {standard_solver_setting("step"), standard_solver_setting("event_tolerance")}) {}
+  std::unique_ptr<OneStepMethod> stepper(const SolverSettings&) const override {
+    return std::make_unique<RungeKutta4>();
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const SolverMethod> make_rk4_method() { return std::make_shared<Rk4Method>(); }
 
 }  // namespace jourdain::detail

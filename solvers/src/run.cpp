@@ -1,10 +1,14 @@
 // Running a netlist (run.hpp).
 #include "jourdain/solvers/run.hpp"
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <exception>
 #include <fstream>
 
 #include "jourdain/recorder.hpp"
+#include "jourdain/solvers/solver_registry.hpp"
 #include "jourdain/version.hpp"
 
 namespace jourdain {
@@ -50,18 +54,38 @@ class RecordingObserver final : public Observer {
   long max_rows_;
 };
 
+// Writes summary.json; returns "" or what went wrong. Each stage is checked: the open (a
+// folder where the file should be, no permission), the write and the close (a full disk
+// shows at the flush).
+std::string write_summary(const std::filesystem::path& file, const nlohmann::json& summary) {
+  auto failed = [](const char* stage) {
+    return std::string("cannot ") + stage + " the file" + (errno != 0 ? std::string(": ") + std::strerror(errno) : "");
+  };
+  errno = 0;
+  std::ofstream out(file);
+  if (!out) return failed("open");
+  out << summary.dump(2) << "\n";
+  out.flush();
+  if (!out) return failed("write");
+  out.close();
+  if (out.fail()) return failed("close");
+  return "";
+}
+
 }  // namespace
 
 RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   RunResult result;
   InputLocation where{netlist.file.string(), "/solver", "", ""};
-  result.settings = solver_settings_from_json(netlist.solver, where);
+  std::optional<SolverRegistry> builtin;
+  const SolverRegistry& solvers = options.solvers ? *options.solvers : builtin.emplace();
+  result.settings = solver_settings_from_json(netlist.solver, where, solvers, &result.warnings);
   if (options.t_end) {
     if (!(*options.t_end > result.settings.t_start))
       throw InputError({netlist.file.string(), "--t-end", "", ""}, "must be after t_start");
     result.settings.t_end = *options.t_end;
   }
-  check_solver_bounds(result.settings, where);
+  check_solver_bounds(result.settings, where, solvers);
   const Model& model = netlist.model;
   // The run's own Context: parameter values given for this run are checked before any
   // file is written.
@@ -81,18 +105,31 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
 
   RecordingObserver observer(recorder, result, options, 2 * result.settings.max_output_rows + 2);
   const auto start = std::chrono::steady_clock::now();
+  // A defect (an exception that is no Jourdain error) still leaves its rows and summary
+  // behind; it is rethrown at the end, for the caller to report as a defect.
+  std::exception_ptr defect;
   try {
     model.initialize(ctx);
-    if (netlist.analysis == Analysis::Dynamic) simulate(model, ctx, result.settings, observer, result.stats);
+    if (netlist.analysis == Analysis::Dynamic) simulate(model, ctx, result.settings, observer, result.stats, solvers);
     else analyze_over_time(model, ctx, result.settings, observer, result.stats);
     result.finished = true;
   } catch (const SimulationError& e) {
     result.failure = e.what();
     result.failure_time = e.time();
+  } catch (const Error&) {
+    throw;  // bad input, an output file that cannot be written: not a defect
+  } catch (const std::exception& e) {
+    defect = std::current_exception();
+    result.failure = std::string("internal error (a defect, not a property of the model): ") + e.what();
+    result.failure_time = ctx.t;
+  } catch (...) {
+    defect = std::current_exception();
+    result.failure = "internal error (a defect, not a property of the model): an exception of unknown type";
+    result.failure_time = ctx.t;
   }
   result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.events = ctx.events;
-  result.warnings = ctx.warnings;
+  result.warnings.insert(result.warnings.end(), ctx.warnings.begin(), ctx.warnings.end());  // after the settings' own
   result.row_count = recorder.rows();
   result.stats.algebraic_iterations = ctx.algebraic_iterations;
 
@@ -127,10 +164,12 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
     result.summary["monitors"] = monitors;
   }
   if (!result.finished) result.summary["failure"] = {{"message", result.failure}, {"time", result.failure_time}};
-  if (!options.output_dir.empty()) {
-    std::ofstream out(options.output_dir / "summary.json");
-    out << result.summary.dump(2) << "\n";
-  }
+  std::string summary_error;
+  if (!options.output_dir.empty()) summary_error = write_summary(options.output_dir / "summary.json", result.summary);
+  if (defect) std::rethrow_exception(defect);
+  if (!summary_error.empty())
+    throw InputError({(options.output_dir / "summary.json").string(), "", "", ""},
+                     summary_error + " (results.csv keeps the " + std::to_string(result.row_count) + " rows written)");
   return result;
 }
 

@@ -1,35 +1,37 @@
-// Method dispatch (simulate.hpp).
+// Method dispatch through the SolverRegistry (simulate.hpp).
 #include "jourdain/solvers/simulate.hpp"
 
 #include <cmath>
-#include <memory>
 
-#include "explicit_driver.hpp"
+#include "internal.hpp"
+#include "jourdain/solvers/solver_registry.hpp"
 
 namespace jourdain {
-namespace detail {
-std::unique_ptr<OneStepMethod> make_rk4();
-std::unique_ptr<OneStepMethod> make_dopri5(const SolverSettings& s);
-void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer, SolverStats& stats);
-}  // namespace detail
 
-void simulate(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer, SolverStats& stats) {
-  // Library callers reach here without run_netlist: the same bounds, checked once here.
-  check_solver_bounds(settings, {"", "/solver", "", ""});
-  stats.method = settings.method;
+void simulate(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer, SolverStats& stats,
+              const SolverRegistry& solvers) {
+  const InputLocation where{"", "/solver", "", ""};
+  const SolverMethod& method = solvers.get(settings.method, {"", "/solver/method", "", ""});
+  // Library callers reach here without run_netlist: the same checks, once here. A
+  // method reads its own settings from `extra` without checking them again.
+  SolverSettings s = settings;
+  detail::complete_extra_settings(s, solvers.schema(method), where);
+  check_solver_bounds(s, where, solvers);
+  stats.method = s.method;
   stats.last_time = ctx.t;
   observer.output(ctx);  // the initial point
-  if (settings.method == "bdf") {
-    detail::integrate_cvode(model, ctx, settings, observer, stats);
-    return;
-  }
-  auto method = settings.method == "rk4" ? detail::make_rk4() : detail::make_dopri5(settings);
-  detail::integrate_explicit(*method, model, ctx, settings, observer, stats);
+  method.integrate(model, ctx, s, observer, stats);
+}
+
+void simulate(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer, SolverStats& stats) {
+  simulate(model, ctx, settings, observer, stats, SolverRegistry());
 }
 
 void analyze_over_time(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer,
                        SolverStats& stats) {
-  check_solver_bounds(settings, {"", "/solver", "", ""});
+  // No method integrates here: only the output times' bounds apply (whatever method the
+  // settings name, a plugin's too).
+  detail::check_shared_bounds(settings, {"", "/solver", "", ""});
   stats.method = to_string(ctx.analysis);
   stats.last_time = ctx.t;
   observer.output(ctx);  // the initial point, as initialize() left it

@@ -1,5 +1,6 @@
 // The `jourdain` command line: normal use, the bad-input suite (exit code 2 and a
-// message naming the place) and a simulation failure (exit code 1, results kept).
+// message naming the place), a simulation failure (exit code 1, results kept), an
+// internal error (exit code 3, results kept) and a summary.json that cannot be written.
 #include <fstream>
 #include <sstream>
 
@@ -156,7 +157,47 @@ TEST_CASE("bad input: exit code 2 and a message that names the place") {
   SUBCASE("an unknown solver key") {
     std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass"}}, "solver": {"rtoll": 1e-6}})");
     CHECK(m.find("/solver/rtoll") != std::string::npos);
+    CHECK(m.find("for method dopri5; its keys: method, t_start") != std::string::npos);
+    CHECK(m.find("did you mean 'rtol'?") != std::string::npos);
   }
+  SUBCASE("an unknown solver method") {
+    std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass"}}, "solver": {"method": "bfd"}})");
+    CHECK(m.find("/solver/method: unknown method 'bfd'; registered methods: bdf, dopri5, rk4; did you mean 'bdf'?") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("jourdain solvers: the methods and their settings; a key of another method is a warning") {
+  CommandResult all = cli("solvers");
+  CAPTURE(all.output);
+  CHECK(all.exit_code == 0);
+  for (const char* text : {"bdf - SUNDIALS CVODE", "dopri5 - Dormand-Prince", "rk4 - classical",
+                           "step (real, s) = 0.0  range [0, inf) s", "Every method also reads:", "max_output_rows (integer)"})
+    CHECK(all.output.find(text) != std::string::npos);
+  CommandResult one = cli("solvers bdf --json");
+  REQUIRE(one.exit_code == 0);
+  auto d = nlohmann::json::parse(one.output);
+  CHECK(d["name"] == "bdf");
+  CHECK(d["settings"].size() == 9);  // 5 shared + rtol, atol, max_step, initial_step
+  CommandResult unknown = cli("solvers rk5");
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.output.find("unknown method 'rk5'; registered methods: bdf, dopri5, rk4; did you mean 'rk4'?") !=
+        std::string::npos);
+
+  // rtol is dopri5's and bdf's: with rk4 it is ignored, and both check and run say so.
+  TempDir dir;
+  std::string text = kOscillator;
+  text.replace(text.find(R"("method": "dopri5")"), 18, R"("method": "rk4", "rtol": 1e-8)");
+  auto file = write(dir, "osc_rk4.json", text);
+  CommandResult c = cli("check " + file);
+  CAPTURE(c.output);
+  CHECK(c.exit_code == 0);
+  CHECK(c.output.find("/solver/rtol: not read by method rk4 (a setting of bdf, dopri5); ignored") != std::string::npos);
+  CommandResult r = cli("run " + file + " -o " + (dir.path() / "out").string() + " --no-report");
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("not read by method rk4") != std::string::npos);
+  auto summary = nlohmann::json::parse(slurp(dir.path() / "out" / "summary.json"));
+  CHECK(summary["warnings"][0] == "/solver/rtol: not read by method rk4 (a setting of bdf, dopri5); ignored");
 }
 
 TEST_CASE("bad input on the command line itself") {
@@ -205,4 +246,66 @@ TEST_CASE("a simulation failure exits 1 and keeps everything computed so far") {
   CHECK(rows == summary["rows"].get<long>());
   CHECK(last_t <= t_fail);
   CHECK(last_t > t_fail - 0.001 - 1e-12);
+}
+
+TEST_CASE("an internal error (a defect, here a plugin's std::logic_error) exits 3, says so, and keeps the results") {
+  TempDir dir;
+  auto file = write(dir, "defect.json", R"({
+    "components": {"fault": {"type": "defect.fault", "params": {"fail_time": 0.45}}, "integ": {"type": "signal.integrator"}},
+    "connections": [["fault.out", "integ.in"]],
+    "solver": {"method": "rk4", "t_end": 1, "step": 0.01, "output_interval": 0.1},
+    "record": ["integ.y"]
+  })");
+  auto out = dir.path() / "out";
+  CommandResult r = cli("run -q " + file + " -o " + out.string() + " --plugin " + DEFECT_PLUGIN);
+  CAPTURE(r.output);
+  CHECK(r.exit_code == 3);
+  CHECK(r.output.find("internal error: defect.fault: an invariant of the plugin broke") != std::string::npos);
+  CHECK(r.output.find("please report") != std::string::npos);
+  // The rows before the defect (t = 0 ... 0.4; it strikes in the step that reaches 0.45)
+  // and a summary that records it.
+  auto summary = nlohmann::json::parse(slurp(out / "summary.json"));
+  CHECK(summary["status"] == "failed");
+  CHECK(summary["failure"]["message"].get<std::string>().find("internal error") != std::string::npos);
+  CHECK(summary["rows"] == 5);
+  std::istringstream csv(slurp(out / "results.csv"));
+  std::string line;
+  int lines = 0;
+  while (std::getline(csv, line)) ++lines;
+  CHECK(lines == 1 + 5);
+  // The exit codes stay apart: the same netlist without the defect's time runs (0).
+  CommandResult fine = cli("run -q " + file + " -o " + out.string() + " --plugin " + DEFECT_PLUGIN +
+                           " --set fault.fail_time=2 --no-report");
+  CHECK(fine.exit_code == 0);
+}
+
+TEST_CASE("summary.json that cannot be written is an error naming it; results.csv keeps its rows") {
+  TempDir dir;
+  auto file = write(dir, "osc.json", kOscillator);
+  auto out = dir.path() / "out";
+  // A folder where summary.json should go: the file cannot be opened.
+  std::filesystem::create_directories(out / "summary.json");
+  CommandResult r = cli("run -q " + file + " -o " + out.string() + " --no-report");
+  CAPTURE(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find((out / "summary.json").string() + ": cannot open the file") != std::string::npos);
+  CHECK(r.output.find("results.csv keeps the 11 rows written") != std::string::npos);
+  std::istringstream csv(slurp(out / "results.csv"));
+  std::string line;
+  int lines = 0;
+  while (std::getline(csv, line)) ++lines;
+  CHECK(lines == 1 + 11);
+
+  // The same through the library: an InputError located at the file.
+  jourdain::Netlist net = jourdain::test::load(kOscillator);
+  jourdain::RunOptions options;
+  options.output_dir = out;
+  options.write_report = false;
+  try {
+    jourdain::run_netlist(net, options);
+    FAIL("summary.json was not refused");
+  } catch (const jourdain::InputError& e) {
+    CHECK(e.where().file == (out / "summary.json").string());
+    CHECK(e.message().find("cannot open the file") != std::string::npos);
+  }
 }

@@ -1,9 +1,11 @@
-// Writing a plugin: a shared library with component types.
+// Writing a plugin: a shared library with component types (and, through the libraries'
+// Registry extensions, other things: a solver method, jourdain/solvers/solver_registry.hpp).
 //
 //   #include <jourdain/plugin.hpp>
 //   class MyValve : public jourdain::Component { ... };
 //   JOURDAIN_PLUGIN(registry) {
 //     registry.add<MyValve>("mylib.valve", "my valve");
+//     jourdain::solvers(registry).add(std::make_shared<MyMethod>());  // links Jourdain::solvers
 //   }
 //
 // The macro defines two C-ABI entry points: one reports the framework ABI version the

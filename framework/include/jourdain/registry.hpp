@@ -1,5 +1,10 @@
 // Registry: component type name -> factory. Filled by the built-in component libraries
 // and by plugins; owned by the application (there is no global registry).
+//
+// Libraries above the framework keep registries of their own inside it as extensions
+// (the solvers library's solver methods: jourdain/solvers/solver_registry.hpp), so that a
+// plugin, which is handed only this Registry, can reach them and the framework need not
+// know what they hold.
 #pragma once
 
 #include <filesystem>
@@ -7,6 +12,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <typeindex>
 #include <vector>
 
 #include "jourdain/component.hpp"
@@ -19,6 +26,22 @@ struct ComponentType {
   std::string summary;      // one line, for `jourdain list`
   std::string origin;       // "built-in" or the plugin's path
   std::function<std::unique_ptr<Component>()> create;
+};
+
+// Base of an extension kept in a Registry (Registry::extension<T>()).
+class RegistryExtension {
+ public:
+  virtual ~RegistryExtension();
+  // Who is registering now: "built-in", or the path of the plugin being loaded. The
+  // Registry keeps it up to date; an extension stamps what it is given with it.
+  const std::string& origin() const { return origin_; }
+  // A plugin failed half-way through registering: forget everything stamped with its
+  // origin, so that loading stays all or nothing across every extension.
+  virtual void remove_origin(const std::string& origin) = 0;
+
+ private:
+  friend class Registry;
+  std::string origin_ = "built-in";
 };
 
 class Registry {
@@ -50,8 +73,32 @@ class Registry {
   // Close names, for "did you mean" in messages.
   std::vector<std::string> suggestions(const std::string& name) const;
 
-  // Origin stamped on types added from now on (set while a plugin registers).
-  void set_origin(std::string origin) { origin_ = std::move(origin); }
+  // Origin stamped on types (and on what extensions hold) added from now on (set while a
+  // plugin registers).
+  void set_origin(std::string origin);
+  const std::string& origin() const { return origin_; }
+
+  // The extension of type T (derived from RegistryExtension, default-constructible),
+  // created on first use and owned by this Registry: one per Registry and type, so two
+  // applications (or tests) never share one. The type is keyed by its std::type_index;
+  // the libraries that define extensions instantiate this in their own code, and a
+  // plugin reaches it through their functions (e.g. jourdain::solvers(registry)).
+  template <class T>
+  T& extension() {
+    static_assert(std::is_base_of_v<RegistryExtension, T>, "a Registry extension derives from RegistryExtension");
+    auto& slot = extensions_[std::type_index(typeid(T))];
+    if (!slot) {
+      slot = std::make_unique<T>();
+      slot->origin_ = origin_;
+    }
+    return static_cast<T&>(*slot);
+  }
+  // The extension of type T if it was ever created, else nullptr.
+  template <class T>
+  const T* find_extension() const {
+    auto it = extensions_.find(std::type_index(typeid(T)));
+    return it == extensions_.end() ? nullptr : static_cast<const T*>(it->second.get());
+  }
 
   // Loads a plugin shared library by path (never searched for: see plugin.hpp) and lets
   // it register its types. Loading the same file twice is a no-op. Throws InputError.
@@ -63,6 +110,7 @@ class Registry {
   std::vector<std::string> loaded_plugins_;
   std::string origin_ = "built-in";
   std::map<std::string, WorldSetting> world_settings_;
+  std::map<std::type_index, std::unique_ptr<RegistryExtension>> extensions_;
 };
 
 }  // namespace jourdain

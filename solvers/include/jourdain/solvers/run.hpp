@@ -33,6 +33,9 @@ struct RunOptions {
   // itself is not touched, so one loaded netlist serves runs with different values, in
   // any number of threads at once. Bad names or values are InputErrors.
   std::vector<std::pair<std::string, nlohmann::json>> parameters;
+  // The methods the netlist's solver.method is chosen from; null: the built-in ones. An
+  // application with plugins passes its own: &jourdain::solvers(registry).
+  const SolverRegistry* solvers = nullptr;
 };
 
 struct RunResult {
@@ -53,8 +56,12 @@ struct RunResult {
   std::vector<double> column(const std::string& name) const;
 };
 
-// Throws InputError for bad solver settings or a bad output folder; a failure during
-// the run is returned (finished == false) after everything up to it has been written.
+// Throws InputError for bad solver settings or a bad output folder (one where
+// summary.json cannot be written: results.csv keeps its rows); a failure during the run
+// is returned (finished == false) after everything up to it has been written. Any other
+// exception (a defect in Jourdain or a plugin, not a property of the model) is rethrown
+// after results.csv and summary.json (status "failed", the failure marked as an internal
+// error) have been written.
 RunResult run_netlist(const Netlist& netlist, const RunOptions& options);
 
 }  // namespace jourdain

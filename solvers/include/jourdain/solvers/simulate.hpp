@@ -1,14 +1,16 @@
 // Time integration of an assembled Model (solvers see nothing else).
 //
-// Methods: "rk4" (fixed step), "dopri5" (Dormand–Prince 5(4), error control, dense
-// output), "bdf" (SUNDIALS CVODE: variable-order BDF with Newton iterations and a dense
-// finite-difference Jacobian, for stiff models). All three locate zero crossings (to
-// event_tolerance in time for the explicit methods; CVODE's own root finding for bdf),
-// hand them to the components, and restart after a discrete change.
+// Methods come from a SolverRegistry (solver_registry.hpp). Built in: "rk4" (fixed step),
+// "dopri5" (Dormand–Prince 5(4), error control, dense output), "bdf" (SUNDIALS CVODE:
+// variable-order BDF with Newton iterations and a dense finite-difference Jacobian, for
+// stiff models). All three locate zero crossings (to event_tolerance in time for the
+// explicit methods; CVODE's own root finding for bdf), hand them to the components, and
+// restart after a discrete change. Plugins may add others.
 #pragma once
 
 #include <limits>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +19,10 @@
 
 namespace jourdain {
 
+class SolverRegistry;
+
+// The run's settings: the netlist's "solver" object. Which keys a method reads is its
+// schema's business (solver_registry.hpp); the fields hold the defaults below otherwise.
 struct SolverSettings {
   std::string method = "dopri5";
   double t_start = 0.0;
@@ -30,14 +36,26 @@ struct SolverSettings {
   long max_steps = 50'000'000;   // accepted steps, a guard against a stalled run
   double event_tolerance = 1e-10;  // s: width of the bracket around a located event
   long max_output_rows = 10'000'000;  // a guard against an output that would fill the disk
+  // The settings of the method's own that are none of the fields above (a plugin's
+  // method), by key, in SI, defaults filled in: a JSON object.
+  nlohmann::json extra = nlohmann::json::object();
 };
 
-// Reads the netlist's "solver" object; unknown keys and bad values are InputErrors.
+// Reads the netlist's "solver" object against the schema of the method it names (dopri5
+// when it names none). An unknown method (the message lists the registered ones), a key
+// no method knows (it lists the method's keys) or a bad value is an InputError naming the
+// place; a key that only other methods read is ignored with a warning naming the method
+// and the ones that use it, appended to `warnings` when given.
+SolverSettings solver_settings_from_json(const nlohmann::json& j, const InputLocation& where,
+                                         const SolverRegistry& solvers, std::vector<std::string>* warnings = nullptr);
+// The same with the built-in methods.
 SolverSettings solver_settings_from_json(const nlohmann::json& j, const InputLocation& where);
 // Refuses, as bad input, settings that ask for more output rows than max_output_rows or
-// (rk4) more fixed steps than max_steps: a typo in an interval must not fill the disk or
-// run for days. Call it once t_end is final (after --t-end).
-void check_solver_bounds(const SolverSettings& s, const InputLocation& where);
+// more steps than max_steps (a max_step, a fixed step): a typo in an interval must not
+// fill the disk or run for days. Call it once t_end is final (after --t-end).
+void check_solver_bounds(const SolverSettings& s, const InputLocation& where, const SolverRegistry& solvers);
+void check_solver_bounds(const SolverSettings& s, const InputLocation& where);  // built-in methods
+// Every field, then the extra settings beside them.
 nlohmann::json to_json(const SolverSettings& s);
 
 struct SolverStats {
@@ -63,9 +81,14 @@ class Observer {
   virtual void progress(double /*t*/) {}
 };
 
-// Integrates from ctx (initialized by the caller with model.initialize) to t_end.
-// `stats` is updated as the run goes, so it holds what was done even when a
-// SimulationError ends the run.
+// Integrates from ctx (initialized by the caller with model.initialize) to t_end with the
+// method settings.method of `solvers` (its extra settings checked against its schema,
+// missing ones given their defaults). `stats` is updated as the run goes, so it holds
+// what was done even when a SimulationError ends the run. Throws InputError for bad
+// settings (an unknown method, bounds), before anything runs.
+void simulate(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer, SolverStats& stats,
+              const SolverRegistry& solvers);
+// The same with the built-in methods.
 void simulate(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer, SolverStats& stats);
 
 // A non-dynamic analysis (ctx.analysis: "kinematic" or "static"): at every output time

@@ -1,14 +1,23 @@
-// Shared driver of the explicit one-step methods: step-size control, output at the
+// Explicit one-step methods and their shared driver: step-size control, output at the
 // requested times from the method's dense output, and event location by bisection on
 // the dense output (so an event is placed to event_tolerance without tiny steps).
+//
+// rk4 and dopri5 are two such methods. A plugin adds another by giving its step and its
+// dense output (a OneStepMethod) and deriving from ExplicitSolverMethod; the driver
+// reads the settings "step" (fixed-step methods; 0: output_interval / 10), or "rtol",
+// "atol", "max_step" and "initial_step" (adaptive ones), and "event_tolerance", so the
+// method's schema should declare those it is run with (standard_solver_setting).
 #pragma once
+
+#include <memory>
 
 #include <Eigen/Core>
 
 #include "jourdain/model.hpp"
 #include "jourdain/solvers/simulate.hpp"
+#include "jourdain/solvers/solver_registry.hpp"
 
-namespace jourdain::detail {
+namespace jourdain {
 
 // Evaluates f(t, x) for a method, counting evaluations.
 struct RightHandSide {
@@ -22,6 +31,7 @@ struct RightHandSide {
   }
 };
 
+// One run's stepper: it holds that run's stage vectors and dense-output coefficients.
 class OneStepMethod {
  public:
   virtual ~OneStepMethod() = default;
@@ -40,19 +50,20 @@ class OneStepMethod {
   virtual Eigen::Index largest_error_state() const { return -1; }
 };
 
+// Drives `method` from ctx to settings.t_end (the contract of SolverMethod::integrate).
 void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx, const SolverSettings& settings,
                         Observer& observer, SolverStats& stats);
 
-// Output times t_start + k * interval, with t_end as the last one.
-struct OutputClock {
-  double t0, t_end, interval;
-  long count;  // number of output times after t0
-  long next = 1;
-  OutputClock(const SolverSettings& s);
-  double time(long k) const { return k >= count ? t_end : t0 + static_cast<double>(k) * interval; }
-  bool done() const { return next > count; }
-  double upcoming() const { return time(next); }
+// A SolverMethod made of a OneStepMethod and the driver above.
+class ExplicitSolverMethod : public SolverMethod {
+ public:
+  using SolverMethod::SolverMethod;
+  // A fresh stepper for one run, from the run's settings.
+  virtual std::unique_ptr<OneStepMethod> stepper(const SolverSettings& s) const = 0;
+  // A fixed-step stepper must reach t_end within max_steps steps.
+  void check_bounds(const SolverSettings& s, const InputLocation& where) const override;
+  void integrate(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
+                 SolverStats& stats) const override;
 };
 
-
-}  // namespace jourdain::detail
+}  // namespace jourdain
