@@ -27,13 +27,16 @@ namespace jourdain::signal_library {
 //   Tf = Td / 10 = kd / (10 kp)        (the usual derivative filter, N = 10).
 // With ki = 0 there is no integral action and I stays at its initial value. Gains are
 // non-negative; for a reverse-acting loop, negate the error (signal.sum "-+").
+// Gains, limits and time constants are numeric parameters, so a run may give them other
+// values: the automatic Tf and Tt are worked out from the run's values where they are
+// used (a division and a square root per evaluation).
 class Pid final : public Component {
  public:
   Pid() {
     constexpr double inf = std::numeric_limits<double>::infinity();
     kp_ = declare_real("kp", "", 1.0,
-                       "proportional gain (whether kp and kd are 0 in the netlist decides whether the command reads "
-                       "the error directly: a run cannot make both non-zero if the netlist has both 0)",
+                       "proportional gain (with kp = kd = 0 in the netlist the command is built independent of the "
+                       "error, and a run cannot make either non-zero)",
                        Range::non_negative());
     ki_ = declare_real("ki", "1/s", 0.0, "integral gain", Range::non_negative());
     kd_ = declare_real("kd", "s", 0.0, "derivative gain (see kp)", Range::non_negative());
