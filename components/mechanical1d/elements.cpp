@@ -7,20 +7,18 @@ namespace jourdain::mechanical1d_library {
 class Spring final : public Component {
  public:
   Spring() {
-    declare_real("stiffness", "N/m", 1000.0, "stiffness k", Range::non_negative());
-    declare_real("free_length", "m", 0.0, "length L0 at which the spring is relaxed");
+    k_ = declare_real("stiffness", "N/m", 1000.0, "stiffness k", Range::non_negative());
+    free_length_ = declare_real("free_length", "m", 0.0, "length L0 at which the spring is relaxed");
   }
   void configure() override {
-    k_ = real("stiffness");
-    free_length_ = real("free_length");
     a_ = declare_port("a", mech1d_domain(), PortSide::Response, "end a");
     b_ = declare_port("b", mech1d_domain(), PortSide::Response, "end b");
     tension_ = declare_observable("force", "N", "tension (positive when stretched)");
     elongation_ = declare_observable("elongation", "m", "x_b - x_a - L0");
   }
   void calc_outputs(Eval& e) const override {
-    const double stretch = e.in(b_, mech1d::position) - e.in(a_, mech1d::position) - free_length_;
-    const double tension = k_ * stretch;
+    const double stretch = e.in(b_, mech1d::position) - e.in(a_, mech1d::position) - e.param(free_length_);
+    const double tension = e.param(k_) * stretch;
     e.set_out(a_, mech1d::force, tension);
     e.set_out(b_, mech1d::force, -tension);
     e.set_observable(tension_, tension);
@@ -28,7 +26,7 @@ class Spring final : public Component {
   }
 
  private:
-  double k_ = 0.0, free_length_ = 0.0;
+  RealParam k_, free_length_;
   PortId a_, b_;
   ObservableId tension_, elongation_;
 };
@@ -36,22 +34,21 @@ class Spring final : public Component {
 // Linear damper: F = c (v_b - v_a) on a, -F on b.
 class Damper final : public Component {
  public:
-  Damper() { declare_real("damping", "N*s/m", 100.0, "viscous damping coefficient c", Range::non_negative()); }
+  Damper() { c_ = declare_real("damping", "N*s/m", 100.0, "viscous damping coefficient c", Range::non_negative()); }
   void configure() override {
-    c_ = real("damping");
     a_ = declare_port("a", mech1d_domain(), PortSide::Response, "end a");
     b_ = declare_port("b", mech1d_domain(), PortSide::Response, "end b");
     force_ = declare_observable("force", "N", "force on end a");
   }
   void calc_outputs(Eval& e) const override {
-    const double f = c_ * (e.in(b_, mech1d::velocity) - e.in(a_, mech1d::velocity));
+    const double f = e.param(c_) * (e.in(b_, mech1d::velocity) - e.in(a_, mech1d::velocity));
     e.set_out(a_, mech1d::force, f);
     e.set_out(b_, mech1d::force, -f);
     e.set_observable(force_, f);
   }
 
  private:
-  double c_ = 0.0;
+  RealParam c_;
   PortId a_, b_;
   ObservableId force_;
 };
@@ -59,21 +56,20 @@ class Damper final : public Component {
 // A point that does not move; it takes any force (reported as reaction).
 class Fixed final : public Component {
  public:
-  Fixed() { declare_real("position", "m", 0.0, "position of the fixed point"); }
+  Fixed() { position_ = declare_real("position", "m", 0.0, "position of the fixed point"); }
   void configure() override {
-    position_ = real("position");
     port_ = declare_port("p", mech1d_domain(), PortSide::State, "fixed position (any number of connections)");
     set_dependencies(port_, {});
     reaction_ = declare_observable("reaction", "N", "sum of the forces applied to the fixed point");
   }
   void calc_outputs(Eval& e) const override {
-    e.set_out(port_, mech1d::position, position_);
+    e.set_out(port_, mech1d::position, e.param(position_));
     e.set_out(port_, mech1d::velocity, 0.0);
   }
   void calc_derivatives(Eval& e) const override { e.set_observable(reaction_, e.in(port_, mech1d::force)); }
 
  private:
-  double position_ = 0.0;
+  RealParam position_;
   PortId port_;
   ObservableId reaction_;
 };

@@ -28,24 +28,23 @@ namespace jourdain::mechanical1d_library {
 class Mass final : public Component {
  public:
   Mass() {
-    declare_real("mass", "kg", 1.0, "mass", Range::positive());
-    declare_real("inclination", "rad", 0.0, "angle of the +x axis above the horizontal (\"90 deg\": vertical, up)");
-    declare_real("x_min", "m", -std::numeric_limits<double>::infinity(), "lower end stop (-inf: none)");
-    declare_real("x_max", "m", std::numeric_limits<double>::infinity(), "upper end stop (inf: none)");
-    declare_real("restitution", "", 0.0, "coefficient of restitution at the end stops", Range::between(0.0, 1.0));
-    declare_real("rest_velocity", "m/s", 1e-3, "impact speed below which the mass comes to rest on a stop",
-                 Range::non_negative());
+    mass_ = declare_real("mass", "kg", 1.0, "mass", Range::positive());
+    inclination_ =
+        declare_real("inclination", "rad", 0.0, "angle of the +x axis above the horizontal (\"90 deg\": vertical, up)");
+    declare_config_real("x_min", "m", -std::numeric_limits<double>::infinity(),
+                        "lower end stop (-inf: none; configuration: its events exist or not)");
+    declare_config_real("x_max", "m", std::numeric_limits<double>::infinity(),
+                        "upper end stop (inf: none; configuration: its events exist or not)");
+    restitution_ = declare_real("restitution", "", 0.0, "coefficient of restitution at the end stops",
+                                Range::between(0.0, 1.0));
+    rest_velocity_ = declare_real("rest_velocity", "m/s", 1e-3,
+                                  "impact speed below which the mass comes to rest on a stop", Range::non_negative());
   }
 
   void configure() override {
-    m_ = real("mass");
-    inclination_ = real("inclination");
-    axis_ = Eigen::Vector2d(std::cos(inclination_), std::sin(inclination_));
     gravity_ = planar_gravity(world());
-    x_min_ = real("x_min");
-    x_max_ = real("x_max");
-    restitution_ = real("restitution");
-    rest_velocity_ = real("rest_velocity");
+    x_min_ = config_real("x_min");
+    x_max_ = config_real("x_max");
     if (!(x_min_ < x_max_)) parameter_error("x_max", "must be above x_min");
     port_ = declare_port("p", mech1d_domain(), PortSide::State,
                          "position and velocity out, force in (any number of connections; forces add up)");
@@ -96,7 +95,7 @@ class Mass final : public Component {
   void calc_derivatives(Eval& e) const override {
     const double f = applied_force(e);
     const bool resting = e.discrete(contact_) != 0.0;
-    const double a = resting ? 0.0 : f / m_;
+    const double a = resting ? 0.0 : f / e.param(mass_);
     e.set_derivative(x_, resting ? 0.0 : e.state(v_));
     e.set_derivative(v_, a);
     e.set_observable(a_, a);
@@ -140,10 +139,10 @@ class Mass final : public Component {
   void impact(Eval& e, bool lower) const {
     const double stop = lower ? x_min_ : x_max_;
     const double v_impact = e.state(v_);
-    const double v_after = -restitution_ * v_impact;
+    const double v_after = -e.param(restitution_) * v_impact;
     e.set_state(x_, stop);
     const double contact = lower ? -1.0 : 1.0;
-    if (std::abs(v_after) <= rest_velocity_) {
+    if (std::abs(v_after) <= e.param(rest_velocity_)) {
       e.set_state(v_, 0.0);
       e.set_discrete(contact_, contact);
       e.log_event(std::string("comes to rest on the ") + (lower ? "lower" : "upper") + " end stop (impact speed " +
@@ -156,12 +155,15 @@ class Mass final : public Component {
   }
 
   double applied_force(const Eval& e) const {
-    return e.in(port_, mech1d::force) + m_ * gravity_.dot(axis_);
+    // e = (cos i, sin i): the unit vector of +x in the world plane.
+    const double inclination = e.param(inclination_);
+    const Eigen::Vector2d axis(std::cos(inclination), std::sin(inclination));
+    return e.in(port_, mech1d::force) + e.param(mass_) * gravity_.dot(axis);
   }
 
-  Eigen::Vector2d axis_{1.0, 0.0};  // unit vector of +x in the world plane
-  Eigen::Vector2d gravity_;          // world.gravity
-  double m_ = 1.0, inclination_ = 0.0, x_min_ = 0.0, x_max_ = 0.0, restitution_ = 0.0, rest_velocity_ = 0.0;
+  Eigen::Vector2d gravity_;  // world.gravity
+  double x_min_ = 0.0, x_max_ = 0.0;
+  RealParam mass_, inclination_, restitution_, rest_velocity_;
   PortId port_;
   StateId x_, v_;
   ObservableId a_, force_, stop_force_;

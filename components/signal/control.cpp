@@ -27,90 +27,116 @@ namespace jourdain::signal_library {
 //   Tf = Td / 10 = kd / (10 kp)        (the usual derivative filter, N = 10).
 // With ki = 0 there is no integral action and I stays at its initial value. Gains are
 // non-negative; for a reverse-acting loop, negate the error (signal.sum "-+").
+// Gains, limits and time constants are numeric parameters, so a run may give them other
+// values: the automatic Tf and Tt are worked out from the run's values where they are
+// used (a division and a square root per evaluation).
 class Pid final : public Component {
  public:
   Pid() {
     constexpr double inf = std::numeric_limits<double>::infinity();
-    declare_real("kp", "", 1.0, "proportional gain", Range::non_negative());
-    declare_real("ki", "1/s", 0.0, "integral gain", Range::non_negative());
-    declare_real("kd", "s", 0.0, "derivative gain", Range::non_negative());
-    declare_real("Tf", "s", 0.0, "time constant of the derivative filter (0: automatic, Td/10 = kd/(10 kp))",
-                 Range::non_negative());
-    declare_real("u_min", "", -inf, "lower limit of the command");
-    declare_real("u_max", "", inf, "upper limit of the command");
-    declare_real("Tt", "s", 0.0,
-                 "anti-windup tracking time constant (0: automatic, sqrt(kd/ki) or kp/ki without derivative "
-                 "action; a huge value disables anti-windup)",
-                 Range::non_negative());
+    kp_ = declare_real("kp", "", 1.0,
+                       "proportional gain (with kp = kd = 0 in the netlist the command is built independent of the "
+                       "error, and a run cannot make either non-zero)",
+                       Range::non_negative());
+    ki_ = declare_real("ki", "1/s", 0.0, "integral gain", Range::non_negative());
+    kd_ = declare_real("kd", "s", 0.0, "derivative gain (see kp)", Range::non_negative());
+    tf_ = declare_real("Tf", "s", 0.0, "time constant of the derivative filter (0: automatic, Td/10 = kd/(10 kp))",
+                       Range::non_negative());
+    u_min_ = declare_real("u_min", "", -inf, "lower limit of the command");
+    u_max_ = declare_real("u_max", "", inf, "upper limit of the command");
+    tt_ = declare_real("Tt", "s", 0.0,
+                       "anti-windup tracking time constant (0: automatic, sqrt(kd/ki) or kp/ki without derivative "
+                       "action; a huge value disables anti-windup)",
+                       Range::non_negative());
     declare_boolean("start_filter_at_error", true,
                     "start the derivative filter at e(t0), so the derivative term starts at 0 (no kick); false: "
                     "at its \"initial\" value");
   }
 
   void configure() override {
-    kp_ = real("kp");
-    ki_ = real("ki");
-    kd_ = real("kd");
-    u_min_ = real("u_min");
-    u_max_ = real("u_max");
-    if (!(u_min_ < u_max_))
-      parameter_error("u_min", "must be less than u_max (u_min = " + format_number(u_min_) +
-                                   ", u_max = " + format_number(u_max_) + ")");
-
-    tf_ = real("Tf");
-    if (tf_ == 0.0) {
-      if (kd_ == 0.0) tf_ = 1.0;  // no derivative action: the filter only runs idle
-      else if (kp_ > 0.0) tf_ = kd_ / (10.0 * kp_);
-      else parameter_error("Tf", "must be given (> 0) when kd > 0 and kp = 0: the automatic Td/10 needs kp");
-    }
-    tt_ = real("Tt");
-    if (tt_ == 0.0 && ki_ > 0.0) {
-      if (kd_ > 0.0) tt_ = std::sqrt(kd_ / ki_);
-      else if (kp_ > 0.0) tt_ = kp_ / ki_;
-      else tt_ = 1.0 / ki_;
-    }
+    const Tuning netlist = tuning([this](RealParam p) { return netlist_value(p); });
+    // Without proportional or derivative action the command reads the integral state
+    // only, which breaks a loop through the controller. That is the model's structure
+    // (the evaluation order), so it follows the netlist's gains; check() refuses a run
+    // whose gains would need the other structure.
+    reads_error_ = netlist.kp != 0.0 || netlist.kd != 0.0;
+    check(netlist);
     start_filter_at_error_ = boolean("start_filter_at_error");
 
     error_ = declare_port("error", signal_domain(), PortSide::Response, "control error e (set point - measurement)");
     command_ = declare_port("command", signal_domain(), PortSide::State, "command u, within [u_min, u_max]");
-    // Without proportional or derivative action the command reads the integral state
-    // only, which breaks a loop through the controller.
-    if (kp_ == 0.0 && kd_ == 0.0) set_dependencies(command_, {});
-    else set_dependencies(command_, {error_});
+    if (reads_error_) set_dependencies(command_, {error_});
+    else set_dependencies(command_, {});
     integral_ = declare_state("integral", "", 0.0, "integral term I (command units)");
     filter_ = declare_state("filter", "", 0.0, "low-pass filtered error x_f used by the derivative term");
     unsaturated_ = declare_observable("unsaturated", "", "command before the limits, v");
   }
 
   void initialize(Eval& e) const override {
+    check(tuning(e));
     if (start_filter_at_error_) e.set_state(filter_, e.in(error_, signal::value));
   }
 
   void calc_outputs(Eval& e) const override {
-    const Terms t = terms(e);
+    const Terms t = terms(e, tuning(e));
     e.set_out(command_, signal::value, t.u);
     e.set_observable(unsaturated_, t.v);
   }
 
   void calc_derivatives(Eval& e) const override {
-    const Terms t = terms(e);
-    e.set_derivative(filter_, (t.e - e.state(filter_)) / tf_);
-    e.set_derivative(integral_, ki_ > 0.0 ? ki_ * t.e + (t.u - t.v) / tt_ : 0.0);
+    const Tuning g = tuning(e);
+    const Terms t = terms(e, g);
+    e.set_derivative(filter_, (t.e - e.state(filter_)) / g.tf);
+    e.set_derivative(integral_, g.ki > 0.0 ? g.ki * t.e + (t.u - t.v) / g.tt : 0.0);
   }
 
  private:
+  // The gains and limits of one run, with the automatic Tf and Tt chosen (class comment).
+  struct Tuning {
+    double kp, ki, kd, tf, tt, u_min, u_max;
+  };
+  // `value` reads a parameter: the netlist's value (configure) or the run's (Eval).
+  template <class Value>
+  Tuning tuning(Value value) const {
+    Tuning g{value(kp_), value(ki_), value(kd_), value(tf_), value(tt_), value(u_min_), value(u_max_)};
+    if (g.tf == 0.0) {
+      if (g.kd == 0.0) g.tf = 1.0;  // no derivative action: the filter only runs idle
+      else if (g.kp > 0.0) g.tf = g.kd / (10.0 * g.kp);
+      // else Tf stays 0: check() refuses it
+    }
+    if (g.tt == 0.0 && g.ki > 0.0) {
+      if (g.kd > 0.0) g.tt = std::sqrt(g.kd / g.ki);
+      else if (g.kp > 0.0) g.tt = g.kp / g.ki;
+      else g.tt = 1.0 / g.ki;
+    }
+    return g;
+  }
+  Tuning tuning(const Eval& e) const {
+    return tuning([&e](RealParam p) { return e.param(p); });
+  }
+  // What Model::set_parameter cannot see, checking each value alone.
+  void check(const Tuning& g) const {
+    if (std::string why = order_problem("u_min", g.u_min, "u_max", g.u_max); !why.empty()) parameter_error("u_min", why);
+    if (g.tf == 0.0) parameter_error("Tf", "must be given (> 0) when kd > 0 and kp = 0: the automatic Td/10 needs kp");
+    if (!reads_error_ && (g.kp != 0.0 || g.kd != 0.0))
+      parameter_error(g.kp != 0.0 ? "kp" : "kd",
+                      "must stay 0 in this run: the netlist gives the controller neither proportional nor "
+                      "derivative action, so its command was scheduled as independent of the error (give kp or kd "
+                      "a non-zero value in the netlist to change it per run)");
+  }
+
   struct Terms {
     double e, v, u;
   };
-  Terms terms(const Eval& e) const {
+  Terms terms(const Eval& e, const Tuning& g) const {
     const double err = e.in(error_, signal::value);
-    const double d = kd_ * (err - e.state(filter_)) / tf_;
-    const double v = kp_ * err + e.state(integral_) + d;
-    return {err, v, std::clamp(v, u_min_, u_max_)};
+    const double d = g.kd * (err - e.state(filter_)) / g.tf;
+    const double v = g.kp * err + e.state(integral_) + d;
+    return {err, v, std::clamp(v, g.u_min, g.u_max)};
   }
 
-  double kp_ = 1.0, ki_ = 0.0, kd_ = 0.0, tf_ = 1.0, tt_ = 1.0;
-  double u_min_ = 0.0, u_max_ = 0.0;
+  RealParam kp_, ki_, kd_, tf_, u_min_, u_max_, tt_;
+  bool reads_error_ = true;
   bool start_filter_at_error_ = true;
   PortId error_, command_;
   StateId integral_, filter_;
@@ -129,21 +155,15 @@ class Pid final : public Component {
 class Comparator final : public Component {
  public:
   Comparator() {
-    declare_real("lower", "", -0.5, "threshold the input must fall below to switch low");
-    declare_real("upper", "", 0.5, "threshold the input must rise above to switch high (greater than lower)");
-    declare_real("high_value", "", 1.0, "output when high");
-    declare_real("low_value", "", 0.0, "output when low");
+    lower_ = declare_real("lower", "", -0.5, "threshold the input must fall below to switch low");
+    upper_ = declare_real("upper", "", 0.5, "threshold the input must rise above to switch high (greater than lower)");
+    high_value_ = declare_real("high_value", "", 1.0, "output when high");
+    low_value_ = declare_real("low_value", "", 0.0, "output when low");
     declare_boolean("initially_high", false, "start high when lower < u(t0) < upper");
   }
 
   void configure() override {
-    lower_ = real("lower");
-    upper_ = real("upper");
-    if (!(lower_ < upper_))
-      parameter_error("lower", "must be less than upper (lower = " + format_number(lower_) +
-                                   ", upper = " + format_number(upper_) + ")");
-    high_value_ = real("high_value");
-    low_value_ = real("low_value");
+    check(netlist_value(lower_), netlist_value(upper_));
     initially_high_ = boolean("initially_high");
     in_ = declare_port("in", signal_domain(), PortSide::Response, "input u");
     out_ = declare_port("out", signal_domain(), PortSide::State, "high_value or low_value");
@@ -156,19 +176,21 @@ class Comparator final : public Component {
   }
 
   void initialize(Eval& e) const override {
+    const double lower = e.param(lower_), upper = e.param(upper_);
+    check(lower, upper);
     const double u = e.in(in_, signal::value);
-    const bool high = u >= upper_ ? true : u <= lower_ ? false : initially_high_;
+    const bool high = u >= upper ? true : u <= lower ? false : initially_high_;
     e.set_discrete(high_, high ? 1.0 : 0.0);
   }
 
   void calc_outputs(Eval& e) const override {
-    e.set_out(out_, signal::value, is_high(e) ? high_value_ : low_value_);
+    e.set_out(out_, signal::value, e.param(is_high(e) ? high_value_ : low_value_));
   }
 
   void calc_zero_crossings(Eval& e) const override {
     const double u = e.in(in_, signal::value);
-    e.set_zero_crossing(rise_, u - upper_);
-    e.set_zero_crossing(fall_, u - lower_);
+    e.set_zero_crossing(rise_, u - e.param(upper_));
+    e.set_zero_crossing(fall_, u - e.param(lower_));
   }
 
   void on_zero_crossing(Eval& e, ZeroCrossingId z) const override {
@@ -176,17 +198,22 @@ class Comparator final : public Component {
     // while already low, changes nothing.
     if (z == rise_ && !is_high(e)) {
       e.set_discrete(high_, 1.0);
-      e.log_event("input rose above upper = " + format_number(upper_) + ": output " + format_number(high_value_));
+      e.log_event("input rose above upper = " + format_number(e.param(upper_)) + ": output " +
+                  format_number(e.param(high_value_)));
     } else if (z == fall_ && is_high(e)) {
       e.set_discrete(high_, 0.0);
-      e.log_event("input fell below lower = " + format_number(lower_) + ": output " + format_number(low_value_));
+      e.log_event("input fell below lower = " + format_number(e.param(lower_)) + ": output " +
+                  format_number(e.param(low_value_)));
     }
   }
 
  private:
   bool is_high(const Eval& e) const { return e.discrete(high_) > 0.5; }
+  void check(double lower, double upper) const {
+    if (std::string why = order_problem("lower", lower, "upper", upper); !why.empty()) parameter_error("lower", why);
+  }
 
-  double lower_ = -0.5, upper_ = 0.5, high_value_ = 1.0, low_value_ = 0.0;
+  RealParam lower_, upper_, high_value_, low_value_;
   bool initially_high_ = false;
   PortId in_, out_;
   DiscreteId high_;

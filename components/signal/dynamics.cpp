@@ -6,19 +6,18 @@ namespace jourdain::signal_library {
 // dy/dt = k u, y(0) from the netlist's "initial": {"y": ...}
 class Integrator final : public Component {
  public:
-  Integrator() { declare_real("k", "", 1.0, "gain on the input"); }
+  Integrator() { k_ = declare_real("k", "", 1.0, "gain on the input"); }
   void configure() override {
-    k_ = real("k");
     in_ = declare_port("in", signal_domain(), PortSide::Response, "input u");
     out_ = declare_port("out", signal_domain(), PortSide::State, "integral y");
     set_dependencies(out_, {});
     y_ = declare_state("y", "", 0.0, "integral");
   }
   void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, e.state(y_)); }
-  void calc_derivatives(Eval& e) const override { e.set_derivative(y_, k_ * e.in(in_, signal::value)); }
+  void calc_derivatives(Eval& e) const override { e.set_derivative(y_, e.param(k_) * e.in(in_, signal::value)); }
 
  private:
-  double k_ = 1.0;
+  RealParam k_;
   PortId in_, out_;
   StateId y_;
 };
@@ -28,12 +27,10 @@ class Integrator final : public Component {
 class FirstOrderLag final : public Component {
  public:
   FirstOrderLag() {
-    declare_real("K", "", 1.0, "static gain");
-    declare_real("T", "s", 1.0, "time constant", Range::positive());
+    gain_ = declare_real("K", "", 1.0, "static gain");
+    time_constant_ = declare_real("T", "s", 1.0, "time constant", Range::positive());
   }
   void configure() override {
-    gain_ = real("K");
-    time_constant_ = real("T");
     in_ = declare_port("in", signal_domain(), PortSide::Response, "input u");
     out_ = declare_port("out", signal_domain(), PortSide::State, "lagged output y");
     set_dependencies(out_, {});  // y is the state: no direct feedthrough
@@ -41,11 +38,11 @@ class FirstOrderLag final : public Component {
   }
   void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, e.state(y_)); }
   void calc_derivatives(Eval& e) const override {
-    e.set_derivative(y_, (gain_ * e.in(in_, signal::value) - e.state(y_)) / time_constant_);
+    e.set_derivative(y_, (e.param(gain_) * e.in(in_, signal::value) - e.state(y_)) / e.param(time_constant_));
   }
 
  private:
-  double gain_ = 1.0, time_constant_ = 1.0;
+  RealParam gain_, time_constant_;
   PortId in_, out_;
   StateId y_;
 };

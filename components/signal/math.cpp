@@ -11,16 +11,15 @@ namespace jourdain::signal_library {
 // y = k u
 class Gain final : public Component {
  public:
-  Gain() { declare_real("k", "", 1.0, "gain"); }
+  Gain() { k_ = declare_real("k", "", 1.0, "gain"); }
   void configure() override {
-    k_ = real("k");
     in_ = declare_port("in", signal_domain(), PortSide::Response, "input u");
     out_ = declare_port("out", signal_domain(), PortSide::State, "output k u");
   }
-  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, k_ * e.in(in_, signal::value)); }
+  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, e.param(k_) * e.in(in_, signal::value)); }
 
  private:
-  double k_ = 1.0;
+  RealParam k_;
   PortId in_, out_;
 };
 
@@ -93,24 +92,25 @@ class Product final : public Component {
 class Saturation final : public Component {
  public:
   Saturation() {
-    declare_real("lower", "", -1.0, "lower limit");
-    declare_real("upper", "", 1.0, "upper limit (greater than lower)");
+    lower_ = declare_real("lower", "", -1.0, "lower limit");
+    upper_ = declare_real("upper", "", 1.0, "upper limit (greater than lower)");
   }
   void configure() override {
-    lower_ = real("lower");
-    upper_ = real("upper");
-    if (!(lower_ < upper_))
-      parameter_error("lower", "must be less than upper (lower = " + format_number(lower_) +
-                                   ", upper = " + format_number(upper_) + ")");
+    check(netlist_value(lower_), netlist_value(upper_));
     in_ = declare_port("in", signal_domain(), PortSide::Response, "input u");
     out_ = declare_port("out", signal_domain(), PortSide::State, "u clamped to [lower, upper]");
   }
+  void initialize(Eval& e) const override { check(e.param(lower_), e.param(upper_)); }
   void calc_outputs(Eval& e) const override {
-    e.set_out(out_, signal::value, std::clamp(e.in(in_, signal::value), lower_, upper_));
+    e.set_out(out_, signal::value, std::clamp(e.in(in_, signal::value), e.param(lower_), e.param(upper_)));
   }
 
  private:
-  double lower_ = -1.0, upper_ = 1.0;
+  void check(double lower, double upper) const {
+    if (std::string why = order_problem("lower", lower, "upper", upper); !why.empty()) parameter_error("lower", why);
+  }
+
+  RealParam lower_, upper_;
   PortId in_, out_;
 };
 

@@ -24,4 +24,14 @@ inline std::string format_number(double v) {
   return out.str();
 }
 
+// "" when lo < hi; otherwise why not, for a parameter_error about `lo_name`. Parameters
+// that must stay ordered (lower < upper) are checked on the netlist's values in
+// configure() and on a run's values in initialize(): Model::set_parameter checks each
+// value against its own range only.
+inline std::string order_problem(const std::string& lo_name, double lo, const std::string& hi_name, double hi) {
+  if (lo < hi) return {};
+  return "must be less than " + hi_name + " (" + lo_name + " = " + format_number(lo) + ", " + hi_name + " = " +
+         format_number(hi) + ")";
+}
+
 }  // namespace jourdain::signal_library

@@ -10,16 +10,15 @@ namespace jourdain::signal_library {
 // y = value
 class Constant final : public Component {
  public:
-  Constant() { declare_real("value", "", 0.0, "output value"); }
+  Constant() { value_ = declare_real("value", "", 0.0, "output value"); }
   void configure() override {
-    value_ = real("value");
     out_ = declare_port("out", signal_domain(), PortSide::State, "constant value");
     set_dependencies(out_, {});
   }
-  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, value_); }
+  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, e.param(value_)); }
 
  private:
-  double value_ = 0.0;
+  RealParam value_;
   PortId out_;
 };
 
@@ -28,33 +27,37 @@ class Constant final : public Component {
 class Step final : public Component {
  public:
   Step() {
-    declare_real("step_time", "s", 1.0, "time of the step");
-    declare_real("before", "", 0.0, "output before the step");
-    declare_real("after", "", 1.0, "output from the step on");
+    step_time_ = declare_real("step_time", "s", 1.0, "time of the step");
+    before_ = declare_real("before", "", 0.0, "output before the step");
+    after_ = declare_real("after", "", 1.0, "output from the step on");
   }
   void configure() override {
-    step_time_ = real("step_time");
-    before_ = real("before");
-    after_ = real("after");
     out_ = declare_port("out", signal_domain(), PortSide::State, "step signal");
     set_dependencies(out_, {});
-    // initialize() sets it from t0. The declared value is already right for t0 = 0: the
-    // framework computes every output once before any initialize() and not again between
-    // them, so a component reading this output in its own initialize() (a comparator, a
-    // PID) sees the output made from the declared value.
-    stepped_ = declare_discrete("stepped", step_time_ <= 0.0 ? 1.0 : 0.0, "1 once the step has happened");
+    // initialize() sets it from t0 and the run's step_time. The declared value is right
+    // for t0 = 0 and the netlist's step_time: the framework computes every output once
+    // before any initialize(), so a component reading this output in its own
+    // initialize() (a comparator, a PID) sees the output made from the declared value.
+    // Should a run's step_time make it wrong, the step's initialize() changes it and
+    // Model::initialize runs the initialize() hooks again until nothing changes.
+    stepped_ = declare_discrete("stepped", netlist_value(step_time_) <= 0.0 ? 1.0 : 0.0,
+                                "1 once the step has happened");
     crossing_ = declare_zero_crossing("step", CrossingDirection::Rising, "t - step_time");
   }
-  void initialize(Eval& e) const override { e.set_discrete(stepped_, e.time() >= step_time_ ? 1.0 : 0.0); }
-  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, e.discrete(stepped_) > 0.5 ? after_ : before_); }
-  void calc_zero_crossings(Eval& e) const override { e.set_zero_crossing(crossing_, e.time() - step_time_); }
+  void initialize(Eval& e) const override {
+    e.set_discrete(stepped_, e.time() >= e.param(step_time_) ? 1.0 : 0.0);
+  }
+  void calc_outputs(Eval& e) const override {
+    e.set_out(out_, signal::value, e.param(e.discrete(stepped_) > 0.5 ? after_ : before_));
+  }
+  void calc_zero_crossings(Eval& e) const override { e.set_zero_crossing(crossing_, e.time() - e.param(step_time_)); }
   void on_zero_crossing(Eval& e, ZeroCrossingId) const override {
     e.set_discrete(stepped_, 1.0);
-    e.log_event("step to " + format_number(after_));
+    e.log_event("step to " + format_number(e.param(after_)));
   }
 
  private:
-  double step_time_ = 0.0, before_ = 0.0, after_ = 0.0;
+  RealParam step_time_, before_, after_;
   PortId out_;
   DiscreteId stepped_;
   ZeroCrossingId crossing_;
@@ -68,33 +71,33 @@ class Step final : public Component {
 class Ramp final : public Component {
  public:
   Ramp() {
-    declare_real("start_time", "s", 0.0, "time the ramp starts");
-    declare_real("slope", "1/s", 1.0, "rate of change of the output after start_time (output units per second)");
-    declare_real("offset", "", 0.0, "output before start_time");
+    start_time_ = declare_real("start_time", "s", 0.0, "time the ramp starts");
+    slope_ = declare_real("slope", "1/s", 1.0, "rate of change of the output after start_time (output units per second)");
+    offset_ = declare_real("offset", "", 0.0, "output before start_time");
   }
   void configure() override {
-    start_time_ = real("start_time");
-    slope_ = real("slope");
-    offset_ = real("offset");
     out_ = declare_port("out", signal_domain(), PortSide::State, "ramp signal");
     set_dependencies(out_, {});
-    started_ = declare_discrete("started", start_time_ <= 0.0 ? 1.0 : 0.0,  // right for t0 = 0: see Step
+    started_ = declare_discrete("started", netlist_value(start_time_) <= 0.0 ? 1.0 : 0.0,  // a first guess: see Step
                                 "1 once the ramp has started");
     crossing_ = declare_zero_crossing("start", CrossingDirection::Rising, "t - start_time");
   }
-  void initialize(Eval& e) const override { e.set_discrete(started_, e.time() >= start_time_ ? 1.0 : 0.0); }
+  void initialize(Eval& e) const override {
+    e.set_discrete(started_, e.time() >= e.param(start_time_) ? 1.0 : 0.0);
+  }
   void calc_outputs(Eval& e) const override {
     const bool started = e.discrete(started_) > 0.5;
-    e.set_out(out_, signal::value, offset_ + (started ? slope_ * (e.time() - start_time_) : 0.0));
+    e.set_out(out_, signal::value,
+              e.param(offset_) + (started ? e.param(slope_) * (e.time() - e.param(start_time_)) : 0.0));
   }
-  void calc_zero_crossings(Eval& e) const override { e.set_zero_crossing(crossing_, e.time() - start_time_); }
+  void calc_zero_crossings(Eval& e) const override { e.set_zero_crossing(crossing_, e.time() - e.param(start_time_)); }
   void on_zero_crossing(Eval& e, ZeroCrossingId) const override {
     e.set_discrete(started_, 1.0);
-    e.log_event("ramp starts, slope " + format_number(slope_) + " 1/s");
+    e.log_event("ramp starts, slope " + format_number(e.param(slope_)) + " 1/s");
   }
 
  private:
-  double start_time_ = 0.0, slope_ = 1.0, offset_ = 0.0;
+  RealParam start_time_, slope_, offset_;
   PortId out_;
   DiscreteId started_;
   ZeroCrossingId crossing_;
@@ -104,25 +107,22 @@ class Ramp final : public Component {
 class Sine final : public Component {
  public:
   Sine() {
-    declare_real("amplitude", "", 1.0, "amplitude (half the peak-to-peak swing)");
-    declare_real("frequency", "Hz", 1.0, "frequency f", Range::non_negative());
-    declare_real("phase", "rad", 0.0, "phase at t = 0 (e.g. \"90 deg\")");
-    declare_real("offset", "", 0.0, "mean value");
+    amplitude_ = declare_real("amplitude", "", 1.0, "amplitude (half the peak-to-peak swing)");
+    frequency_ = declare_real("frequency", "Hz", 1.0, "frequency f", Range::non_negative());
+    phase_ = declare_real("phase", "rad", 0.0, "phase at t = 0 (e.g. \"90 deg\")");
+    offset_ = declare_real("offset", "", 0.0, "mean value");
   }
   void configure() override {
-    amplitude_ = real("amplitude");
-    omega_ = 2.0 * std::numbers::pi * real("frequency");
-    phase_ = real("phase");
-    offset_ = real("offset");
     out_ = declare_port("out", signal_domain(), PortSide::State, "sine signal");
     set_dependencies(out_, {});
   }
   void calc_outputs(Eval& e) const override {
-    e.set_out(out_, signal::value, offset_ + amplitude_ * std::sin(omega_ * e.time() + phase_));
+    const double omega = 2.0 * std::numbers::pi * e.param(frequency_);  // rad/s
+    e.set_out(out_, signal::value, e.param(offset_) + e.param(amplitude_) * std::sin(omega * e.time() + e.param(phase_)));
   }
 
  private:
-  double amplitude_ = 1.0, omega_ = 0.0, phase_ = 0.0, offset_ = 0.0;
+  RealParam amplitude_, frequency_, phase_, offset_;
   PortId out_;
 };
 

@@ -94,9 +94,10 @@ class ArmSolver final : public BlockSolver {
     Eigen::VectorXd b = S.b;
     if (ctx.analysis == Analysis::Dynamic) {
       for (const auto& p : paths_) {
-        const DriftControl& d = p.path->drift();
-        if (d.kind != DriftControl::Kind::Baumgarte) continue;
-        b.segment<3>(p.row) -= 2.0 * d.alpha * S.phidot.segment<3>(p.row) + d.beta * d.beta * S.phi.segment<3>(p.row);
+        if (p.path->drift().kind != DriftControl::Kind::Baumgarte) continue;
+        const Eval e = model.view(p.comp, ctx, Eval::Phase::Outputs);
+        const double alpha = p.path->alpha(e), beta = p.path->beta(e);
+        b.segment<3>(p.row) -= 2.0 * alpha * S.phidot.segment<3>(p.row) + beta * beta * S.phi.segment<3>(p.row);
       }
     }
     // M^{±1/2} from the eigen-decomposition of the symmetric positive definite M.
@@ -184,7 +185,8 @@ class ArmSolver final : public BlockSolver {
     int iterations = 1;
     for (const auto& p : paths_) {
       if (p.path->drift().kind != DriftControl::Kind::Projection) continue;
-      tolerance = std::min(tolerance, p.path->drift().tolerance);
+      const Eval e = model.view(p.comp, ctx, Eval::Phase::Project);
+      tolerance = std::min(tolerance, p.path->projection_tolerance(e));
       iterations = std::max(iterations, p.path->drift().iterations);
     }
     System S = evaluate(model, ctx);
@@ -220,10 +222,11 @@ class ArmSolver final : public BlockSolver {
     }
     for (const auto& p : paths_) {
       const DriftControl& d = p.path->drift();
+      const Eval e = model.view(p.comp, ctx, Eval::Phase::Outputs);
       out << "  path '" << p.path->name() << "': drift control "
           << (d.kind == DriftControl::Kind::None        ? std::string("none")
-              : d.kind == DriftControl::Kind::Baumgarte ? "Baumgarte α = " + std::to_string(d.alpha) +
-                                                              ", β = " + std::to_string(d.beta)
+              : d.kind == DriftControl::Kind::Baumgarte ? "Baumgarte α = " + std::to_string(p.path->alpha(e)) +
+                                                              ", β = " + std::to_string(p.path->beta(e))
                                                         : std::string("projection (") +
                                                               (d.mass_weighted ? "mass-weighted" : "A⁺") + ")")
           << "\n";

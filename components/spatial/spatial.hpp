@@ -73,14 +73,14 @@ class SerialArm : public Component {
   ObservableId tip_x_, tip_y_, tip_z_, kinetic_, potential_;
 };
 
-// How a tip constraint keeps its drift down (seed 002).
+// How a tip constraint keeps its drift down (seed 002): the choices that shape the
+// solver. Its numbers (Baumgarte's α and β, the projection's tolerance) are numeric
+// parameters of the path, read from a run's Context (TipPath::alpha, ...).
 struct DriftControl {
   enum class Kind { None, Baumgarte, Projection } kind = Kind::Projection;
-  double alpha = 10.0, beta = 10.0;  // 1/s: b ← b − 2αΦ̇ − β²Φ
-  bool mass_weighted = false;        // projection by M⁻¹Aᵀ(AM⁻¹Aᵀ)⁻¹ instead of A⁺
-  double tolerance = 1e-12;          // m: projection stops below this |Φ|∞
-  int iterations = 3;                // Gauss–Newton iterations at most per projection
-  bool assemble = true;              // put the arm on the path before the run
+  bool mass_weighted = false;  // projection by M⁻¹Aᵀ(AM⁻¹Aᵀ)⁻¹ instead of A⁺
+  int iterations = 3;          // Gauss–Newton iterations at most per projection
+  bool assemble = true;        // put the arm on the path before the run
 };
 
 // The desired tip position x_d(t) and its first two derivatives.
@@ -101,6 +101,11 @@ class TipPath : public Component {
   PortId tip() const { return tip_; }
   PathPoint target(double t) const;
   const DriftControl& drift() const { return drift_; }
+  // 1/s: Baumgarte's b ← b − 2αΦ̇ − β²Φ.
+  double alpha(const Eval& e) const { return e.param(alpha_); }
+  double beta(const Eval& e) const { return e.param(beta_); }
+  // m: projection stops below this |Φ|∞.
+  double projection_tolerance(const Eval& e) const { return e.param(tolerance_); }
   void set_force(Eval& e, const Vec3& f) const;
 
  private:
@@ -110,6 +115,7 @@ class TipPath : public Component {
   void configure() override;
   std::vector<Term> terms_[3];
   DriftControl drift_;
+  RealParam alpha_, beta_, tolerance_;
   PortId tip_;
   UnknownId f_[3];
   ObservableId desired_[3], error_, error_rate_;

@@ -19,13 +19,14 @@ TipPath::TipPath() {
                "drift control (seed 002): none; baumgarte (b − 2αΦ̇ − β²Φ); projection of q and q̇ onto the path "
                "after every accepted step",
                {"none", "baumgarte", "projection"});
-  declare_real("alpha", "1/s", 10.0, "Baumgarte velocity gain", Range::non_negative());
-  declare_real("beta", "1/s", 10.0, "Baumgarte position gain", Range::non_negative());
+  alpha_ = declare_real("alpha", "1/s", 10.0, "Baumgarte velocity gain", Range::non_negative());
+  beta_ = declare_real("beta", "1/s", 10.0, "Baumgarte position gain", Range::non_negative());
   declare_text("projection_metric", std::string("euclidean"),
                "projection step: euclidean (A⁺Φ, the smallest joint step) or mass (M⁻¹Aᵀ(AM⁻¹Aᵀ)⁻¹Φ, the smallest "
                "kinetic-energy step)",
                {"euclidean", "mass"});
-  declare_real("projection_tolerance", "m", 1e-12, "projection stops once |Φ|∞ is below this", Range::positive());
+  tolerance_ =
+      declare_real("projection_tolerance", "m", 1e-12, "projection stops once |Φ|∞ is below this", Range::positive());
   declare_integer("projection_iterations", 3, "Gauss–Newton iterations at most per projection", Range::between(1, 50));
   declare_boolean("assemble", true, "before the run, move the arm onto the path (Newton, minimum-norm steps) and "
                                     "its rates onto the path's velocity");
@@ -38,10 +39,7 @@ void TipPath::configure() {
   drift_.kind = kind == "none"        ? DriftControl::Kind::None
                 : kind == "baumgarte" ? DriftControl::Kind::Baumgarte
                                       : DriftControl::Kind::Projection;
-  drift_.alpha = real("alpha");
-  drift_.beta = real("beta");
   drift_.mass_weighted = text("projection_metric") == "mass";
-  drift_.tolerance = real("projection_tolerance");
   drift_.iterations = static_cast<int>(integer("projection_iterations"));
   drift_.assemble = boolean("assemble");
 
@@ -82,11 +80,12 @@ void TipPath::calc_outputs(Eval& e) const {
   const Var pos[3] = {x, y, z}, vel[3] = {vx, vy, vz}, acc[3] = {ax, ay, az}, force[3] = {fx, fy, fz};
   const PathPoint d = target(e.time());
   const bool baumgarte = drift_.kind == DriftControl::Kind::Baumgarte && e.context().analysis == Analysis::Dynamic;
+  const double alpha = e.param(alpha_), beta = e.param(beta_);
   for (int k = 0; k < 3; ++k) {
     e.set_out(tip_, force[k], e.unknown(f_[k]));
     const double phi = e.in(tip_, pos[k]) - d.x[k], phidot = e.in(tip_, vel[k]) - d.v[k];
     e.set_residual(f_[k], e.in(tip_, acc[k]) - d.a[k] +
-                              (baumgarte ? 2.0 * drift_.alpha * phidot + drift_.beta * drift_.beta * phi : 0.0));
+                              (baumgarte ? 2.0 * alpha * phidot + beta * beta * phi : 0.0));
   }
 }
 

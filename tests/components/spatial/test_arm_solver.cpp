@@ -156,3 +156,31 @@ TEST_CASE("a free arm (no path) conserves its energy: M, h and the solver agree 
   CHECK(drift < 1e-6);
   CHECK(max_of(r.column("arm.torque1"), 0, T.size()) == 0.0);  // no constraint, no torque
 }
+
+TEST_CASE("three-link arm: Baumgarte gains and the projection tolerance set per run, bit for bit") {
+  // The arm solver reads the path's numeric parameters through the path, from the run's
+  // Context (Model::set_parameter): a loaded model given other values must run as the
+  // netlist written with them does. The drift control itself is configuration.
+  for (const char* drift : {"baumgarte", "projection"}) {
+    INFO(drift);
+    json doc = reference_netlist();
+    doc["components"]["path"]["params"]["drift"] = drift;
+    const json values = std::string(drift) == "baumgarte" ? json{{"alpha", "4 1/s"}, {"beta", 6}}
+                                                          : json{{"projection_tolerance", "1 nm"}};
+    const Netlist loaded = test::load(doc.dump());
+    RunOptions o;
+    o.keep_rows = true;
+    for (const auto& [k, v] : values.items()) o.parameters.emplace_back("path." + k, v);
+    const RunResult per_run = run_netlist(loaded, o);
+    REQUIRE_MESSAGE(per_run.finished, per_run.failure);
+    const RunResult written = run_with(doc, values);
+    CHECK(per_run.rows.size() > 100);
+    CHECK(per_run.rows == written.rows);
+    CHECK(per_run.stats.steps == written.stats.steps);
+    CHECK(per_run.rows != run_with(doc, json::object()).rows);  // the netlist's own values differ
+
+    Context ctx = loaded.model.make_context(0.0);
+    CHECK_THROWS_WITH_AS(loaded.model.set_parameter(ctx, "path.drift", "none"),
+                         doctest::Contains("parameter 'drift' is configuration"), InputError);
+  }
+}
