@@ -3,7 +3,7 @@
 // model) once the time reaches fail_time.
 #include <stdexcept>
 
-#include <jourdain/domains.hpp>
+#include <jourdain/components/domains.hpp>
 #include <jourdain/plugin.hpp>
 
 namespace {
@@ -12,19 +12,18 @@ using namespace jourdain;
 
 class Fault final : public Component {
  public:
-  Fault() { declare_real("fail_time", "s", 0.5, "time from which calc_outputs throws"); }
+  Fault() { fail_time_ = declare_real("fail_time", "s", 0.5, "time from which calc_outputs throws"); }
   void configure() override {
-    fail_time_ = real("fail_time");
     out_ = declare_port("out", signal_domain(), PortSide::State, "t, until the defect");
     set_dependencies(out_, {});
   }
   void calc_outputs(Eval& e) const override {
-    if (e.time() >= fail_time_) throw std::logic_error("defect.fault: an invariant of the plugin broke");
+    if (e.time() >= e.param(fail_time_)) throw std::logic_error("defect.fault: an invariant of the plugin broke");
     e.set_out(out_, signal::value, e.time());
   }
 
  private:
-  double fail_time_ = 0.5;
+  RealParam fail_time_;
   PortId out_;
 };
 

@@ -7,7 +7,7 @@
 // Built twice (tests/plugin/CMakeLists.txt): as is, and with SOLVER_PLUGIN_SHADOW, which
 // makes it register, after its method, a component type that is already built in: the
 // plugin is refused, and its method must not stay behind.
-#include <jourdain/domains.hpp>
+#include <jourdain/components/domains.hpp>
 #include <jourdain/plugin.hpp>
 #include <jourdain/solvers/explicit.hpp>
 
