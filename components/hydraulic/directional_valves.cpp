@@ -42,22 +42,25 @@ class DirectionalValve : public HydraulicComponent {
                                  "q_n: flow of one metering edge at full command and Δp_n", Range::positive());
       rated_drop_ = declare_real("rated_pressure_drop", "Pa", 5e5,
                                  "Δp_n: pressure drop per metering edge for the rated flow", Range::positive());
-      overlap_ = declare_real("dead_band", "",
-                              0.0, "command fraction over which the edges stay shut (an overlap; < 0: underlap)",
+      // The dead band plays the overlap (the same handle).
+      overlap_ = declare_real("dead_band", "", 0.0,
+                              "command fraction over which the edges stay shut (an overlap; < 0: underlap)",
                               Range::between(-0.5, 0.5));
     } else {
-      max_opening_ = declare_real("max_opening", "m", 1e-3,
-                                  three_position() ? "spool travel x_max each way from the centre" : "spool travel x_max",
-                                  Range::positive());
+      max_opening_ =
+          declare_real("max_opening", "m", 1e-3,
+                       three_position() ? "spool travel x_max each way from the centre" : "spool travel x_max",
+                       Range::positive());
       overlap_ = declare_real("overlap", "m", 0.0, "overlap o of the metering edges (< 0: underlap)");
       declare_area_parameters("max_area", "a fully open path", 1e-4);
     }
     if (three_position()) {
       declare_text("centre", "closed", "centre position: closed, open, float or tandem",
                    {"closed", "open", "float", "tandem"});
-      centre_opening_ = declare_real("centre_opening", proportional ? "" : "m", proportional ? 0.1 : 1e-4,
-                                     "c: opening at the centre of the edges the centre type joins (open, float, tandem)",
-                                     Range::positive());
+      centre_opening_ =
+          declare_real("centre_opening", proportional ? "" : "m", proportional ? 0.1 : 1e-4,
+                       "c: opening at the centre of the edges the centre type joins (open, float, tandem)",
+                       Range::positive());
     }
     if (kind_ == ValveKind::TwoTwo) declare_boolean("normally_open", false, "P→A open at rest (command 0)");
     leak_ = declare_real("leakage_area", "m^2", 0.0, "area left to every path when shut (internal leakage)",
@@ -210,7 +213,7 @@ class DirectionalValve : public HydraulicComponent {
   }
 
   ValveKind kind_;
-  RealParam max_opening_, overlap_, centre_opening_, rated_flow_, rated_drop_, leak_;  // overlap_: or dead_band
+  RealParam max_opening_, overlap_, centre_opening_, rated_flow_, rated_drop_, leak_;
   std::vector<Path> paths_;
   PortId p_, t_, a_, b_, command_;
   std::vector<PortId> hydraulic_ports_;

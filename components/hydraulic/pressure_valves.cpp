@@ -56,7 +56,8 @@ class ReliefValve final : public FlowPath {
     p_c_ = declare_real("cracking_pressure", "Pa", std::nullopt, "p_c: pressure drop at which the valve opens",
                         Range::positive());
     gradient_ = declare_real("gradient", "m^3/s/Pa", 1e-8,
-                             "G: flow per pascal above the cracking pressure (e.g. \"6 L/min/bar\")", Range::positive());
+                             "G: flow per pascal above the cracking pressure (e.g. \"6 L/min/bar\")",
+                             Range::positive());
     hysteresis_ = declare_real("hysteresis", "Pa", 0.0, "h: the valve recloses h below p_c (needs dynamics)",
                                Range::non_negative());
     declare_orifice_parameters("C_d of the poppet's orifice");
