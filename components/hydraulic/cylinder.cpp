@@ -28,21 +28,26 @@ namespace jourdain::hydraulic_library {
 class CylinderBase : public HydraulicComponent {
  public:
   CylinderBase() {
-    declare_real("bore_diameter", "m", 0.0, "piston diameter D (0: give area_a)", Range::non_negative());
-    declare_real("rod_diameter", "m", 0.0, "rod diameter d (0: give area_b, or none for a plunger)",
-                 Range::non_negative());
-    declare_real("area_a", "m^2", 0.0, "piston area A_A (when no bore_diameter is given)", Range::non_negative());
-    declare_real("area_b", "m^2", 0.0, "annulus area A_B (when no rod_diameter is given)", Range::non_negative());
-    declare_real("stroke", "m", std::nullopt, "stroke S", Range::positive());
-    declare_real("dead_volume_a", "m^3", 1e-5, "volume of chamber A at s = 0 (lines included)", Range::positive());
-    declare_real("dead_volume_b", "m^3", 1e-5, "volume of chamber B at s = S (lines included)", Range::positive());
-    declare_real("viscous_friction", "N*s/m", 0.0, "c", Range::non_negative());
-    declare_real("coulomb_friction", "N", 0.0, "F_c", Range::non_negative());
-    declare_real("friction_velocity", "m/s", 1e-3, "v_s: speed at which friction reaches 76% of F_c",
-                 Range::positive());
-    declare_real("leakage", "m^3/s/Pa", 0.0, "k_leak: internal leakage across the piston", Range::non_negative());
-    declare_real("stop_stiffness", "N/m", 1e9, "k_s of the end stops", Range::non_negative());
-    declare_real("stop_damping", "N*s/m", 1e5, "c_s of the end stops", Range::non_negative());
+    bore_ = declare_real("bore_diameter", "m", 0.0, "piston diameter D (0: give area_a)", Range::non_negative());
+    rod_diameter_ = declare_real("rod_diameter", "m", 0.0, "rod diameter d (0: give area_b, or none for a plunger)",
+                                 Range::non_negative());
+    area_a_ = declare_real("area_a", "m^2", 0.0, "piston area A_A (when no bore_diameter is given)",
+                           Range::non_negative());
+    area_b_ = declare_real("area_b", "m^2", 0.0, "annulus area A_B (when no rod_diameter is given)",
+                           Range::non_negative());
+    stroke_ = declare_real("stroke", "m", std::nullopt, "stroke S", Range::positive());
+    dead_a_ = declare_real("dead_volume_a", "m^3", 1e-5, "volume of chamber A at s = 0 (lines included)",
+                           Range::positive());
+    dead_b_ = declare_real("dead_volume_b", "m^3", 1e-5, "volume of chamber B at s = S (lines included)",
+                           Range::positive());
+    c_ = declare_real("viscous_friction", "N*s/m", 0.0, "c", Range::non_negative());
+    f_c_ = declare_real("coulomb_friction", "N", 0.0, "F_c", Range::non_negative());
+    v_s_ = declare_real("friction_velocity", "m/s", 1e-3, "v_s: speed at which friction reaches 76% of F_c",
+                        Range::positive());
+    leak_ = declare_real("leakage", "m^3/s/Pa", 0.0, "k_leak: internal leakage across the piston",
+                         Range::non_negative());
+    k_s_ = declare_real("stop_stiffness", "N/m", 1e9, "k_s of the end stops", Range::non_negative());
+    c_s_ = declare_real("stop_damping", "N*s/m", 1e5, "c_s of the end stops", Range::non_negative());
   }
 
  protected:
@@ -52,28 +57,13 @@ class CylinderBase : public HydraulicComponent {
   struct Forces {
     double pressure, friction, stop, total;
   };
+  // A_A and A_B, m².
+  struct Areas {
+    double a, b;
+  };
 
-  // configure() of the variants calls this first.
+  // configure() of the variants calls this first, and finish_configure() last.
   void configure_cylinder() {
-    const double bore = real("bore_diameter"), rod = real("rod_diameter");
-    area_a_ = bore > 0.0 ? pi * bore * bore / 4.0 : real("area_a");
-    if (!(area_a_ > 0.0)) parameter_error("area_a", "give bore_diameter or area_a");
-    if (bore > 0.0 && real("area_a") > 0.0) parameter_error("area_a", "give bore_diameter or area_a, not both");
-    if (rod > 0.0 && real("area_b") > 0.0) parameter_error("area_b", "give rod_diameter or area_b, not both");
-    area_b_ = rod > 0.0 ? area_a_ - pi * rod * rod / 4.0 : real("area_b");
-    if (rod > 0.0 && !(rod < bore || bore == 0.0)) parameter_error("rod_diameter", "must be less than bore_diameter");
-    if (!(area_b_ >= 0.0) || area_b_ > area_a_)
-      parameter_error("area_b",
-                      "the annulus must be between 0 and the piston area (" + format_number(area_a_) + " m²)");
-    stroke_ = real("stroke");
-    dead_a_ = real("dead_volume_a");
-    dead_b_ = real("dead_volume_b");
-    c_ = real("viscous_friction");
-    f_c_ = real("coulomb_friction");
-    v_s_ = real("friction_velocity");
-    leak_ = real("leakage");
-    k_s_ = real("stop_stiffness");
-    c_s_ = real("stop_damping");
     a_ = declare_port("a", hydraulic_domain(), PortSide::State, "chamber A (cap side): pressure out, flow in");
     b_ = declare_port("b", hydraulic_domain(), PortSide::State, "chamber B (rod side): pressure out, flow in");
     set_dependencies(a_, {});
@@ -91,7 +81,24 @@ class CylinderBase : public HydraulicComponent {
     volume_b_ = declare_observable("volume_b", "m^3", "volume of chamber B");
     cavity_a_ = declare_observable("cavity_a", "m^3", "vapour cavity in chamber A");
     cavity_b_ = declare_observable("cavity_b", "m^3", "vapour cavity in chamber B");
-    bind_fluid();
+  }
+
+  // A_A = π D²/4 or area_a; A_B = A_A − π d²/4 or area_b.
+  Areas areas(const ParamValues& v) const {
+    const double bore = v(bore_), rod = v(rod_diameter_);
+    const double a = bore > 0.0 ? pi * bore * bore / 4.0 : v(area_a_);
+    return {a, rod > 0.0 ? a - pi * rod * rod / 4.0 : v(area_b_)};
+  }
+
+  void check_parameters(const ParamValues& v) const override {
+    const double bore = v(bore_), rod = v(rod_diameter_);
+    const Areas A = areas(v);
+    if (!(A.a > 0.0)) parameter_error("area_a", "give bore_diameter or area_a");
+    if (bore > 0.0 && v(area_a_) > 0.0) parameter_error("area_a", "give bore_diameter or area_a, not both");
+    if (rod > 0.0 && v(area_b_) > 0.0) parameter_error("area_b", "give rod_diameter or area_b, not both");
+    if (rod > 0.0 && !(rod < bore || bore == 0.0)) parameter_error("rod_diameter", "must be less than bore_diameter");
+    if (!(A.b >= 0.0) || A.b > A.a)
+      parameter_error("area_b", "the annulus must be between 0 and the piston area (" + format_number(A.a) + " m²)");
   }
 
   void publish_pressures(Eval& e) const {
@@ -102,13 +109,15 @@ class CylinderBase : public HydraulicComponent {
 
   Forces forces(const Eval& e, const Motion& m) const {
     const Fluid& f = fluid();
+    const Areas A = areas(ParamValues(e));
     Forces out{};
-    out.pressure = Chamber::pressure(e.state(p_a_), f) * area_a_ - Chamber::pressure(e.state(p_b_), f) * area_b_;
-    out.friction = c_ * m.v + f_c_ * std::tanh(m.v / v_s_);
+    out.pressure = Chamber::pressure(e.state(p_a_), f) * A.a - Chamber::pressure(e.state(p_b_), f) * A.b;
+    out.friction = e.param(c_) * m.v + e.param(f_c_) * std::tanh(m.v / e.param(v_s_));
+    const double stroke = e.param(stroke_), k_s = e.param(k_s_), c_s = e.param(c_s_);
     if (m.s < 0.0)
-      out.stop = std::max(0.0, -k_s_ * m.s - c_s_ * m.v);
-    else if (m.s > stroke_)
-      out.stop = std::min(0.0, -k_s_ * (m.s - stroke_) - c_s_ * m.v);
+      out.stop = std::max(0.0, -k_s * m.s - c_s * m.v);
+    else if (m.s > stroke)
+      out.stop = std::min(0.0, -k_s * (m.s - stroke) - c_s * m.v);
     out.total = out.pressure - out.friction + out.stop;
     return out;
   }
@@ -117,12 +126,14 @@ class CylinderBase : public HydraulicComponent {
     const Fluid& f = fluid();
     const double ps_a = e.state(p_a_), ps_b = e.state(p_b_);
     const double pa = Chamber::pressure(ps_a, f), pb = Chamber::pressure(ps_b, f);
+    const Areas A = areas(ParamValues(e));
+    const double dead_a = e.param(dead_a_), dead_b = e.param(dead_b_);
     // Volumes stay positive even with the rod pressed into an end stop.
-    const double va = std::max(dead_a_ + area_a_ * m.s, 0.01 * dead_a_);
-    const double vb = std::max(dead_b_ + area_b_ * (stroke_ - m.s), 0.01 * dead_b_);
-    const double q_leak = leak_ * (pa - pb);
-    e.set_derivative(p_a_, Chamber::rate(ps_a, va, area_a_ * m.v, e.in(a_, hydraulic::flow_rate) - q_leak, f));
-    e.set_derivative(p_b_, Chamber::rate(ps_b, vb, -area_b_ * m.v, e.in(b_, hydraulic::flow_rate) + q_leak, f));
+    const double va = std::max(dead_a + A.a * m.s, 0.01 * dead_a);
+    const double vb = std::max(dead_b + A.b * (e.param(stroke_) - m.s), 0.01 * dead_b);
+    const double q_leak = e.param(leak_) * (pa - pb);
+    e.set_derivative(p_a_, Chamber::rate(ps_a, va, A.a * m.v, e.in(a_, hydraulic::flow_rate) - q_leak, f));
+    e.set_derivative(p_b_, Chamber::rate(ps_b, vb, -A.b * m.v, e.in(b_, hydraulic::flow_rate) + q_leak, f));
     const Forces F = forces(e, m);
     e.set_observable(pressure_a_, pa);
     e.set_observable(pressure_b_, pb);
@@ -138,8 +149,8 @@ class CylinderBase : public HydraulicComponent {
   }
 
  private:
-  double area_a_ = 0.0, area_b_ = 0.0, stroke_ = 0.0, dead_a_ = 0.0, dead_b_ = 0.0;
-  double c_ = 0.0, f_c_ = 0.0, v_s_ = 1e-3, leak_ = 0.0, k_s_ = 0.0, c_s_ = 0.0;
+  RealParam bore_, rod_diameter_, area_a_, area_b_, stroke_, dead_a_, dead_b_;
+  RealParam c_, f_c_, v_s_, leak_, k_s_, c_s_;
   PortId a_, b_;
   StateId p_a_, p_b_;
   ObservableId pressure_a_, pressure_b_, extension_, velocity_, force_, friction_, stop_, volume_a_, volume_b_,
@@ -151,14 +162,14 @@ class CylinderBase : public HydraulicComponent {
 class Cylinder final : public CylinderBase {
  public:
   Cylinder() {
-    declare_real("position_retracted", "m", 0.0, "x_0: position of the mass when the rod is fully retracted");
+    x0_ = declare_real("position_retracted", "m", 0.0, "x_0: position of the mass when the rod is fully retracted");
   }
   void configure() override {
     configure_cylinder();
-    x0_ = real("position_retracted");
     rod_ = declare_port("rod", mech1d_domain(), PortSide::Response,
                         "to the mass the rod drives: its position and velocity in, the rod force out");
     set_dependencies(rod_, {rod_});
+    finish_configure();
   }
   void calc_outputs(Eval& e) const override {
     publish_pressures(e);
@@ -167,8 +178,10 @@ class Cylinder final : public CylinderBase {
   void calc_derivatives(Eval& e) const override { chamber_derivatives(e, motion(e)); }
 
  private:
-  Motion motion(const Eval& e) const { return {e.in(rod_, mech1d::position) - x0_, e.in(rod_, mech1d::velocity)}; }
-  double x0_ = 0.0;
+  Motion motion(const Eval& e) const {
+    return {e.in(rod_, mech1d::position) - e.param(x0_), e.in(rod_, mech1d::velocity)};
+  }
+  RealParam x0_;
   PortId rod_;
 };
 
@@ -178,17 +191,17 @@ class Cylinder final : public CylinderBase {
 class PlanarCylinder final : public CylinderBase {
  public:
   PlanarCylinder() {
-    declare_real("retracted_length", "m", std::nullopt, "L_0: distance between the two points at s = 0",
-                 Range::positive());
+    l0_ = declare_real("retracted_length", "m", std::nullopt, "L_0: distance between the two points at s = 0",
+                       Range::positive());
   }
   void configure() override {
     configure_cylinder();
-    l0_ = real("retracted_length");
     base_ = declare_port("base", planar_domain(), PortSide::Response, "mount point of the barrel");
     rod_ = declare_port("rod", planar_domain(), PortSide::Response, "rod eye");
     set_dependencies(base_, {base_, rod_});
     set_dependencies(rod_, {base_, rod_});
     length_ = declare_observable("length", "m", "L, distance between the points");
+    finish_configure();
   }
   void calc_outputs(Eval& e) const override {
     publish_pressures(e);
@@ -214,7 +227,7 @@ class PlanarCylinder final : public CylinderBase {
     const std::optional<Line> l = line(e);
     if (!l) throw SimulationError(e.time(), {name()}, "its two points coincide: the cylinder has no axis");
     chamber_derivatives(e, l->motion);
-    e.set_observable(length_, l->motion.s + l0_);
+    e.set_observable(length_, l->motion.s + e.param(l0_));
   }
 
  private:
@@ -231,9 +244,9 @@ class PlanarCylinder final : public CylinderBase {
     const double ux = dx / length, uy = dy / length;
     const double rate = ux * (e.in(rod_, planar::vx) - e.in(base_, planar::vx)) +
                         uy * (e.in(rod_, planar::vy) - e.in(base_, planar::vy));
-    return Line{{length - l0_, rate}, ux, uy};
+    return Line{{length - e.param(l0_), rate}, ux, uy};
   }
-  double l0_ = 0.0;
+  RealParam l0_;
   PortId base_, rod_;
   ObservableId length_;
 };

@@ -38,53 +38,39 @@ class DirectionalValve : public HydraulicComponent {
   explicit DirectionalValve(ValveKind kind) : kind_(kind) {
     const bool proportional = kind_ == ValveKind::Proportional;
     if (proportional) {
-      declare_real("rated_flow", "m^3/s", std::nullopt, "q_n: flow of one metering edge at full command and Δp_n",
-                   Range::positive());
-      declare_real("rated_pressure_drop", "Pa", 5e5, "Δp_n: pressure drop per metering edge for the rated flow",
-                   Range::positive());
-      declare_real("dead_band", "", 0.0, "command fraction over which the edges stay shut (an overlap; < 0: underlap)",
-                   Range::between(-0.5, 0.5));
+      rated_flow_ = declare_real("rated_flow", "m^3/s", std::nullopt,
+                                 "q_n: flow of one metering edge at full command and Δp_n", Range::positive());
+      rated_drop_ = declare_real("rated_pressure_drop", "Pa", 5e5,
+                                 "Δp_n: pressure drop per metering edge for the rated flow", Range::positive());
+      // The dead band plays the overlap (the same handle).
+      overlap_ = declare_real("dead_band", "", 0.0,
+                              "command fraction over which the edges stay shut (an overlap; < 0: underlap)",
+                              Range::between(-0.5, 0.5));
     } else {
-      declare_real("max_opening", "m", 1e-3,
-                   three_position() ? "spool travel x_max each way from the centre" : "spool travel x_max",
-                   Range::positive());
-      declare_real("overlap", "m", 0.0, "overlap o of the metering edges (< 0: underlap)");
+      max_opening_ =
+          declare_real("max_opening", "m", 1e-3,
+                       three_position() ? "spool travel x_max each way from the centre" : "spool travel x_max",
+                       Range::positive());
+      overlap_ = declare_real("overlap", "m", 0.0, "overlap o of the metering edges (< 0: underlap)");
       declare_area_parameters("max_area", "a fully open path", 1e-4);
     }
     if (three_position()) {
       declare_text("centre", "closed", "centre position: closed, open, float or tandem",
                    {"closed", "open", "float", "tandem"});
-      declare_real("centre_opening", proportional ? "" : "m", proportional ? 0.1 : 1e-4,
-                   "c: opening at the centre of the edges the centre type joins (open, float, tandem)",
-                   Range::positive());
+      centre_opening_ =
+          declare_real("centre_opening", proportional ? "" : "m", proportional ? 0.1 : 1e-4,
+                       "c: opening at the centre of the edges the centre type joins (open, float, tandem)",
+                       Range::positive());
     }
     if (kind_ == ValveKind::TwoTwo) declare_boolean("normally_open", false, "P→A open at rest (command 0)");
-    declare_real("leakage_area", "m^2", 0.0, "area left to every path when shut (internal leakage)",
-                 Range::non_negative());
+    leak_ = declare_real("leakage_area", "m^2", 0.0, "area left to every path when shut (internal leakage)",
+                         Range::non_negative());
     declare_orifice_parameters("C_d of the metering edges");
     declare_dynamics_parameters(proportional || kind_ == ValveKind::FourThree ? "second_order" : "first_order");
   }
 
   void configure() override {
     const bool proportional = kind_ == ValveKind::Proportional;
-    if (proportional) {
-      travel_ = 1.0;
-      overlap_ = real("dead_band");
-      rated_flow_ = real("rated_flow");
-      rated_drop_ = real("rated_pressure_drop");
-    } else {
-      travel_ = real("max_opening");
-      overlap_ = real("overlap");
-      area_ = configured_area();
-    }
-    half_ = three_position() ? travel_ : travel_ / 2.0;
-    middle_ = three_position() ? 0.0 : travel_ / 2.0;
-    if (!(overlap_ < half_))
-      parameter_error(proportional ? "dead_band" : "overlap",
-                      "must be below the half travel (" + format_number(half_) + "), or no edge ever opens");
-    leak_ = real("leakage_area");
-    configure_orifice();
-
     // Ports and paths.
     p_ = declare_port("p", hydraulic_domain(), PortSide::Response, "pressure port P");
     if (kind_ != ValveKind::TwoTwo) t_ = declare_port("t", hydraulic_domain(), PortSide::Response, "tank port T");
@@ -92,26 +78,23 @@ class DirectionalValve : public HydraulicComponent {
     if (kind_ == ValveKind::FourTwo || three_position())
       b_ = declare_port("b", hydraulic_domain(), PortSide::Response, "work port B");
     if (kind_ == ValveKind::TwoTwo) {
-      paths_.push_back({p_, a_, boolean("normally_open") ? -1.0 : 1.0, overlap_, false});
+      paths_.push_back({p_, a_, boolean("normally_open") ? -1.0 : 1.0, Edge::Overlap});
     } else if (kind_ == ValveKind::ThreeTwo) {
-      paths_.push_back({p_, a_, 1.0, overlap_, false});
-      paths_.push_back({a_, t_, -1.0, overlap_, false});
+      paths_.push_back({p_, a_, 1.0, Edge::Overlap});
+      paths_.push_back({a_, t_, -1.0, Edge::Overlap});
     } else {
-      double o_p = overlap_, o_t = overlap_;
+      Edge e_p = Edge::Overlap, e_t = Edge::Overlap;
       if (three_position()) {
         const std::string centre = text("centre");
-        centre_opening_ = real("centre_opening");
-        if (centre == "open") o_p = o_t = -centre_opening_;
-        if (centre == "float") o_t = -centre_opening_;
-        if (centre == "tandem") paths_.push_back({p_, t_, 0.0, 0.0, true});
+        if (centre == "open") e_p = e_t = Edge::Underlap;
+        if (centre == "float") e_t = Edge::Underlap;
+        if (centre == "tandem") paths_.push_back({p_, t_, 0.0, Edge::Centre});
       }
-      paths_.push_back({p_, a_, 1.0, o_p, false});
-      paths_.push_back({b_, t_, 1.0, o_t, false});
-      paths_.push_back({p_, b_, -1.0, o_p, false});
-      paths_.push_back({a_, t_, -1.0, o_t, false});
+      paths_.push_back({p_, a_, 1.0, e_p});
+      paths_.push_back({b_, t_, 1.0, e_t});
+      paths_.push_back({p_, b_, -1.0, e_p});
+      paths_.push_back({a_, t_, -1.0, e_t});
     }
-    for (const auto& path : paths_)
-      if (!(path.overlap < half_)) parameter_error("centre_opening", "leaves an edge that never opens");
     hydraulic_ports_ = {p_, t_, a_, b_};
     std::erase_if(hydraulic_ports_, [](PortId id) { return !id.valid(); });
 
@@ -128,7 +111,7 @@ class DirectionalValve : public HydraulicComponent {
     for (PortId port : hydraulic_ports_)
       port_flows_.push_back(declare_observable("flow_" + ports()[port.index].name, "m^3/s",
                                                "flow delivered into the element at " + ports()[port.index].name));
-    bind_fluid();
+    finish_configure();
   }
 
   void calc_outputs(Eval& e) const override {
@@ -146,28 +129,62 @@ class DirectionalValve : public HydraulicComponent {
   }
 
  private:
+  // The overlap of a metering edge: the valve's overlap o; underlapped by the centre
+  // opening c (o = −c) at an open or float centre; or the tandem centre's P→T passage.
+  enum class Edge { Overlap, Underlap, Centre };
   struct Path {
     PortId from, to;
-    double sign;     // +1: opens as ξ grows, −1: as ξ falls
-    double overlap;  // o (m, or command fraction)
-    bool centre;     // the tandem centre's P→T passage
+    double sign;  // +1: opens as ξ grows, −1: as ξ falls
+    Edge edge;
+  };
+  // The spool's geometry, from the numeric parameters (m, or command fractions for the
+  // proportional valve, whose travel is 1).
+  struct Spool {
+    double travel;          // x_max
+    double half, middle;    // s, the half travel, and where ξ = 0 lies
+    double overlap;         // o
+    double centre_opening;  // c (three-position valves)
+    double overlap_of(const Path& path) const { return path.edge == Edge::Underlap ? -centre_opening : overlap; }
   };
   bool three_position() const { return kind_ == ValveKind::FourThree || kind_ == ValveKind::Proportional; }
 
-  // The command clamped to the spool's travel.
-  double demand(const Eval& e) const {
-    const double u = e.in(command_, signal::value);
-    return three_position() ? std::clamp(u, -travel_, travel_) : std::clamp(u, 0.0, travel_);
+  Spool spool(const ParamValues& v) const {
+    Spool s{};
+    s.travel = kind_ == ValveKind::Proportional ? 1.0 : v(max_opening_);
+    s.half = three_position() ? s.travel : s.travel / 2.0;
+    s.middle = three_position() ? 0.0 : s.travel / 2.0;
+    s.overlap = v(overlap_);
+    s.centre_opening = three_position() ? v(centre_opening_) : 0.0;
+    return s;
   }
 
+  void check_parameters(const ParamValues& v) const override {
+    const Spool s = spool(v);
+    if (!(s.overlap < s.half))
+      parameter_error(kind_ == ValveKind::Proportional ? "dead_band" : "overlap",
+                      "must be below the half travel (" + format_number(s.half) + "), or no edge ever opens");
+    for (const auto& path : paths_)
+      if (path.edge != Edge::Centre && !(s.overlap_of(path) < s.half))
+        parameter_error("centre_opening", "leaves an edge that never opens");
+  }
+
+  // The command clamped to the spool's travel.
+  double demand(const Eval& e, const Spool& s) const {
+    const double u = e.in(command_, signal::value);
+    return three_position() ? std::clamp(u, -s.travel, s.travel) : std::clamp(u, 0.0, s.travel);
+  }
+  double demand(const Eval& e) const { return demand(e, spool(ParamValues(e))); }
+
   // Area of a path at spool coordinate ξ (from the middle of the travel).
-  double path_area(const Path& path, double xi, double full_area) const {
+  double path_area(const Path& path, const Spool& s, double xi, double full_area, double leak) const {
     double fraction;
-    if (path.centre)
-      fraction = std::clamp((centre_opening_ - std::abs(xi)) / centre_opening_, 0.0, 1.0);
-    else
-      fraction = std::clamp((path.sign * xi - path.overlap) / (half_ - path.overlap), 0.0, 1.0);
-    return std::max(full_area * fraction, leak_);
+    if (path.edge == Edge::Centre) {
+      fraction = std::clamp((s.centre_opening - std::abs(xi)) / s.centre_opening, 0.0, 1.0);
+    } else {
+      const double o = s.overlap_of(path);
+      fraction = std::clamp((path.sign * xi - o) / (s.half - o), 0.0, 1.0);
+    }
+    return std::max(full_area * fraction, leak);
   }
 
   int slot(PortId port) const {
@@ -179,20 +196,24 @@ class DirectionalValve : public HydraulicComponent {
   // Flow delivered into the element at each hydraulic port, in hydraulic_ports_ order.
   void flows(const Eval& e, double* q) const {
     const Fluid& f = fluid();
-    const double xi = dynamic_position(e, demand(e)) - middle_;
+    const Spool s = spool(ParamValues(e));
+    const double xi = dynamic_position(e, demand(e, s)) - s.middle;
+    // Proportional: C_d A_max = q_n / sqrt(2 Δp_n / ρ).
     const double full_area =
-        kind_ == ValveKind::Proportional ? rated_flow_ / (discharge_coefficient() * std::sqrt(2.0 * rated_drop_ / f.density)) : area_;
+        kind_ == ValveKind::Proportional
+            ? e.param(rated_flow_) / (discharge_coefficient(e) * std::sqrt(2.0 * e.param(rated_drop_) / f.density))
+            : opening_area(e);
+    const double leak = e.param(leak_);
     for (const auto& path : paths_) {
       const double dp = e.in(path.from, hydraulic::pressure) - e.in(path.to, hydraulic::pressure);
-      const double flow = orifice(path_area(path, xi, full_area), dp);
+      const double flow = orifice(e, path_area(path, s, xi, full_area, leak), dp);
       q[slot(path.from)] -= flow;
       q[slot(path.to)] += flow;
     }
   }
 
   ValveKind kind_;
-  double travel_ = 1e-3, overlap_ = 0.0, area_ = 0.0, half_ = 1.0, middle_ = 0.0, centre_opening_ = 1e-4;
-  double rated_flow_ = 0.0, rated_drop_ = 5e5, leak_ = 0.0;
+  RealParam max_opening_, overlap_, centre_opening_, rated_flow_, rated_drop_, leak_;
   std::vector<Path> paths_;
   PortId p_, t_, a_, b_, command_;
   std::vector<PortId> hydraulic_ports_;

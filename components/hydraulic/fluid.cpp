@@ -66,35 +66,39 @@ Fluid parse_fluid(const World& world) {
 
 // ------------------------------------------------------------------ HydraulicComponent
 
-void HydraulicComponent::bind_fluid() { fluid_ = parse_fluid(world()); }
-
-void HydraulicComponent::declare_orifice_parameters(const std::string& what) {
-  declare_real("discharge_coefficient", "", 0.7, what, Range::between(0.01, 1.0));
-  declare_real("critical_flow_number", "", 1000.0,
-               "λ_crit: the flow number λ = D_h sqrt(2|Δp|/ρ)/ν around which the flow turns turbulent",
-               Range::positive());
+void HydraulicComponent::finish_configure() {
+  fluid_ = parse_fluid(world());
+  check_all(ParamValues(*this));
 }
 
-void HydraulicComponent::configure_orifice() {
-  cd_ = real("discharge_coefficient");
-  lambda_crit_ = real("critical_flow_number");
+void HydraulicComponent::check_all(const ParamValues& v) const {
+  if (area_.valid() && v(diameter_) > 0.0 && v(area_) > 0.0)
+    parameter_error(area_name_, "give the diameter or " + area_name_ + ", not both");
+  check_parameters(v);
+}
+
+void HydraulicComponent::declare_orifice_parameters(const std::string& what) {
+  cd_ = declare_real("discharge_coefficient", "", 0.7, what, Range::between(0.01, 1.0));
+  lambda_crit_ = declare_real("critical_flow_number", "", 1000.0,
+                              "λ_crit: the flow number λ = D_h sqrt(2|Δp|/ρ)/ν around which the flow turns turbulent",
+                              Range::positive());
 }
 
 void HydraulicComponent::declare_area_parameters(const std::string& area_name, const std::string& what,
                                                  double default_area) {
   area_name_ = area_name;
   default_area_ = default_area;
-  declare_real("diameter", "m", 0.0, "diameter d of " + what + ": area π d²/4 (0: use " + area_name + ")",
-               Range::non_negative());
-  declare_real(area_name, "m^2", 0.0,
-               "area of " + what + " (0 with no diameter: " + format_number(default_area) + " m²)",
-               Range::non_negative());
+  diameter_ = declare_real("diameter", "m", 0.0, "diameter d of " + what + ": area π d²/4 (0: use " + area_name + ")",
+                           Range::non_negative());
+  area_ = declare_real(area_name, "m^2", 0.0,
+                       "area of " + what + " (0 with no diameter: " + format_number(default_area) + " m²)",
+                       Range::non_negative());
 }
 
-double HydraulicComponent::configured_area() const {
-  const double d = real("diameter"), a = real(area_name_);
-  if (d > 0.0 && a > 0.0) parameter_error(area_name_, "give the diameter or " + area_name_ + ", not both");
+double HydraulicComponent::opening_area(const ParamValues& v) const {
+  const double d = v(diameter_);
   if (d > 0.0) return pi * d * d / 4.0;
+  const double a = v(area_);
   return a > 0.0 ? a : default_area_;
 }
 
@@ -106,13 +110,13 @@ void HydraulicComponent::declare_dynamics_parameters(const std::string& default_
                                       "(natural_frequency, damping)"
                                     : "moving part: none (static) or first_order (time_constant)",
                choices);
-  declare_real("time_constant", "s", 1e-3, "first order: time constant T", Range::positive());
+  time_constant_ = declare_real("time_constant", "s", 1e-3, "first order: time constant T", Range::positive());
   if (second_order_allowed) {
-    declare_real("natural_frequency", "rad/s", 200.0,
-                 "second order: natural frequency ω (the -3 dB bandwidth for "
-                 "damping 0.707)",
-                 Range::positive());
-    declare_real("damping", "", 0.707, "second order: damping ratio ζ", Range::positive());
+    omega_ = declare_real("natural_frequency", "rad/s", 200.0,
+                          "second order: natural frequency ω (the -3 dB bandwidth for "
+                          "damping 0.707)",
+                          Range::positive());
+    zeta_ = declare_real("damping", "", 0.707, "second order: damping ratio ζ", Range::positive());
   }
 }
 
@@ -120,11 +124,6 @@ void HydraulicComponent::configure_dynamics(const std::string& name, const std::
                                             const std::string& description) {
   const std::string order = text("dynamics");
   order_ = order == "none" ? 0 : order == "first_order" ? 1 : 2;
-  time_constant_ = real("time_constant");
-  if (order_ == 2) {
-    omega_ = real("natural_frequency");
-    zeta_ = real("damping");
-  }
   if (order_ >= 1) y_ = declare_state(name, unit, 0.0, description);
   // The rate is kept as (dy/dt)/ω, in the units of y: a state in y's own scale keeps the
   // solver's error control on it in proportion (dy/dt itself is ω times larger, and near
@@ -137,13 +136,13 @@ void HydraulicComponent::dynamic_derivatives(Eval& e, double target, double half
   if (order_ == 0) return;
   const double drive = dead_zone(target - e.state(y_), half_width);
   if (order_ == 1) {
-    e.set_derivative(y_, drive / time_constant_);
+    e.set_derivative(y_, drive / e.param(time_constant_));
     return;
   }
   // y' = ω w,  w' = ω drive − 2 ζ ω w   (w = y'/ω): y'' = ω² drive − 2 ζ ω y'.
-  const double w = e.state(ydot_);
-  e.set_derivative(y_, omega_ * w);
-  e.set_derivative(ydot_, omega_ * (drive - 2.0 * zeta_ * w));
+  const double w = e.state(ydot_), omega = e.param(omega_);
+  e.set_derivative(y_, omega * w);
+  e.set_derivative(ydot_, omega * (drive - 2.0 * e.param(zeta_) * w));
 }
 
 // ------------------------------------------------------------------ FlowPath

@@ -136,43 +136,77 @@ struct Chamber {
 // margin h to move (static friction) shows a hysteresis loop of width 2h.
 inline double dead_zone(double e, double h) { return h > 0.0 ? e - std::clamp(e, -h, h) : e; }
 
+// ------------------------------------------------------------------ parameter values
+
+// The values of a component's numeric parameters: those of a run (its Context, through
+// Eval::param) or those the netlist gave (Component::netlist_value). A check that relates
+// several numeric parameters is written once against this and made at both times: when
+// the model loads, on the netlist's values, and when a run starts, on the run's own
+// (Model::set_parameter checks each value against its range only).
+class ParamValues {
+ public:
+  explicit ParamValues(const Eval& e) : eval_(&e) {}
+  explicit ParamValues(const Component& c) : component_(&c) {}
+  double operator()(RealParam p) const { return eval_ ? eval_->param(p) : component_->netlist_value(p); }
+
+ private:
+  const Eval* eval_ = nullptr;
+  const Component* component_ = nullptr;
+};
+
 // ------------------------------------------------------------------ base class
 
-// Base of the hydraulic components: the fluid, and the optional dynamics of a moving
-// part (spool, poppet, displacement).
+// Base of the hydraulic components: the fluid, the parameters of the laws they share
+// (orifice, size of an opening, dynamics of a moving part) and the checks of their
+// numeric parameters.
 //
-// The fluid is parsed from world.fluid once, in configure() (bind_fluid), so that no
-// JSON is read while the model runs and a bad fluid is refused when the netlist loads.
+// The fluid is parsed from world.fluid once, in configure() (finish_configure), so that
+// no JSON is read while the model runs and a bad fluid is refused when the netlist loads.
+// Numeric parameters are read from the Context at every use (Eval::param): nothing
+// derived from them is kept, since a run may be given other values.
 class HydraulicComponent : public Component {
+ public:
+  // Checks the run's numeric parameter values (check_parameters).
+  void initialize(Eval& e) const override { check_all(ParamValues(e)); }
+
  protected:
-  // configure(): parses world.fluid (InputError naming /world/fluid/<key>).
-  void bind_fluid();
+  // configure(), last: parses world.fluid (InputError naming /world/fluid/<key>) and
+  // checks the netlist's numeric parameter values (check_parameters).
+  void finish_configure();
   const Fluid& fluid() const { return fluid_; }
+  // Relations between numeric parameters that their ranges cannot express (a rod
+  // thinner than its bore): parameter_error when one fails. Called on the netlist's
+  // values in finish_configure() and on a run's values in initialize(); configuration
+  // is known by then.
+  virtual void check_parameters(const ParamValues&) const {}
 
   // ---- the orifice law of the component's openings (orifice_flow) ----
   // Constructor: declares "discharge_coefficient" (C_d, described by `what`) and
   // "critical_flow_number" (λ_crit).
   void declare_orifice_parameters(const std::string& what);
-  // configure(): reads them.
-  void configure_orifice();
-  double discharge_coefficient() const { return cd_; }
+  double discharge_coefficient(const Eval& e) const { return e.param(cd_); }
   // Flow through an opening of `area` under `dp`, with this component's C_d, λ_crit and fluid.
-  double orifice(double area, double dp) const { return orifice_flow(cd_, area, dp, fluid_, lambda_crit_); }
+  double orifice(const Eval& e, double area, double dp) const {
+    return orifice_flow(e.param(cd_), area, dp, fluid_, e.param(lambda_crit_));
+  }
 
   // ---- the size of an opening: "diameter" (d, A = π d²/4) or `area_name` ----
   // Constructor: declares both (0 = not given); default_area applies when neither is.
+  // Giving both is refused (check_parameters of this base).
   void declare_area_parameters(const std::string& area_name, const std::string& what, double default_area);
-  // configure(): the area in m² (a parameter_error when both or neither are usable).
-  double configured_area() const;
+  // The area in m².
+  double opening_area(const ParamValues& v) const;
+  double opening_area(const Eval& e) const { return opening_area(ParamValues(e)); }
 
   // ---- dynamics of a moving part: position y follows a target u ----
   //   "none":          y = u
   //   "first_order":   T dy/dt = dz(u − y)
   //   "second_order":  d²y/dt² = ω² dz(u − y) − 2 ζ ω dy/dt
   // dz is the dead zone of half-width h (hysteresis, dead_zone()), 0 without hysteresis.
-  // Constructor: declares "dynamics", "time_constant", "natural_frequency", "damping".
+  // Constructor: declares "dynamics" (configuration: it decides the states) and the
+  // numeric "time_constant", "natural_frequency", "damping".
   void declare_dynamics_parameters(const std::string& default_order, bool second_order_allowed = true);
-  // configure(): reads them and declares the states `name` (and `name`_rate).
+  // configure(): reads "dynamics" and declares the states `name` (and `name`_rate).
   void configure_dynamics(const std::string& name, const std::string& unit, const std::string& description);
   bool has_dynamics() const { return order_ != 0; }
   // The part's position: its state, or the target when it has no dynamics.
@@ -180,12 +214,15 @@ class HydraulicComponent : public Component {
   void dynamic_derivatives(Eval& e, double target, double half_width = 0.0) const;
 
  private:
+  void check_all(const ParamValues& v) const;
+
   Fluid fluid_;
-  double cd_ = 0.7, lambda_crit_ = 1000.0;
+  RealParam cd_, lambda_crit_;
   std::string area_name_;
+  RealParam diameter_, area_;
   double default_area_ = 0.0;
   int order_ = 0;  // 0 none, 1 first order, 2 second order
-  double time_constant_ = 0.0, omega_ = 0.0, zeta_ = 0.0;
+  RealParam time_constant_, omega_, zeta_;
   StateId y_, ydot_;
 };
 

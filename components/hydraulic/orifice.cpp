@@ -18,24 +18,24 @@ class Orifice final : public FlowPath {
                  {"none", "signal"});
   }
   void configure() override {
-    area_ = configured_area();
-    if (!(area_ > 0.0)) parameter_error("area", "give a positive diameter or area");
-    configure_orifice();
     declare_flow_path("a", "side a (flow a -> b counts positive)", "b", "side b", "flow from a to b");
     if (text("control") == "signal")
       opening_ = declare_flow_signal("opening", "opening fraction u, clamped to [0, 1]");
     dp_ = declare_observable("pressure_drop", "Pa", "p_a − p_b");
-    bind_fluid();
+    finish_configure();
   }
 
  private:
+  void check_parameters(const ParamValues& v) const override {
+    if (!(opening_area(v) > 0.0)) parameter_error("area", "give a positive diameter or area");
+  }
   double flow(const Eval& e) const override {
-    const double area = opening_.valid() ? area_ * std::clamp(e.in(opening_, signal::value), 0.0, 1.0) : area_;
-    return orifice(area, pressure_drop(e));
+    const double full = opening_area(e);
+    const double area = opening_.valid() ? full * std::clamp(e.in(opening_, signal::value), 0.0, 1.0) : full;
+    return orifice(e, area, pressure_drop(e));
   }
   void calc_other_derivatives(Eval& e) const override { e.set_observable(dp_, pressure_drop(e)); }
 
-  double area_ = 0.0;
   PortId opening_;
   ObservableId dp_;
 };

@@ -25,21 +25,17 @@ namespace jourdain::hydraulic_library {
 class Pipe final : public HydraulicComponent {
  public:
   Pipe() {
-    declare_real("length", "m", std::nullopt, "L", Range::positive());
-    declare_real("diameter", "m", std::nullopt, "inner diameter d", Range::positive());
+    length_ = declare_real("length", "m", std::nullopt, "L", Range::positive());
+    diameter_ = declare_real("diameter", "m", std::nullopt, "inner diameter d", Range::positive());
     declare_integer("segments", 1, "N, number of segments", Range::between(1, 200));
     declare_text("ends", "state_response", "side of ports a and b: state_response, state_state or response_response",
                  {"state_response", "state_state", "response_response"});
     declare_boolean("inertance", true, "include the inertia of the oil column (RLC) or not (RC)");
-    declare_real("wall_bulk_modulus", "Pa", 0.0, "β_wall of a compliant hose wall (0: rigid pipe)",
-                 Range::non_negative());
+    wall_ = declare_real("wall_bulk_modulus", "Pa", 0.0, "β_wall of a compliant hose wall (0: rigid pipe)",
+                         Range::non_negative());
   }
 
   void configure() override {
-    length_ = real("length");
-    d_ = real("diameter");
-    area_ = pi * d_ * d_ / 4.0;
-    wall_ = real("wall_bulk_modulus");
     inertance_ = boolean("inertance");
     const long n = integer("segments");
     const std::string ends = text("ends");
@@ -47,8 +43,6 @@ class Pipe final : public HydraulicComponent {
     b_is_node_ = ends == "state_state";
     const long nodes = ends == "state_state" ? n + 1 : n;
     const long links = ends == "response_response" ? n + 1 : n;
-    node_volume_ = area_ * length_ / static_cast<double>(nodes);
-    link_length_ = length_ / static_cast<double>(links);
 
     a_ = declare_port("a", hydraulic_domain(), a_is_node_ ? PortSide::State : PortSide::Response, "end a");
     b_ = declare_port("b", hydraulic_domain(), b_is_node_ ? PortSide::State : PortSide::Response, "end b");
@@ -70,23 +64,26 @@ class Pipe final : public HydraulicComponent {
       set_dependencies(b_, {b_});
     flow_a_ = declare_observable("flow_a", "m^3/s", "flow entering at a");
     flow_b_ = declare_observable("flow_b", "m^3/s", "flow leaving at b");
-    bind_fluid();
+    finish_configure();
   }
 
   void calc_outputs(Eval& e) const override {
     const Fluid& f = fluid();
+    const Lumps g = lumps(e);
     if (a_is_node_)
       e.set_out(a_, hydraulic::pressure, Chamber::pressure(e.state(p_.front()), f));
     else
-      e.set_out(a_, hydraulic::flow_rate, -link_flow(e, 0, f));
+      e.set_out(a_, hydraulic::flow_rate, -link_flow(e, 0, g, f));
     if (b_is_node_)
       e.set_out(b_, hydraulic::pressure, Chamber::pressure(e.state(p_.back()), f));
     else
-      e.set_out(b_, hydraulic::flow_rate, link_flow(e, links_ - 1, f));
+      e.set_out(b_, hydraulic::flow_rate, link_flow(e, links_ - 1, g, f));
   }
 
   void calc_derivatives(Eval& e) const override {
     const Fluid& f = fluid();
+    const Lumps g = lumps(e);
+    const double wall = e.param(wall_);
     const int nodes = static_cast<int>(p_.size());
     // Link k joins node (k − offset) upstream to node (k − offset + 1) downstream, where
     // offset is 1 when the first link starts at port a.
@@ -95,22 +92,33 @@ class Pipe final : public HydraulicComponent {
     if (a_is_node_) inflow.front() += e.in(a_, hydraulic::flow_rate);
     if (b_is_node_) inflow.back() += e.in(b_, hydraulic::flow_rate);
     for (int k = 0; k < links_; ++k) {
-      const double q = link_flow(e, k, f);
+      const double q = link_flow(e, k, g, f);
       const int up = k - offset, down = k - offset + 1;
       if (up >= 0) inflow[up] -= q;
       if (down < nodes) inflow[down] += q;
       if (inertance_) {
-        const double dp = upstream(e, k, f) - downstream(e, k, f) - friction_drop(q, f);
-        e.set_derivative(q_[k], area_ / (f.density * link_length_) * dp);
+        const double dp = upstream(e, k, f) - downstream(e, k, f) - friction_drop(q, g, f);
+        e.set_derivative(q_[k], g.area / (f.density * g.link_length) * dp);
       }
     }
     for (int i = 0; i < nodes; ++i)
-      e.set_derivative(p_[i], Chamber::rate(e.state(p_[i]), node_volume_, 0.0, inflow[i], f, wall_));
-    e.set_observable(flow_a_, a_is_node_ ? e.in(a_, hydraulic::flow_rate) : link_flow(e, 0, f));
-    e.set_observable(flow_b_, b_is_node_ ? -e.in(b_, hydraulic::flow_rate) : link_flow(e, links_ - 1, f));
+      e.set_derivative(p_[i], Chamber::rate(e.state(p_[i]), g.node_volume, 0.0, inflow[i], f, wall));
+    e.set_observable(flow_a_, a_is_node_ ? e.in(a_, hydraulic::flow_rate) : link_flow(e, 0, g, f));
+    e.set_observable(flow_b_, b_is_node_ ? -e.in(b_, hydraulic::flow_rate) : link_flow(e, links_ - 1, g, f));
   }
 
  private:
+  // The segments' sizes, from the numeric parameters: A = π d²/4, a node's volume A L /
+  // nodes, a link's length L / links.
+  struct Lumps {
+    double d, area, node_volume, link_length;
+  };
+  Lumps lumps(const Eval& e) const {
+    const double length = e.param(length_), d = e.param(diameter_);
+    const double area = pi * d * d / 4.0;
+    return {d, area, area * length / static_cast<double>(p_.size()), length / static_cast<double>(links_)};
+  }
+
   // Pressures at the ends of link k.
   double upstream(const Eval& e, int k, const Fluid& f) const {
     const int node = a_is_node_ ? k : k - 1;
@@ -123,29 +131,30 @@ class Pipe final : public HydraulicComponent {
   }
 
   // Δp_f(q): the larger of the laminar (Hagen–Poiseuille) and turbulent (Blasius) drops.
-  double friction_drop(double q, const Fluid& f) const {
-    const double v = std::abs(q) / area_;
+  double friction_drop(double q, const Lumps& g, const Fluid& f) const {
+    const double v = std::abs(q) / g.area, d = g.d;
     if (v == 0.0) return 0.0;
-    const double laminar = 32.0 * f.dynamic_viscosity() * link_length_ * v / (d_ * d_);
-    const double re = v * d_ / f.kinematic_viscosity;
-    const double turbulent = 0.3164 * std::pow(re, -0.25) * (link_length_ / d_) * f.density * v * v / 2.0;
+    const double laminar = 32.0 * f.dynamic_viscosity() * g.link_length * v / (d * d);
+    const double re = v * d / f.kinematic_viscosity;
+    const double turbulent = 0.3164 * std::pow(re, -0.25) * (g.link_length / d) * f.density * v * v / 2.0;
     return std::copysign(std::max(laminar, turbulent), q);
   }
   // The inverse, for the RC line: the flow whose friction drop is Δp.
-  double flow_for_drop(double dp, const Fluid& f) const {
+  double flow_for_drop(double dp, const Lumps& g, const Fluid& f) const {
     if (dp == 0.0) return 0.0;
-    const double laminar_v = std::abs(dp) * d_ * d_ / (32.0 * f.dynamic_viscosity() * link_length_);
+    const double d = g.d;
+    const double laminar_v = std::abs(dp) * d * d / (32.0 * f.dynamic_viscosity() * g.link_length);
     // Blasius: Δp = K v^1.75 with K = 0.3164 (d/ν)^(−1/4) (l/d) ρ/2.
-    const double k = 0.3164 * std::pow(d_ / f.kinematic_viscosity, -0.25) * (link_length_ / d_) * f.density / 2.0;
+    const double k = 0.3164 * std::pow(d / f.kinematic_viscosity, -0.25) * (g.link_length / d) * f.density / 2.0;
     const double turbulent_v = std::pow(std::abs(dp) / k, 1.0 / 1.75);
-    return std::copysign(std::min(laminar_v, turbulent_v) * area_, dp);
+    return std::copysign(std::min(laminar_v, turbulent_v) * g.area, dp);
   }
-  double link_flow(const Eval& e, int k, const Fluid& f) const {
+  double link_flow(const Eval& e, int k, const Lumps& g, const Fluid& f) const {
     if (inertance_) return e.state(q_[k]);
-    return flow_for_drop(upstream(e, k, f) - downstream(e, k, f), f);
+    return flow_for_drop(upstream(e, k, f) - downstream(e, k, f), g, f);
   }
 
-  double length_ = 0.0, d_ = 0.0, area_ = 0.0, wall_ = 0.0, node_volume_ = 0.0, link_length_ = 0.0;
+  RealParam length_, diameter_, wall_;
   bool inertance_ = true, a_is_node_ = true, b_is_node_ = false;
   int links_ = 0;
   PortId a_, b_;

@@ -53,43 +53,49 @@ class PoppetValve : public FlowPath {
 class ReliefValve final : public FlowPath {
  public:
   ReliefValve() {
-    declare_real("cracking_pressure", "Pa", std::nullopt, "p_c: pressure drop at which the valve opens",
-                 Range::positive());
-    declare_real("gradient", "m^3/s/Pa", 1e-8, "G: flow per pascal above the cracking pressure (e.g. \"6 L/min/bar\")",
-                 Range::positive());
-    declare_real("hysteresis", "Pa", 0.0, "h: the valve recloses h below p_c (needs dynamics)", Range::non_negative());
+    p_c_ = declare_real("cracking_pressure", "Pa", std::nullopt, "p_c: pressure drop at which the valve opens",
+                        Range::positive());
+    gradient_ = declare_real("gradient", "m^3/s/Pa", 1e-8,
+                             "G: flow per pascal above the cracking pressure (e.g. \"6 L/min/bar\")",
+                             Range::positive());
+    hysteresis_ = declare_real("hysteresis", "Pa", 0.0, "h: the valve recloses h below p_c (needs dynamics)",
+                               Range::non_negative());
     declare_orifice_parameters("C_d of the poppet's orifice");
     declare_dynamics_parameters("none");
   }
   void configure() override {
-    p_c_ = real("cracking_pressure");
-    gradient_ = real("gradient");
-    half_width_ = real("hysteresis") / 2.0;
-    configure_orifice();
     // The flow reads both pressures, whether the opening is a state or follows them.
     declare_flow_path("p", "inlet (the pressure limited)", "t", "outlet (tank)", "flow from p to t");
     configure_dynamics("opening_state", "Pa", "poppet position, as the overpressure y it opens for");
-    if (half_width_ > 0.0 && !has_dynamics())
-      parameter_error("hysteresis", "needs \"dynamics\": \"first_order\" or \"second_order\" (the poppet must move)");
     opening_ = declare_observable("opening", "Pa", "overpressure y the poppet is open for (0: closed)");
-    bind_fluid();
+    finish_configure();
   }
 
  private:
+  void check_parameters(const ParamValues& v) const override {
+    if (v(hysteresis_) > 0.0 && !has_dynamics())
+      parameter_error("hysteresis", "needs \"dynamics\": \"first_order\" or \"second_order\" (the poppet must move)");
+  }
+  // w = h/2, the dead zone's half-width.
+  double half_width(const Eval& e) const { return e.param(hysteresis_) / 2.0; }
   void calc_other_derivatives(Eval& e) const override {
-    dynamic_derivatives(e, target(e), half_width_);
+    dynamic_derivatives(e, target(e), half_width(e));
     e.set_observable(opening_, opening(e));
   }
-  double target(const Eval& e) const { return std::max(pressure_drop(e) - p_c_ + half_width_, -half_width_); }
+  double target(const Eval& e) const {
+    const double w = half_width(e);
+    return std::max(pressure_drop(e) - e.param(p_c_) + w, -w);
+  }
   double opening(const Eval& e) const { return std::max(dynamic_position(e, target(e)), 0.0); }
   double flow(const Eval& e) const override {
     const double dp = pressure_drop(e), y = opening(e);
     if (dp <= 0.0 || y <= 0.0) return 0.0;
-    const double area = gradient_ * y / (discharge_coefficient() * std::sqrt(2.0 * (p_c_ + y) / fluid().density));
-    return orifice(area, dp);
+    const double area = e.param(gradient_) * y /
+                        (discharge_coefficient(e) * std::sqrt(2.0 * (e.param(p_c_) + y) / fluid().density));
+    return orifice(e, area, dp);
   }
 
-  double p_c_ = 0.0, gradient_ = 0.0, half_width_ = 0.0;
+  RealParam p_c_, gradient_, hysteresis_;
   ObservableId opening_;
 };
 
@@ -101,28 +107,26 @@ class ReliefValve final : public FlowPath {
 class CheckValve final : public PoppetValve {
  public:
   CheckValve() {
-    declare_real("cracking_pressure", "Pa", 0.1e6, "p_c", Range::non_negative());
-    declare_real("full_open_pressure", "Pa", 0.5e6, "Δp_open: pressure above p_c at which it is fully open",
-                 Range::positive());
+    p_c_ = declare_real("cracking_pressure", "Pa", 0.1e6, "p_c", Range::non_negative());
+    full_ = declare_real("full_open_pressure", "Pa", 0.5e6, "Δp_open: pressure above p_c at which it is fully open",
+                         Range::positive());
     declare_area_parameters("max_area", "the open seat", 1e-4);
     declare_orifice_parameters("C_d");
     declare_dynamics_parameters("none", /*second_order_allowed=*/false);
   }
   void configure() override {
-    p_c_ = real("cracking_pressure");
-    full_ = real("full_open_pressure");
-    area_ = configured_area();
-    configure_orifice();
     declare_flow_path("a", "inlet (free flow a -> b)", "b", "outlet", "flow from a to b");
     declare_poppet("poppet");
-    bind_fluid();
+    finish_configure();
   }
 
  private:
-  double target(const Eval& e) const override { return opening_fraction(pressure_drop(e) - p_c_, full_); }
-  double flow(const Eval& e) const override { return orifice(area_ * opening(e), pressure_drop(e)); }
+  double target(const Eval& e) const override {
+    return opening_fraction(pressure_drop(e) - e.param(p_c_), e.param(full_));
+  }
+  double flow(const Eval& e) const override { return orifice(e, opening_area(e) * opening(e), pressure_drop(e)); }
 
-  double p_c_ = 0.0, full_ = 1.0, area_ = 0.0;
+  RealParam p_c_, full_;
 };
 
 // Pilot-operated check valve (a press's prefill or surge valve): free flow from a to b
@@ -138,31 +142,24 @@ class CheckValve final : public PoppetValve {
 class PilotCheckValve final : public PoppetValve {
  public:
   PilotCheckValve() {
-    declare_real("cracking_pressure", "Pa", 0.05e6, "p_c", Range::non_negative());
-    declare_real("full_open_pressure", "Pa", 0.3e6, "Δp_open: drive at which a poppet is fully open",
-                 Range::positive());
+    p_c_ = declare_real("cracking_pressure", "Pa", 0.05e6, "p_c", Range::non_negative());
+    full_ = declare_real("full_open_pressure", "Pa", 0.3e6, "Δp_open: drive at which a poppet is fully open",
+                         Range::positive());
     declare_area_parameters("max_area", "the main seat", 1e-3);
-    declare_real("pilot_ratio", "", 3.0, "φ: pilot piston area / main seat area", Range::non_negative());
-    declare_real("decompression_area", "m^2", 0.0, "A_d: area of the decompression poppet (0: none)",
-                 Range::non_negative());
-    declare_real("decompression_pilot_ratio", "", 20.0, "φ_d: pilot piston area / decompression seat area",
-                 Range::non_negative());
+    phi_ = declare_real("pilot_ratio", "", 3.0, "φ: pilot piston area / main seat area", Range::non_negative());
+    area_d_ = declare_real("decompression_area", "m^2", 0.0, "A_d: area of the decompression poppet (0: none)",
+                           Range::non_negative());
+    phi_d_ = declare_real("decompression_pilot_ratio", "", 20.0, "φ_d: pilot piston area / decompression seat area",
+                          Range::non_negative());
     declare_orifice_parameters("C_d");
     declare_dynamics_parameters("none", /*second_order_allowed=*/false);
   }
   void configure() override {
-    p_c_ = real("cracking_pressure");
-    full_ = real("full_open_pressure");
-    area_ = configured_area();
-    phi_ = real("pilot_ratio");
-    area_d_ = real("decompression_area");
-    phi_d_ = real("decompression_pilot_ratio");
-    configure_orifice();
     declare_flow_path("a", "tank side (free flow a -> b)", "b", "cylinder side", "flow from a to b");
     x_ = declare_pilot("x", "pilot (takes no flow)");
     declare_poppet("main poppet");
     decompression_ = declare_observable("decompression_opening", "", "decompression poppet opening fraction");
-    bind_fluid();
+    finish_configure();
   }
 
  private:
@@ -173,17 +170,17 @@ class PilotCheckValve final : public PoppetValve {
   // Π of a poppet with pilot ratio φ, per unit seat area.
   double drive(const Eval& e, double phi) const {
     const double pa = from_pressure(e);
-    return pa - to_pressure(e) + phi * (e.in(x_, hydraulic::pressure) - pa) - p_c_;
+    return pa - to_pressure(e) + phi * (e.in(x_, hydraulic::pressure) - pa) - e.param(p_c_);
   }
-  double target(const Eval& e) const override { return opening_fraction(drive(e, phi_), full_); }
+  double target(const Eval& e) const override { return opening_fraction(drive(e, e.param(phi_)), e.param(full_)); }
   double decompression(const Eval& e) const {
-    return area_d_ > 0.0 ? opening_fraction(drive(e, phi_d_), full_) : 0.0;
+    return e.param(area_d_) > 0.0 ? opening_fraction(drive(e, e.param(phi_d_)), e.param(full_)) : 0.0;
   }
   double flow(const Eval& e) const override {
-    return orifice(area_ * opening(e) + area_d_ * decompression(e), pressure_drop(e));
+    return orifice(e, opening_area(e) * opening(e) + e.param(area_d_) * decompression(e), pressure_drop(e));
   }
 
-  double p_c_ = 0.0, full_ = 1.0, area_ = 0.0, phi_ = 0.0, area_d_ = 0.0, phi_d_ = 0.0;
+  RealParam p_c_, full_, phi_, area_d_, phi_d_;
   PortId x_;
   ObservableId decompression_;
 };
@@ -201,45 +198,44 @@ class PilotCheckValve final : public PoppetValve {
 class CounterbalanceValve final : public PoppetValve {
  public:
   CounterbalanceValve() {
-    declare_real("setting", "Pa", std::nullopt, "p_set: load pressure at which it opens (with no pilot)",
-                 Range::positive());
-    declare_real("pilot_ratio", "", 0.0, "φ: pilot area / poppet area (0: no pilot port)", Range::non_negative());
-    declare_real("full_open_pressure", "Pa", 1e6, "Δp_open: drive at which the poppet is fully open",
-                 Range::positive());
+    p_set_ = declare_real("setting", "Pa", std::nullopt, "p_set: load pressure at which it opens (with no pilot)",
+                          Range::positive());
+    // Configuration: a pilot ratio above 0 gives the valve its pilot port.
+    declare_config_real("pilot_ratio", "", 0.0, "φ: pilot area / poppet area (0: no pilot port)",
+                        Range::non_negative());
+    full_ = declare_real("full_open_pressure", "Pa", 1e6, "Δp_open: drive at which the poppet is fully open",
+                         Range::positive());
     declare_area_parameters("max_area", "the open poppet", 1e-4);
-    declare_real("check_cracking_pressure", "Pa", 0.05e6, "p_chk of the reverse-flow check", Range::non_negative());
-    declare_real("check_area", "m^2", 0.0, "A_chk of the reverse-flow check (0: the poppet's area)",
-                 Range::non_negative());
+    p_chk_ = declare_real("check_cracking_pressure", "Pa", 0.05e6, "p_chk of the reverse-flow check",
+                          Range::non_negative());
+    check_area_ = declare_real("check_area", "m^2", 0.0, "A_chk of the reverse-flow check (0: the poppet's area)",
+                               Range::non_negative());
     declare_orifice_parameters("C_d");
     declare_dynamics_parameters("none", /*second_order_allowed=*/false);
   }
   void configure() override {
-    p_set_ = real("setting");
-    phi_ = real("pilot_ratio");
-    full_ = real("full_open_pressure");
-    area_ = configured_area();
-    p_chk_ = real("check_cracking_pressure");
-    area_chk_ = real("check_area") > 0.0 ? real("check_area") : area_;
-    configure_orifice();
+    phi_ = config_real("pilot_ratio");
     declare_flow_path("load", "cylinder chamber held", "valve", "towards the directional valve",
                       "flow from load to valve");
     if (phi_ > 0.0) pilot_ = declare_pilot("pilot", "pilot line (takes no flow)");
     declare_poppet("poppet");
-    bind_fluid();
+    finish_configure();
   }
 
  private:
   double target(const Eval& e) const override {
     const double pilot = pilot_.valid() ? e.in(pilot_, hydraulic::pressure) : 0.0;
-    return opening_fraction(from_pressure(e) + phi_ * pilot - p_set_, full_);
+    return opening_fraction(from_pressure(e) + phi_ * pilot - e.param(p_set_), e.param(full_));
   }
   double flow(const Eval& e) const override {
     const double dp = pressure_drop(e);
-    if (dp > 0.0) return orifice(area_ * opening(e), dp);
-    return orifice(area_chk_ * opening_fraction(-dp - p_chk_, full_), dp);
+    if (dp > 0.0) return orifice(e, opening_area(e) * opening(e), dp);
+    const double check_area = e.param(check_area_) > 0.0 ? e.param(check_area_) : opening_area(e);
+    return orifice(e, check_area * opening_fraction(-dp - e.param(p_chk_), e.param(full_)), dp);
   }
 
-  double p_set_ = 0.0, phi_ = 0.0, full_ = 1.0, area_ = 0.0, p_chk_ = 0.0, area_chk_ = 0.0;
+  double phi_ = 0.0;  // configuration
+  RealParam p_set_, full_, p_chk_, check_area_;
   PortId pilot_;
 };
 

@@ -10,6 +10,15 @@
 
 namespace jourdain::hydraulic_library {
 
+namespace {
+
+// k_leak = (1 − η_v) D ω_rated / p_rated, m³/(s·Pa) (the file comment).
+double leakage_coefficient(double eta_v, double displacement, double rated_speed, double rated_pressure) {
+  return (1.0 - eta_v) * displacement * rated_speed / rated_pressure;
+}
+
+}  // namespace
+
 // Pump between an inlet (suction) and an outlet, both capacitive elements:
 //   q = ε D ω − k_leak (p_out − p_in)       delivered into the outlet, taken from the inlet
 //   T = ε D (p_out − p_in) / η_hm           shaft torque
@@ -24,35 +33,36 @@ namespace jourdain::hydraulic_library {
 class Pump : public HydraulicComponent {
  public:
   explicit Pump(bool variable) : variable_(variable) {
-    declare_real(variable_ ? "max_displacement" : "displacement", "m^3/rad", std::nullopt,
-                 variable_ ? "largest displacement D (e.g. \"63 cm^3/rev\")" : "displacement D (e.g. \"63 cm^3/rev\")",
-                 Range::positive());
-    declare_real("speed", "rad/s", std::nullopt,
-                 "shaft speed ω (e.g. \"1470 rpm\"); with a speed signal, the rated speed", Range::non_negative());
+    displacement_ = declare_real(
+        variable_ ? "max_displacement" : "displacement", "m^3/rad", std::nullopt,
+        variable_ ? "largest displacement D (e.g. \"63 cm^3/rev\")" : "displacement D (e.g. \"63 cm^3/rev\")",
+        Range::positive());
+    speed_ = declare_real("speed", "rad/s", std::nullopt,
+                          "shaft speed ω (e.g. \"1470 rpm\"); with a speed signal, the rated speed",
+                          Range::non_negative());
     declare_text("speed_source", "constant", "constant: the speed parameter; signal: input 'speed' (rad/s)",
                  {"constant", "signal"});
-    declare_real("volumetric_efficiency", "", 1.0, "η_v at rated_pressure and the (rated) speed",
-                 Range::between(0.01, 1.0));
-    declare_real("rated_pressure", "Pa", 25e6, "pressure rise at which volumetric_efficiency holds", Range::positive());
-    declare_real("hydromechanical_efficiency", "", 1.0, "η_hm: shaft torque = D Δp / η_hm", Range::between(0.01, 1.0));
+    eta_v_ = declare_real("volumetric_efficiency", "", 1.0, "η_v at rated_pressure and the (rated) speed",
+                          Range::between(0.01, 1.0));
+    rated_pressure_ = declare_real("rated_pressure", "Pa", 25e6, "pressure rise at which volumetric_efficiency holds",
+                                   Range::positive());
+    eta_hm_ = declare_real("hydromechanical_efficiency", "", 1.0, "η_hm: shaft torque = D Δp / η_hm",
+                           Range::between(0.01, 1.0));
     if (variable_) {
       declare_text("control", "pressure_compensated",
                    "pressure_compensated, constant_power, both, or signal (input 'displacement', 0 to 1)",
                    {"pressure_compensated", "constant_power", "both", "signal"});
-      declare_real("cutoff_pressure", "Pa", 25e6, "pressure compensator: pressure rise at zero displacement",
-                   Range::positive());
-      declare_real("regulation_band", "Pa", 1e6, "pressure compensator: rise from full to zero displacement",
-                   Range::positive());
-      declare_real("power", "W", 22e3, "constant power: hydraulic power limit P = q Δp", Range::positive());
+      cutoff_ = declare_real("cutoff_pressure", "Pa", 25e6, "pressure compensator: pressure rise at zero displacement",
+                             Range::positive());
+      band_ = declare_real("regulation_band", "Pa", 1e6, "pressure compensator: rise from full to zero displacement",
+                           Range::positive());
+      power_limit_ = declare_real("power", "W", 22e3, "constant power: hydraulic power limit P = q Δp",
+                                  Range::positive());
       declare_dynamics_parameters("none", /*second_order_allowed=*/false);
     }
   }
 
   void configure() override {
-    displacement_ = real(variable_ ? "max_displacement" : "displacement");
-    speed_ = real("speed");
-    leak_ = (1.0 - real("volumetric_efficiency")) * displacement_ * speed_ / real("rated_pressure");
-    eta_hm_ = real("hydromechanical_efficiency");
     inlet_ = declare_port("inlet", hydraulic_domain(), PortSide::Response, "suction side");
     outlet_ = declare_port("outlet", hydraulic_domain(), PortSide::Response, "delivery side");
     std::vector<PortId> reads{inlet_, outlet_};
@@ -63,9 +73,6 @@ class Pump : public HydraulicComponent {
     if (variable_) {
       const std::string c = text("control");
       control_ = c == "pressure_compensated" ? 0 : c == "constant_power" ? 1 : c == "both" ? 2 : 3;
-      cutoff_ = real("cutoff_pressure");
-      band_ = real("regulation_band");
-      power_limit_ = real("power");
       if (control_ == 3) {
         command_ = declare_port("displacement", signal_domain(), PortSide::Response, "displacement fraction (0 to 1)");
         reads.push_back(command_);
@@ -80,7 +87,7 @@ class Pump : public HydraulicComponent {
     flow_ = declare_observable("flow", "m^3/s", "flow delivered into the outlet");
     torque_ = declare_observable("torque", "N*m", "shaft torque");
     power_ = declare_observable("power", "W", "hydraulic power q (p_out − p_in)");
-    bind_fluid();
+    finish_configure();
   }
 
   void calc_outputs(Eval& e) const override {
@@ -96,14 +103,20 @@ class Pump : public HydraulicComponent {
       e.set_observable(fraction_, eps);
     }
     e.set_observable(flow_, q);
-    e.set_observable(torque_, eps * displacement_ * dp / eta_hm_);
+    e.set_observable(torque_, eps * e.param(displacement_) * dp / e.param(eta_hm_));
     e.set_observable(power_, q * dp);
   }
 
  private:
   double rise(const Eval& e) const { return e.in(outlet_, hydraulic::pressure) - e.in(inlet_, hydraulic::pressure); }
-  double omega(const Eval& e) const { return speed_in_.valid() ? e.in(speed_in_, signal::value) : speed_; }
-  double flow(const Eval& e, double eps) const { return eps * displacement_ * omega(e) - leak_ * rise(e); }
+  double omega(const Eval& e) const { return speed_in_.valid() ? e.in(speed_in_, signal::value) : e.param(speed_); }
+  // k_leak, at the speed parameter (the rated speed when a signal gives the speed).
+  double leakage(const Eval& e) const {
+    return leakage_coefficient(e.param(eta_v_), e.param(displacement_), e.param(speed_), e.param(rated_pressure_));
+  }
+  double flow(const Eval& e, double eps) const {
+    return eps * e.param(displacement_) * omega(e) - leakage(e) * rise(e);
+  }
 
   // The displacement fraction the control asks for.
   double target_fraction(const Eval& e) const {
@@ -111,10 +124,10 @@ class Pump : public HydraulicComponent {
     const double dp = rise(e);
     if (control_ == 3) return std::clamp(e.in(command_, signal::value), 0.0, 1.0);
     double eps = 1.0;
-    if (control_ == 0 || control_ == 2) eps = std::clamp((cutoff_ - dp) / band_, 0.0, 1.0);
+    if (control_ == 0 || control_ == 2) eps = std::clamp((e.param(cutoff_) - dp) / e.param(band_), 0.0, 1.0);
     if ((control_ == 1 || control_ == 2) && dp > 0.0) {
-      const double full_power = displacement_ * std::abs(omega(e)) * dp;
-      if (full_power > power_limit_) eps = std::min(eps, power_limit_ / full_power);
+      const double full_power = e.param(displacement_) * std::abs(omega(e)) * dp, limit = e.param(power_limit_);
+      if (full_power > limit) eps = std::min(eps, limit / full_power);
     }
     return eps;
   }
@@ -124,9 +137,9 @@ class Pump : public HydraulicComponent {
   }
 
   bool variable_;
-  double displacement_ = 0.0, speed_ = 0.0, leak_ = 0.0, eta_hm_ = 1.0;
+  RealParam displacement_, speed_, eta_v_, rated_pressure_, eta_hm_;
   int control_ = 0;
-  double cutoff_ = 0.0, band_ = 1.0, power_limit_ = 0.0;
+  RealParam cutoff_, band_, power_limit_;
   PortId inlet_, outlet_, speed_in_, command_;
   ObservableId fraction_, flow_, torque_, power_;
 };
@@ -150,21 +163,21 @@ class VariablePump final : public Pump {
 class Motor final : public HydraulicComponent {
  public:
   Motor() {
-    declare_real("displacement", "m^3/rad", std::nullopt, "displacement D (e.g. \"80 cm^3/rev\")", Range::positive());
-    declare_real("volumetric_efficiency", "", 1.0, "η_v at rated_pressure and rated_speed", Range::between(0.01, 1.0));
-    declare_real("rated_pressure", "Pa", 25e6, "pressure drop at which volumetric_efficiency holds", Range::positive());
-    declare_real("rated_speed", "rad/s", 157.07963267948966, "speed at which volumetric_efficiency holds",
-                 Range::positive());
-    declare_real("hydromechanical_efficiency", "", 1.0, "η_hm", Range::between(0.01, 1.0));
-    declare_real("viscous_friction", "N*m*s/rad", 0.0, "c: friction torque per unit speed", Range::non_negative());
+    d_ = declare_real("displacement", "m^3/rad", std::nullopt, "displacement D (e.g. \"80 cm^3/rev\")",
+                      Range::positive());
+    eta_v_ = declare_real("volumetric_efficiency", "", 1.0, "η_v at rated_pressure and rated_speed",
+                          Range::between(0.01, 1.0));
+    rated_pressure_ = declare_real("rated_pressure", "Pa", 25e6, "pressure drop at which volumetric_efficiency holds",
+                                   Range::positive());
+    rated_speed_ = declare_real("rated_speed", "rad/s", 157.07963267948966,
+                                "speed at which volumetric_efficiency holds", Range::positive());
+    eta_hm_ = declare_real("hydromechanical_efficiency", "", 1.0, "η_hm", Range::between(0.01, 1.0));
+    c_ = declare_real("viscous_friction", "N*m*s/rad", 0.0, "c: friction torque per unit speed",
+                      Range::non_negative());
     declare_text("shaft", "mech1d", "mech1d: port 'shaft' on an inertia; signal: input 'speed', output 'torque'",
                  {"mech1d", "signal"});
   }
   void configure() override {
-    d_ = real("displacement");
-    leak_ = (1.0 - real("volumetric_efficiency")) * d_ * real("rated_speed") / real("rated_pressure");
-    eta_hm_ = real("hydromechanical_efficiency");
-    c_ = real("viscous_friction");
     a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "inlet");
     b_ = declare_port("b", hydraulic_domain(), PortSide::Response, "outlet");
     if (text("shaft") == "mech1d") {
@@ -184,7 +197,7 @@ class Motor final : public HydraulicComponent {
     // With a signal shaft the output port `torque` is itself recordable as motor.torque.
     if (shaft_.valid()) torque_ = declare_observable("torque", "N*m", "torque on the shaft");
     power_ = declare_observable("power", "W", "shaft power T ω");
-    bind_fluid();
+    finish_configure();
   }
   void calc_outputs(Eval& e) const override {
     const double q = flow(e), t = torque(e);
@@ -206,10 +219,13 @@ class Motor final : public HydraulicComponent {
     return shaft_.valid() ? e.in(shaft_, mech1d::velocity) : e.in(speed_, signal::value);
   }
   double drop(const Eval& e) const { return e.in(a_, hydraulic::pressure) - e.in(b_, hydraulic::pressure); }
-  double flow(const Eval& e) const { return d_ * omega(e) + leak_ * drop(e); }
-  double torque(const Eval& e) const { return eta_hm_ * d_ * drop(e) - c_ * omega(e); }
+  double leakage(const Eval& e) const {
+    return leakage_coefficient(e.param(eta_v_), e.param(d_), e.param(rated_speed_), e.param(rated_pressure_));
+  }
+  double flow(const Eval& e) const { return e.param(d_) * omega(e) + leakage(e) * drop(e); }
+  double torque(const Eval& e) const { return e.param(eta_hm_) * e.param(d_) * drop(e) - e.param(c_) * omega(e); }
 
-  double d_ = 0.0, leak_ = 0.0, eta_hm_ = 1.0, c_ = 0.0;
+  RealParam d_, eta_v_, rated_pressure_, rated_speed_, eta_hm_, c_;
   PortId a_, b_, shaft_, speed_, torque_out_;
   ObservableId flow_, torque_, power_;
 };

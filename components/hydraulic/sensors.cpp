@@ -32,11 +32,12 @@ class PressureSensor final : public Component {
  public:
   PressureSensor() {
     declare_boolean("extremes", false, "also track the largest and smallest pressure and the largest |dp/dt|");
-    declare_real("time_constant", "s", 1e-4, "extremes: time constant T of the transducer and of its rate",
-                 Range::positive());
-    declare_real("pressure_resolution", "Pa", 1e3, "extremes: resolution ε of the pressure extremes",
-                 Range::positive());
-    declare_real("rate_resolution", "Pa/s", 1e5, "extremes: resolution of the largest |dp/dt|", Range::positive());
+    tau_ = declare_real("time_constant", "s", 1e-4, "extremes: time constant T of the transducer and of its rate",
+                        Range::positive());
+    eps_p_ = declare_real("pressure_resolution", "Pa", 1e3, "extremes: resolution ε of the pressure extremes",
+                          Range::positive());
+    eps_r_ = declare_real("rate_resolution", "Pa/s", 1e5, "extremes: resolution of the largest |dp/dt|",
+                          Range::positive());
     declare_boolean("gated", false, "extremes: track only while the input 'enable' is above 0.5");
   }
   void configure() override {
@@ -46,9 +47,6 @@ class PressureSensor final : public Component {
     set_dependencies(out_, {port_});
     extremes_ = boolean("extremes");
     if (!extremes_) return;
-    tau_ = real("time_constant");
-    eps_p_ = real("pressure_resolution");
-    eps_r_ = real("rate_resolution");
     reading_ = declare_state("reading", "Pa", 0.0, "transducer reading p_r (first-order response)");
     filtered_ = declare_state("reading_filtered", "Pa", 0.0, "p_f: the reading through one more first-order filter");
     rate_ = declare_observable("rate", "Pa/s", "r = dp_f/dt: dp/dt through a second-order low-pass filter");
@@ -99,9 +97,10 @@ class PressureSensor final : public Component {
     const Rates d = rates(e);
     const double pr = e.state(reading_), r = d.r;
     const bool on = tracking(e);
-    e.set_zero_crossing(peak_, on && pr > e.discrete(max_l_) + eps_p_ ? d.dpr : 1.0);
-    e.set_zero_crossing(trough_, on && pr < e.discrete(min_l_) - eps_p_ ? -d.dpr : 1.0);
-    e.set_zero_crossing(rate_peak_, on && std::abs(r) > e.discrete(rate_l_) + eps_r_ ? (r >= 0.0 ? d.dr : -d.dr) : 1.0);
+    const double eps_p = e.param(eps_p_), eps_r = e.param(eps_r_);
+    e.set_zero_crossing(peak_, on && pr > e.discrete(max_l_) + eps_p ? d.dpr : 1.0);
+    e.set_zero_crossing(trough_, on && pr < e.discrete(min_l_) - eps_p ? -d.dpr : 1.0);
+    e.set_zero_crossing(rate_peak_, on && std::abs(r) > e.discrete(rate_l_) + eps_r ? (r >= 0.0 ? d.dr : -d.dr) : 1.0);
     if (gate_.valid()) e.set_zero_crossing(gate_, e.in(enable_, signal::value) - 0.5);
   }
   void on_zero_crossing(Eval& e, ZeroCrossingId z) const override {
@@ -137,13 +136,14 @@ class PressureSensor final : public Component {
     double dpr, r, dr;  // dp_r/dt, r = dp_f/dt, dr/dt
   };
   Rates rates(const Eval& e) const {
-    const double dpr = (e.in(port_, hydraulic::pressure) - e.state(reading_)) / tau_;
-    const double r = (e.state(reading_) - e.state(filtered_)) / tau_;
-    return {dpr, r, (dpr - r) / tau_};
+    const double tau = e.param(tau_);
+    const double dpr = (e.in(port_, hydraulic::pressure) - e.state(reading_)) / tau;
+    const double r = (e.state(reading_) - e.state(filtered_)) / tau;
+    return {dpr, r, (dpr - r) / tau};
   }
 
   bool extremes_ = false;
-  double tau_ = 1e-4, eps_p_ = 1e3, eps_r_ = 1e5;
+  RealParam tau_, eps_p_, eps_r_;
   PortId port_, out_;
   StateId reading_, filtered_;
   DiscreteId max_l_, min_l_, rate_l_, tracking_;

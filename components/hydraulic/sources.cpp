@@ -11,13 +11,12 @@ namespace jourdain::hydraulic_library {
 class PressureSource : public Component {
  public:
   explicit PressureSource(bool signal_allowed) : signal_allowed_(signal_allowed) {
-    declare_real("pressure", "Pa", 0.0, "gauge pressure imposed (0: atmospheric)");
+    pressure_ = declare_real("pressure", "Pa", 0.0, "gauge pressure imposed (0: atmospheric)");
     if (signal_allowed_)
       declare_text("source", "constant", "constant: the parameter pressure; signal: input 'command' (Pa)",
                    {"constant", "signal"});
   }
   void configure() override {
-    pressure_ = real("pressure");
     port_ = declare_port("p", hydraulic_domain(), PortSide::State,
                          "imposes its pressure; any number of connections, whose flows add up");
     if (signal_allowed_ && text("source") == "signal") {
@@ -30,7 +29,7 @@ class PressureSource : public Component {
     flow_ = declare_observable("flow", "m^3/s", "net flow received");
   }
   void calc_outputs(Eval& e) const override {
-    e.set_out(port_, hydraulic::pressure, command_.valid() ? e.in(command_, signal::value) : pressure_);
+    e.set_out(port_, hydraulic::pressure, command_.valid() ? e.in(command_, signal::value) : e.param(pressure_));
   }
   void calc_derivatives(Eval& e) const override {
     const double q = e.in(port_, hydraulic::flow_rate);
@@ -40,7 +39,7 @@ class PressureSource : public Component {
 
  private:
   bool signal_allowed_;
-  double pressure_ = 0.0;
+  RealParam pressure_;
   PortId port_, command_;
   StateId volume_;
   ObservableId flow_;

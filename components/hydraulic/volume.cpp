@@ -12,11 +12,10 @@ namespace jourdain::hydraulic_library {
 class Volume final : public HydraulicComponent {
  public:
   Volume() {
-    declare_real("volume", "m^3", 1e-3, "liquid volume V", Range::positive());
+    volume_ = declare_real("volume", "m^3", 1e-3, "liquid volume V", Range::positive());
     declare_integer("ports", 2, "number of ports p1 ... pN", Range::between(1, 64));
   }
   void configure() override {
-    volume_ = real("volume");
     const long n = integer("ports");
     for (long i = 1; i <= n; ++i) {
       PortId p = declare_port("p" + std::to_string(i), hydraulic_domain(), PortSide::State,
@@ -31,7 +30,7 @@ class Volume final : public HydraulicComponent {
     cavity_ = declare_observable("cavity", "m^3", "vapour cavity (column separation), 0 while the liquid is whole");
     flow_ = declare_observable("flow", "m^3/s", "net flow into the volume, Σq");
     bulk_ = declare_observable("bulk_modulus", "Pa", "effective bulk modulus β(p)");
-    bind_fluid();
+    finish_configure();
   }
   void calc_outputs(Eval& e) const override {
     const double p = Chamber::pressure(e.state(p_), fluid());
@@ -41,16 +40,16 @@ class Volume final : public HydraulicComponent {
     const Fluid& f = fluid();
     double q = 0.0;
     for (PortId port : ports_) q += e.in(port, hydraulic::flow_rate);
-    const double ps = e.state(p_), p = Chamber::pressure(ps, f);
-    e.set_derivative(p_, Chamber::rate(ps, volume_, 0.0, q, f));
+    const double ps = e.state(p_), p = Chamber::pressure(ps, f), volume = e.param(volume_);
+    e.set_derivative(p_, Chamber::rate(ps, volume, 0.0, q, f));
     e.set_observable(pressure_, p);
-    e.set_observable(cavity_, Chamber::cavity(ps, volume_, f));
+    e.set_observable(cavity_, Chamber::cavity(ps, volume, f));
     e.set_observable(flow_, q);
     e.set_observable(bulk_, f.effective_bulk_modulus(p));
   }
 
  private:
-  double volume_ = 1e-3;
+  RealParam volume_;
   std::vector<PortId> ports_;
   StateId p_;
   ObservableId pressure_, cavity_, flow_, bulk_;
@@ -66,18 +65,15 @@ class Volume final : public HydraulicComponent {
 class Accumulator final : public HydraulicComponent {
  public:
   Accumulator() {
-    declare_real("gas_volume", "m^3", std::nullopt, "gas volume V0 of the empty accumulator (its size)",
-                 Range::positive());
-    declare_real("precharge", "Pa", std::nullopt, "gas precharge pressure p0 (gauge)", Range::non_negative());
-    declare_real("polytropic_index", "", 1.4, "n: 1 isothermal (slow), 1.4 adiabatic (fast cycles)",
-                 Range::between(1.0, 2.0));
-    declare_real("dead_volume", "m^3", 1e-4, "liquid volume between the port and the bladder, V_d", Range::positive());
+    v0_ = declare_real("gas_volume", "m^3", std::nullopt, "gas volume V0 of the empty accumulator (its size)",
+                       Range::positive());
+    p0_ = declare_real("precharge", "Pa", std::nullopt, "gas precharge pressure p0 (gauge)", Range::non_negative());
+    n_ = declare_real("polytropic_index", "", 1.4, "n: 1 isothermal (slow), 1.4 adiabatic (fast cycles)",
+                      Range::between(1.0, 2.0));
+    dead_ = declare_real("dead_volume", "m^3", 1e-4, "liquid volume between the port and the bladder, V_d",
+                         Range::positive());
   }
   void configure() override {
-    v0_ = real("gas_volume");
-    p0_ = real("precharge");
-    n_ = real("polytropic_index");
-    dead_ = real("dead_volume");
     port_ = declare_port("p", hydraulic_domain(), PortSide::State, "pressure out, flow in (any number of connections)");
     set_dependencies(port_, {});
     p_ = declare_state("p", "Pa", 0.0, "pressure state (gauge); start above the precharge for a charged accumulator");
@@ -85,7 +81,7 @@ class Accumulator final : public HydraulicComponent {
     gas_ = declare_observable("gas_volume", "m^3", "gas volume V_g");
     liquid_ = declare_observable("liquid_volume", "m^3", "liquid stored beyond the dead volume, V0 − V_g");
     flow_ = declare_observable("flow", "m^3/s", "net flow in");
-    bind_fluid();
+    finish_configure();
   }
   void calc_outputs(Eval& e) const override {
     e.set_out(port_, hydraulic::pressure, Chamber::pressure(e.state(p_), fluid()));
@@ -94,26 +90,27 @@ class Accumulator final : public HydraulicComponent {
     const Fluid& f = fluid();
     const double ps = e.state(p_), p = Chamber::pressure(ps, f);
     const double q = e.in(port_, hydraulic::flow_rate);
-    const double vg = gas_volume(p, f);
-    if (p > p0_) {
+    const double vg = gas_volume(e, p, f), dead = e.param(dead_);
+    if (p > e.param(p0_)) {
       const double p_abs = p + f.atmospheric_pressure;
-      const double capacitance = dead_ / f.effective_bulk_modulus(p) + vg / (n_ * p_abs);
+      const double capacitance = dead / f.effective_bulk_modulus(p) + vg / (e.param(n_) * p_abs);
       e.set_derivative(p_, q / capacitance);
     } else {
-      e.set_derivative(p_, Chamber::rate(ps, dead_, 0.0, q, f));
+      e.set_derivative(p_, Chamber::rate(ps, dead, 0.0, q, f));
     }
     e.set_observable(pressure_, p);
     e.set_observable(gas_, vg);
-    e.set_observable(liquid_, v0_ - vg);
+    e.set_observable(liquid_, e.param(v0_) - vg);
     e.set_observable(flow_, q);
   }
 
  private:
-  double gas_volume(double p, const Fluid& f) const {
-    if (p <= p0_) return v0_;
-    return v0_ * std::pow((p0_ + f.atmospheric_pressure) / (p + f.atmospheric_pressure), 1.0 / n_);
+  double gas_volume(const Eval& e, double p, const Fluid& f) const {
+    const double v0 = e.param(v0_), p0 = e.param(p0_);
+    if (p <= p0) return v0;
+    return v0 * std::pow((p0 + f.atmospheric_pressure) / (p + f.atmospheric_pressure), 1.0 / e.param(n_));
   }
-  double v0_ = 0.0, p0_ = 0.0, n_ = 1.4, dead_ = 1e-4;
+  RealParam v0_, p0_, n_, dead_;
   PortId port_;
   StateId p_;
   ObservableId pressure_, gas_, liquid_, flow_;
