@@ -300,7 +300,6 @@ TEST_CASE("summary.json that cannot be written is an error naming it; results.cs
   jourdain::Netlist net = jourdain::test::load(kOscillator);
   jourdain::RunOptions options;
   options.output_dir = out;
-  options.write_report = false;
   try {
     jourdain::run_netlist(net, options);
     FAIL("summary.json was not refused");
