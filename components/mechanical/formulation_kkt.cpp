@@ -73,9 +73,11 @@ class KktFormulation final : public Formulation {
     KktScratch& s = me.ws.scratch<KktScratch>(this);
     auto& triplets = s.triplets;
     triplets.clear();
-    // W: diagonal, (m, m, I) per body.
-    const Eigen::VectorXd w = system.mass_diagonal(me.model, me.ctx, with_mass);
-    for (int j = 0; j < n; ++j) triplets.emplace_back(j, j, w[j]);
+    // W: diagonal, (m, m, I) or (1, 1, 1) per body.
+    for (int b = 0; b < n / 3; ++b) {
+      const Vec3 w = with_mass ? system.mass(me.model, me.ctx, b) : Vec3::Ones();
+      for (int j = 0; j < 3; ++j) triplets.emplace_back(3 * b + j, 3 * b + j, w[j]);
+    }
     // Φ_q below, Φ_rᵀ (or Φ_qᵀ) to the right.
     system.for_each_jacobian_entry(me.ws.state, [&](int r, int c, double v) {
       const RowInfo& row = system.row(r);

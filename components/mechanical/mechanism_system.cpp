@@ -1,6 +1,8 @@
 // The constraint assembly of a mechanism block (mechanism_system.hpp; DESIGN.md §3).
 #include "mechanism_system.hpp"
 
+#include <cmath>
+
 #include "formulation.hpp"
 
 namespace jourdain::mechanical {
@@ -153,23 +155,18 @@ Eigen::MatrixXd MechanismSystem::dense_jacobian(const SystemState& s) const {
   return J;
 }
 
-Eigen::VectorXd MechanismSystem::inverse_sqrt_mass(const Model& model, Context& ctx) const {
-  Eigen::VectorXd d(coordinates());
-  for (size_t b = 0; b < bodies_.size(); ++b) {
-    const Eval e = model.view(bodies_[b].comp, ctx, Eval::Phase::Outputs);
-    const double m = 1.0 / std::sqrt(bodies_[b].body->mass(e));
-    d.segment<3>(3 * b) << m, m, 1.0 / std::sqrt(bodies_[b].body->inertia(e));
-  }
-  return d;
+Vec3 MechanismSystem::mass(const Model& model, Context& ctx, int b) const {
+  const Eval e = model.view(bodies_[b].comp, ctx, Eval::Phase::Outputs);
+  const double m = bodies_[b].body->mass(e);
+  return {m, m, bodies_[b].body->inertia(e)};
 }
 
-Eigen::VectorXd MechanismSystem::mass_diagonal(const Model& model, Context& ctx, bool with_mass) const {
-  if (!with_mass) return Eigen::VectorXd::Ones(coordinates());
+Eigen::VectorXd MechanismSystem::inverse_sqrt_mass(const Model& model, Context& ctx) const {
   Eigen::VectorXd d(coordinates());
-  for (size_t b = 0; b < bodies_.size(); ++b) {
-    const Eval e = model.view(bodies_[b].comp, ctx, Eval::Phase::Outputs);
-    const double mass = bodies_[b].body->mass(e);
-    d.segment<3>(3 * b) << mass, mass, bodies_[b].body->inertia(e);
+  for (int b = 0; b < static_cast<int>(bodies_.size()); ++b) {
+    const Vec3 w = mass(model, ctx, b);
+    const double m = 1.0 / std::sqrt(w[0]);
+    d.segment<3>(3 * b) << m, m, 1.0 / std::sqrt(w[2]);
   }
   return d;
 }

@@ -140,10 +140,10 @@ class MechanismSystem {
   }
   // Φ_q, dense (m × n): the equation rows.
   Eigen::MatrixXd dense_jacobian(const SystemState& s) const;
-  // The diagonal of M^{-1/2} (n): 1/√m, 1/√m, 1/√I per body, from the Context's parameters.
+  // Body b's block of M = diag(m, m, I), from the Context's parameters.
+  Vec3 mass(const Model& model, Context& ctx, int b) const;
+  // The diagonal of M^{-1/2} (n): 1/√m, 1/√m, 1/√I per body.
   Eigen::VectorXd inverse_sqrt_mass(const Model& model, Context& ctx) const;
-  // The diagonal of M (n), or of the identity (the Euclidean metric) with !with_mass.
-  Eigen::VectorXd mass_diagonal(const Model& model, Context& ctx, bool with_mass = true) const;
 
   // q and q̇ of all bodies (n), read and written through Evals in `phase`.
   Eigen::VectorXd positions(const Model& model, Context& ctx, Eval::Phase phase) const;
