@@ -126,6 +126,23 @@ TEST_CASE("redundant constraints are named, or shared in the least-squares sense
   CHECK(!r.warnings.empty());
 }
 
+TEST_CASE("a redundant constraint's error names the components of the dependent equations, and only those") {
+  // A second hinge whose name holds the first one's quoted ("x'hinge" contains 'hinge'):
+  // the components named are those that own the dependent equations, whatever the text.
+  json extra = {{"x'hinge", {{"type", "mechanical.revolute"}}}};
+  json doc = pendulum(0.0, extra, links({{"ground.O", "x'hinge.a"}, {"rod.p", "x'hinge.b"}}));
+  RunResult r = run(doc.dump());
+  INFO(r.failure);
+  REQUIRE_FALSE(r.finished);
+  std::string owners;
+  for (const std::string c : {"hinge", "x'hinge"})
+    if (r.failure.find("revolute '" + c + "' (equation") != std::string::npos) owners += (owners.empty() ? "'" : ", '") + c + "'";
+  REQUIRE_FALSE(owners.empty());
+  CHECK(r.failure.rfind("at t = 0 s (" + owners + "): ", 0) == 0);
+  // Two of the four equations depend on the other two: those of one hinge.
+  CHECK(owners.find(", ") == std::string::npos);
+}
+
 TEST_CASE("a kinematic analysis needs zero degrees of freedom, and stops at a singular configuration") {
   json doc = pendulum(0.0);
   doc["analysis"] = "kinematic";
