@@ -1,6 +1,8 @@
 // Constraint base of joints and drivers (planar.hpp).
+#include <algorithm>
 #include <cmath>
 
+#include "formulation.hpp"
 #include "planar.hpp"
 
 namespace jourdain::mechanical {
@@ -31,8 +33,13 @@ ConstraintSettings constraint_settings(const World& world) {
         throw InputError(where(key), "expected \"error\" or \"least_squares\"");
       s.redundant = value.get<std::string>();
     } else if (key == "formulation") {
-      if (!value.is_string() || (value != "kkt" && value != "udwadia_kalaba"))
-        throw InputError(where(key), "expected \"kkt\" or \"udwadia_kalaba\"");
+      // The formulations are the ones formulation.cpp's table offers.
+      const auto names = formulation_names();
+      if (!value.is_string() || std::find(names.begin(), names.end(), value.get<std::string>()) == names.end()) {
+        std::string list;
+        for (const auto& n : names) list += (list.empty() ? "\"" : ", \"") + n + "\"";
+        throw InputError(where(key), "expected one of " + list);
+      }
       s.formulation = value.get<std::string>();
     } else if (key == "projection_metric") {
       if (!value.is_string() || (value != "euclidean" && value != "mass"))

@@ -139,7 +139,6 @@ struct ConstraintSettings {
   // Metric of the minimum-norm corrections (assembly, projection): "euclidean" (δ = A⁺r)
   // or "mass" (δ = M⁻¹Aᵀ(A M⁻¹Aᵀ)⁻¹r, the smallest δᵀMδ).
   std::string projection_metric = "euclidean";
-  bool udwadia_kalaba() const { return formulation == "udwadia_kalaba"; }
   bool mass_metric() const { return projection_metric == "mass"; }
 };
 ConstraintSettings constraint_settings(const World& world);

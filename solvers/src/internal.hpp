@@ -32,8 +32,6 @@ void complete_extra_settings(SolverSettings& s, const std::vector<SolverSetting>
 void check_shared_bounds(const SolverSettings& s, const InputLocation& where);
 // Whether `key` names one of SolverSettings' fields (then it is not an extra setting).
 bool is_settings_field(const std::string& key);
-// The closest of `candidates` to `name` by edit distance, "" if none is close.
-std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);
 
 std::shared_ptr<const SolverMethod> make_rk4_method();
 std::shared_ptr<const SolverMethod> make_dopri5_method();

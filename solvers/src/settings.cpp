@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "internal.hpp"
+#include "jourdain/suggest.hpp"
 #include "jourdain/netlist.hpp"
 #include "jourdain/solvers/simulate.hpp"
 #include "jourdain/solvers/solver_registry.hpp"
@@ -165,7 +166,7 @@ SolverSettings solver_settings_from_json(const nlohmann::json& j, const InputLoc
                             " (a setting of " + join(users) + "); ignored");
       continue;
     }
-    const std::string close = detail::closest_name(key, keys);
+    const std::string close = closest_name(key, keys);
     throw InputError(at(where, key), "unknown key '" + key + "' for method " + s.method + "; its keys: " + join(keys) +
                                          (close.empty() ? "" : "; did you mean '" + close + "'?"));
   }

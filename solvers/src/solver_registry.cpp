@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "internal.hpp"
+#include "jourdain/suggest.hpp"
 
 namespace jourdain {
 
@@ -23,37 +24,8 @@ bool is_shared(const std::string& key) {
   return std::any_of(shared.begin(), shared.end(), [&](const SolverSetting& s) { return s.key == key; });
 }
 
-// Levenshtein distance (insertions, deletions, substitutions), one row at a time.
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 }  // namespace
 
-namespace detail {
-
-std::string closest_name(const std::string& name, const std::vector<std::string>& candidates) {
-  // Close enough to be a typo: at most a third of the name wrong (and at least two edits
-  // allowed, so that short names such as "bfd" -> "bdf" are found).
-  std::string best;
-  size_t best_distance = std::max<size_t>(2, name.size() / 3) + 1;
-  for (const auto& c : candidates)
-    if (size_t d = edit_distance(name, c); d < best_distance) best_distance = d, best = c;
-  return best;
-}
-
-}  // namespace detail
 
 // ---------------------------------------------------------------- SolverMethod
 
@@ -111,7 +83,7 @@ const SolverMethod* SolverRegistry::find(const std::string& name) const {
 
 const SolverMethod& SolverRegistry::get(const std::string& name, const InputLocation& where) const {
   if (const SolverMethod* m = find(name)) return *m;
-  const std::string close = detail::closest_name(name, names());
+  const std::string close = closest_name(name, names());
   throw InputError(where, "unknown method '" + name + "'; registered methods: " + join(names()) +
                               (close.empty() ? "" : "; did you mean '" + close + "'?"));
 }

@@ -256,9 +256,6 @@ class Component {
 
   // ---- configuration values, in SI (valid from configure() on) ----
   double config_real(const std::string& name) const;
-  // Transitional: reads any real by name (numeric parameters through their netlist value).
-  // Being removed: use Eval::param for numeric parameters, config_real for configuration.
-  double real(const std::string& name) const { return parameter_value(name).get<double>(); }
   long integer(const std::string& name) const;
   bool boolean(const std::string& name) const;
   std::string text(const std::string& name) const;
