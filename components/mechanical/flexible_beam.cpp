@@ -1,5 +1,5 @@
-// A flexible beam by finite rigid segments (seed 004; ../shared/reference/
-// manipulator_and_flexible_arm.md): a composite component that expands into N planar
+// A flexible beam by finite rigid segments (seed 004: Li & Chen, a flexible arm
+// discretized into rigid segments joined by elastic rotations): a composite component that expands into N planar
 // bodies joined by revolute joints with rotational springs, bending only.
 //
 // Segment i (1 … N) is a uniform rigid rod of length l = L/N: mass ρA l, centroidal

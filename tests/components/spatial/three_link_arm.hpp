@@ -1,4 +1,4 @@
-// The reference three-link arm (shared/reference/manipulator_and_flexible_arm.md) in
+// The reference three-link arm (seed 002: Lü & Liu 2018, tip on an ellipse) in
 // closed form, derived by hand and independent of the library: joint 1 yaw about z at
 // the origin under a vertical 1 m link; joints 2 and 3 pitch (q2 from the horizontal,
 // q3 relative), links 2 and 3 uniform slender rods of m = 1 kg, L = 1 m; g = 9.81 m/s²
