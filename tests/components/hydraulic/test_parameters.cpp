@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "hydraulic_test_util.hpp"
+#include "parameter_runs.hpp"
 
 using namespace jourdain;
 using namespace jourdain::test;
@@ -38,17 +39,6 @@ json written(json n, const Values& values) {
     n["components"][name.substr(0, dot)]["params"][name.substr(dot + 1)] = value;
   }
   return n;
-}
-
-// The message of the InputError `f` throws ("(no error)" if none).
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 }  // namespace
@@ -175,7 +165,7 @@ TEST_CASE(
   for (const auto& name_value : Values{{"p_line.ports", 2}, {"support.pilot_ratio", 0.5}, {"main.centre", "open"}}) {
     const std::string& name = name_value.first;
     CAPTURE(name);
-    const std::string message = error_of([&] { model.set_parameter(ctx, name, name_value.second); });
+    const std::string message = input_error([&] { model.set_parameter(ctx, name, name_value.second); });
     const std::string param = name.substr(name.find('.') + 1);
     CHECK(message.find("parameter '" + param + "'") != std::string::npos);
     CHECK(message.find("configuration") != std::string::npos);
@@ -183,13 +173,13 @@ TEST_CASE(
   // A numeric one is accepted, with its unit; its range is checked.
   model.set_parameter(ctx, "support.setting", "31 bar");
   CHECK(ctx.parameters[model.parameter("support.setting").index] == 3.1e6);
-  CHECK(error_of([&] { model.set_parameter(ctx, "support.setting", "-1 bar"); }).find("out of its range") !=
+  CHECK(input_error([&] { model.set_parameter(ctx, "support.setting", "-1 bar"); }).find("out of its range") !=
         std::string::npos);
 
   // The cylinder is sized by its bore and rod diameters: an area given as well, or a
   // rod as thick as the bore, is refused when the run starts, naming the parameter.
   auto run_error = [&](const Values& values) {
-    return error_of([&] {
+    return input_error([&] {
       RunOptions o;
       o.t_end = 0.1;
       o.parameters = values;

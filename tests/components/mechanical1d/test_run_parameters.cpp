@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jourdain_test.hpp"
+#include "parameter_runs.hpp"
 
 using namespace jourdain;
 using namespace jourdain::test;
@@ -19,13 +20,6 @@ using nlohmann::json;
 namespace {
 
 using Values = std::vector<std::pair<std::string, json>>;
-
-RunResult run_with(const Netlist& n, const Values& values) {
-  RunOptions o;
-  o.keep_rows = true;
-  o.parameters = values;
-  return run_netlist(n, o);
-}
 
 // Runs netlists/<name>.json loaded once with `values` given to the run's Context, and
 // the same netlist with those values written in its "params"; both runs must agree bit

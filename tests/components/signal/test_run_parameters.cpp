@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "parameter_runs.hpp"
 #include "signal_test_util.hpp"
 
 using namespace jourdain;
@@ -29,15 +30,6 @@ std::string pid_loop(const std::string& pid_params) {
                  R"("plant.out", "pid.command", "pid.unsaturated", "pid.integral")");
 }
 
-// Runs a loaded netlist with `values` given to the run's Context (RunOptions::parameters,
-// which hands each to Model::set_parameter).
-RunResult run_with(const Netlist& n, const Values& values) {
-  RunOptions o;
-  o.keep_rows = true;
-  o.parameters = values;
-  return run_netlist(n, o);
-}
-
 void check_same_run(const RunResult& a, const RunResult& b) {
   REQUIRE(a.finished);
   REQUIRE(b.finished);
@@ -46,17 +38,6 @@ void check_same_run(const RunResult& a, const RunResult& b) {
   CHECK(a.rows == b.rows);  // bit for bit
   CHECK(a.stats.steps == b.stats.steps);
   CHECK(a.events.size() == b.events.size());
-}
-
-// The message of the InputError that `f` throws ("(no error)" if none).
-template <class F>
-std::string input_error(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 }  // namespace
