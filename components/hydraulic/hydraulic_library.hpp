@@ -1,7 +1,7 @@
 // Internal header of the hydraulic component library: the fluid, the laws that several
 // components share (orifice, chamber, spool dynamics) and their common base class.
 //
-// Conventions (DESIGN.md §3, Hydraulics):
+// Conventions (components/hydraulic/README.md, "Conventions"):
 //   - pressures are GAUGE pressures, in Pa, relative to world.fluid.atmospheric_pressure
 //     (a tank is at 0); absolute pressure p_abs = p + p_atm is used only where physics
 //     needs it (entrained air, the vapour limit, gas laws);
