@@ -143,7 +143,7 @@ Vec3 Body::applied_load(const Eval& e) const {
     const Vec2 arm{c * offsets_[k].x() - s * offsets_[k].y(), s * offsets_[k].x() + c * offsets_[k].y()};
     q[0] += f.x();
     q[1] += f.y();
-    q[2] += e.in(p, tz) + cross(arm, f);  // DESIGN.md §3: C_z + (B s')ᵀ F
+    q[2] += e.in(p, tz) + cross(arm, f);  // C_z + (B s')ᵀ F (README.md, "The equations")
   }
   return q;
 }

@@ -1,7 +1,7 @@
 // How a mechanism finds q̈ and λ: the interface every formulation implements, and the
 // table that picks one by the name in world.constraints.formulation (README.md in this
 // folder says how to add one). The formulations today:
-//   "kkt"            the stabilized KKT system of DESIGN.md §3 (seed 000), sparse LU
+//   "kkt"            the stabilized KKT system of README.md (seed 000), sparse LU
 //                    (formulation_kkt.cpp);
 //   "udwadia_kalaba" the Udwadia–Kalaba equation of seed 002, eqs. (4)–(5), dense
 //                    (formulation_udwadia_kalaba.cpp).

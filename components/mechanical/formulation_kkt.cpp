@@ -1,4 +1,4 @@
-// The KKT formulation (formulation.hpp): the stabilized augmented system of DESIGN.md §3
+// The KKT formulation (formulation.hpp): the stabilized augmented system of README.md
 // (seed 000, with Baumgarte's right-hand side),
 //
 //     [ M    Φ_rᵀ ] [ q̈ ]   [ Q ]

@@ -1,5 +1,5 @@
-// Kinematic analysis of a mechanism (DESIGN.md §3 "kinematic analysis (Newton on
-// Φ(q, t) = 0)"; seed 001: position, velocity and acceleration analysis of a mechanism
+// Kinematic analysis of a mechanism (README.md, "Other analyses": Newton on
+// Φ(q, t) = 0; seed 001: position, velocity and acceleration analysis of a mechanism
 // driven in all its degrees of freedom). At each output time: positions by Newton from the
 // Taylor extrapolation of the last point, velocities from Φ_q q̇ = −Φ_t; the accelerations
 // and multipliers then come from the block's solve() (Φ_q q̈ = γ, M q̈ + Φ_rᵀλ = Q: inverse

@@ -1,5 +1,5 @@
-// Assembly and projection of a mechanism onto its constraints (DESIGN.md §3, "projection of
-// q and q̇ onto the constraint manifold after accepted steps"; seed 002's direct
+// Assembly and projection of a mechanism onto its constraints (README.md, "Projection":
+// q and q̇ moved onto the constraint manifold after accepted steps; seed 002's direct
 // elimination q ← q − Φ_q⁺Φ, q̇ ← q̇ − Φ_q⁺Φ̇, eqs. (17)–(18)). Positions by Newton's method
 // on Φ(q, t) = 0 with minimum-norm steps, velocities by one minimum-norm correction of
 // Φ̇ = Φ_q q̇ + Φ_t = 0; the minimum-norm δ (and its metric) is the formulation's

@@ -1,4 +1,4 @@
-// Rank analysis of Φ_q (mechanism_rank.hpp; DESIGN.md §3).
+// Rank analysis of Φ_q (mechanism_rank.hpp; README.md, "The equations").
 #include "mechanism_rank.hpp"
 
 #include <algorithm>

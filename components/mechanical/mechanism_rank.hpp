@@ -1,6 +1,6 @@
-// Rank analysis of a mechanism's constraint Jacobian Φ_q (DESIGN.md §3: redundant
-// constraints "detected and either reported by name or handled by a pseudo-inverse /
-// least-squares option"; seed 001's singular configurations). A column-pivoted QR of Φ_qᵀ
+// Rank analysis of a mechanism's constraint Jacobian Φ_q (README.md: redundant
+// constraints are detected and either reported by name or handled by a pseudo-inverse /
+// least-squares option; seed 001's singular configurations). A column-pivoted QR of Φ_qᵀ
 // gives the rank and, as the columns left out of its pivoted basis, the equations that
 // depend on the others; they are named from the system's row table (RowInfo).
 #pragma once

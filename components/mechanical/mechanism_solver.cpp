@@ -1,5 +1,5 @@
 // The mechanism's block solver: bodies, joints and drivers that form one implicit block
-// of the schedule are solved together (DESIGN.md §3, "Multibody assembly"). This file is
+// of the schedule are solved together (README.md, "The equations"). This file is
 // the coordinator the framework sees (a BlockSolver, framework/include/jourdain/
 // block_solver.hpp); the work is done by parts, each in a file of its own (README.md in
 // this folder):

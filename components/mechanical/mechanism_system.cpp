@@ -1,4 +1,4 @@
-// The constraint assembly of a mechanism block (mechanism_system.hpp; DESIGN.md §3).
+// The constraint assembly of a mechanism block (mechanism_system.hpp; README.md).
 #include "mechanism_system.hpp"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 // The constraint assembly shared by every part of the mechanism solver (README.md in this
 // folder): which bodies and constraints form the block, the rows of Φ with their names,
 // and, evaluated at one Context, Φ, Φ̇ = Φ_q q̇ + Φ_t, γ (Φ̈ = Φ_q q̈ − γ) and the entries
-// of Φ_q in body coordinates (DESIGN.md §3, "Multibody assembly"; seed 000's augmented
+// of Φ_q in body coordinates (README.md, "The equations"; seed 000's augmented
 // system and seed 001's ν, γ). The mass matrix M = diag(m, m, I) per body is read from the
 // bodies' parameters through an Eval on the Context at each use, never kept here.
 //

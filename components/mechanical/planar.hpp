@@ -1,7 +1,7 @@
 // The planar mechanical library's shared vocabulary: bodies, constraints (joints and
 // drivers) and the point kinematics they exchange through planar ports.
 //
-// Conventions (DESIGN.md §3, "Multibody assembly"):
+// Conventions (README.md in this folder, "The equations"):
 //   - a body owns q = (x, y, θ) of its mass centre and q̇ = (vx, vy, ω); a point P with
 //     body-frame offset s' sits at r_P = r + A(θ) s';
 //   - a constraint (joint or driver) sees only its ports: for each, the kinematics of the

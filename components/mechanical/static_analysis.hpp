@@ -1,4 +1,4 @@
-// Static analysis of a mechanism (DESIGN.md §3; seed 001's static equilibrium): q with
+// Static analysis of a mechanism (README.md; seed 001's static equilibrium): q with
 // Φ(q, t) = 0 and no acceleration at rest, M q̈(q) = 0 with q̇ = 0, where q̈(q) is what
 // the block's solve() gives (with γ = 0 and no Baumgarte terms in a static analysis).
 #pragma once

@@ -2,7 +2,7 @@
 // (joint coordinates) and constraints on its tip, solved together by the
 // Udwadia–Kalaba block solver (arm_solver.cpp).
 //
-// Conventions (DESIGN.md §3; seed 002, Lü & Liu 2018):
+// Conventions (netlists/README.md, "Spatial serial arms"; seed 002, Lü & Liu 2018):
 //   - an arm owns q, q̇ (one per joint) and obeys  M q̈ + h = Jᵀ f_tip  (chain.hpp);
 //   - a tip constraint sees only its port: the tip's position, velocity and
 //     acceleration. It states its task-space equations Φ(x, t) = x − x_d(t) = 0 and

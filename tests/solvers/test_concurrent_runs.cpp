@@ -1,4 +1,4 @@
-// One loaded model, many runs at once (issue 12, DESIGN.md §3 "Invariants"): numeric
+// One loaded model, many runs at once (issue 12; framework/README.md, "Model and Context"): numeric
 // parameters live in the Context, and a copy of a Context shares no scratch with the
 // original, so threads running one Model with different parameter values must give
 // exactly what the same runs give one after another. This test is also built and run

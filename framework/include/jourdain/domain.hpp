@@ -1,14 +1,14 @@
 // Port types: a port is a bundle of scalar variables with fixed causality.
 //
-// A connection always joins a "state" side to a "response" side (DESIGN.md §3, Ports
-// and causality): the state side outputs its across variables (position, pressure,
+// A connection always joins a "state" side to a "response" side (framework/README.md,
+// "Ports and causality"): the state side outputs its across variables (position, pressure,
 // a signal's value), the response side outputs what it returns (force, flow rate).
 // A state-side port may serve several response-side ports at once; the variables they
 // return are then summed, as forces on a body or flows into a volume are. A
 // response-side port is driven by exactly one state-side port.
 //
 // The framework knows a domain only as this data. Each component library defines its
-// own (the standard four of DESIGN.md live with their libraries, declared in
+// own (the standard ones live with their libraries, declared in
 // components/include/jourdain/components/domains.hpp) and a plugin may define more.
 #pragma once
 

@@ -1,7 +1,7 @@
 // Parameter declarations: name, kind, unit, default, allowed range, description.
 // Values arrive from the netlist as JSON and are converted to SI when set (units.hpp).
 //
-// Two roles (DESIGN.md §3, "Invariants"):
+// Two roles (framework/README.md, "Model and Context"):
 //   - numeric parameters (Real, declared with Component::declare_real) live in the
 //     Context: a run may be given other values by name (Model::set_parameter) with no
 //     reload, and components read them through the handle their declaration returned

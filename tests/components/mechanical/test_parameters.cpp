@@ -1,5 +1,5 @@
-// Numeric parameters of the planar mechanical library live in the Context (DESIGN.md §3,
-// "Invariants"): a run given a value with Model::set_parameter must follow exactly the
+// Numeric parameters of the planar mechanical library live in the Context
+// (framework/README.md, "Model and Context"): a run given a value with Model::set_parameter must follow exactly the
 // motion of a netlist written with that value, for every numeric parameter of every
 // component kind (a component that still read a value cached in configure() would keep
 // the netlist's value and fail here). Configuration parameters are refused by name.

@@ -1,4 +1,4 @@
-// The standard port domains of DESIGN.md §3 (Ports and causality). Each belongs to the
+// The standard port domains (framework/README.md, "Ports and causality"). Each belongs to the
 // component library of the same name (components/<library>/domain.cpp), which defines it;
 // other libraries and plugins use them through this header to connect to that library.
 #pragma once
