@@ -28,9 +28,7 @@ if command -v git >/dev/null 2>&1 &&
   done < <(git -C "$src" ls-files -z --cached --others --exclude-standard)
 else
   while IFS= read -r -d '' f; do
-    f=${f#./}
-    if [ -n "$bin" ] && [ "${src}/${f}" != "${f#"$bin"/}" ]; then continue; fi
-    files+=("$f")
+    files+=("${f#./}")
   done < <(find . \( -name .git -o -path './build*' -o -path './results*' -o -path './out' \) -prune \
                 -o -type f -print0)
   if [ -n "$bin" ]; then  # drop the build tree when it lies inside the source tree
@@ -52,11 +50,11 @@ outside=(
   "shared"'/seeds'
   "DESIGN"'\.md'
 )
-for pat in "${outside[@]}"; do
-  while IFS= read -r hit; do
-    fail "points outside the repository (${pat//\\/}): $hit"
-  done < <(printf '%s\0' "${files[@]}" | xargs -0 grep -I -n -E -- "$pat" 2>/dev/null || true)
-done
+grep_args=()
+for pat in "${outside[@]}"; do grep_args+=(-e "$pat"); done
+while IFS= read -r hit; do
+  fail "points outside the repository: $hit"
+done < <(printf '%s\0' "${files[@]}" | xargs -0 grep -I -n -E "${grep_args[@]}" -- 2>/dev/null || true)
 
 # ---------------------------------------------------------------- 2. Markdown links
 # Prints "line<TAB>target" for each link outside fenced code blocks and inline code.
@@ -80,9 +78,23 @@ md_links() {
       }
     }' "$1"
 }
+# The path p (relative to the tree) with "." and ".." resolved as text; empty when it
+# climbs out of the tree. Pure bash: no process per link.
+normalize() {
+  local IFS=/ part out=()
+  for part in $1; do
+    case "$part" in
+      ''|.) ;;
+      ..) [ ${#out[@]} -gt 0 ] || { REPLY=""; return; }; unset 'out[${#out[@]}-1]' ;;
+      *) out+=("$part") ;;
+    esac
+  done
+  REPLY="${out[*]}"
+  [ -n "$REPLY" ] || REPLY=.
+}
 for f in "${files[@]}"; do
   case "$f" in *.md) ;; *) continue ;; esac
-  dir=$(dirname "$f")
+  case "$f" in */*) dir=${f%/*} ;; *) dir=. ;; esac
   while IFS=$'\t' read -r line target; do
     case "$target" in
       ''|'#'*|http://*|https://*|mailto:*|ftp://*) continue ;;
@@ -91,19 +103,14 @@ for f in "${files[@]}"; do
     path=${path%%\?*}
     [ -n "$path" ] || continue
     case "$path" in
-      /*) resolved="$src$path" ;;      # GitHub reads a leading / as the repository root
-      *) resolved="$dir/$path" ;;
+      /*) normalize "$path" ;;          # GitHub reads a leading / as the repository root
+      *) normalize "$dir/$path" ;;
     esac
-    if [ ! -e "$resolved" ]; then
+    if [ -z "$REPLY" ]; then
+      fail "$f:$line: link leaves the repository ($target)"
+    elif [ ! -e "$REPLY" ]; then
       fail "$f:$line: broken link ($target)"
-      continue
     fi
-    # A link that climbs out of the tree is an outside pointer as well.
-    real=$(cd "$(dirname "$resolved")" && pwd -P)
-    case "$real/" in
-      "$src"/*) ;;
-      *) fail "$f:$line: link leaves the repository ($target)" ;;
-    esac
   done < <(md_links "$f")
 done
 
