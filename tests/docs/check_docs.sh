@@ -16,6 +16,7 @@ if [ -n "${2:-}" ] && [ -d "$2" ]; then bin=$(cd "$2" && pwd -P); fi
 cd "$src"
 
 problems=0
+default=""
 fail() { echo "check_docs: $*" >&2; problems=$((problems + 1)); }
 
 # The files of the tree, relative to it: git's view (tracked, plus new files not
@@ -54,7 +55,7 @@ grep_args=()
 for pat in "${outside[@]}"; do grep_args+=(-e "$pat"); done
 while IFS= read -r hit; do
   fail "points outside the repository: $hit"
-done < <(printf '%s\0' "${files[@]}" | xargs -0 grep -I -n -E "${grep_args[@]}" -- 2>/dev/null || true)
+done < <(printf '%s\0' "${files[@]}" | xargs -0 grep -I -H -n -E "${grep_args[@]}" -- 2>/dev/null || true)
 
 # ---------------------------------------------------------------- 2. Markdown links
 # Prints "line<TAB>target" for each link outside fenced code blocks and inline code.
