@@ -203,6 +203,13 @@ class PlanarCylinder final : public CylinderBase {
     length_ = declare_observable("length", "m", "L, distance between the points");
     finish_configure();
   }
+  // A barrel from the base's point, a rod to the rod eye's (the report's animation); the
+  // barrel is about as long as the cylinder when retracted.
+  nlohmann::json sketch() const override {
+    return {{"links",
+             {{{"kind", "cylinder"}, {"from", "base"}, {"to", "rod"}, {"position", {"x", "y"}},
+               {"barrel", netlist_value(l0_)}}}}};
+  }
   void calc_outputs(Eval& e) const override {
     publish_pressures(e);
     // The pressures are state outputs, scheduled before the mechanism that places the

@@ -21,7 +21,7 @@ class Orifice final : public FlowPath {
     declare_flow_path("a", "side a (flow a -> b counts positive)", "b", "side b", "flow from a to b");
     if (text("control") == "signal")
       opening_ = declare_flow_signal("opening", "opening fraction u, clamped to [0, 1]");
-    dp_ = declare_observable("pressure_drop", "Pa", "p_a − p_b");
+    dp_ = declare_observable("pressure_drop", "Pa", "p_a − p_b", "pressure_difference");
     finish_configure();
   }
 

@@ -67,7 +67,8 @@ class ReliefValve final : public FlowPath {
     // The flow reads both pressures, whether the opening is a state or follows them.
     declare_flow_path("p", "inlet (the pressure limited)", "t", "outlet (tank)", "flow from p to t");
     configure_dynamics("opening_state", "Pa", "poppet position, as the overpressure y it opens for");
-    opening_ = declare_observable("opening", "Pa", "overpressure y the poppet is open for (0: closed)");
+    opening_ = declare_observable("opening", "Pa", "overpressure y the poppet is open for (0: closed)",
+                                  "overpressure");
     finish_configure();
   }
 

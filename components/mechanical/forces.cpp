@@ -63,6 +63,13 @@ class SpringDamper final : public Component {
     return s;
   }
   double actuator(const Eval& e) const { return force_in_.valid() ? e.in(force_in_, signal::value) : 0.0; }
+  // Between its two points (the report's animation): a zigzag for a spring, a piston for
+  // a damper, both for both, a line for an actuator alone.
+  nlohmann::json sketch() const override {
+    const bool spring = netlist_value(k_) > 0.0, damper = netlist_value(c_) > 0.0;
+    const char* kind = spring && damper ? "spring_damper" : spring ? "spring" : damper ? "damper" : "line";
+    return {{"links", {{{"kind", kind}, {"from", "a"}, {"to", "b"}, {"position", {"x", "y"}}}}}};
+  }
   void calc_outputs(Eval& e) const override {
     const State s = state(e);
     apply(e, a_, s.T * s.u, 0.0);

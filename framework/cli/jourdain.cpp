@@ -78,12 +78,15 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
   // once the run ends, after a failure too. Neither library knows the other.
   std::optional<report::Report> page;
   if (report) {
-    page.emplace(net.model, net.record);
+    page.emplace(net.model, net.record, report::ReportSettings{}, net.display_units);
     options.listeners.push_back(&*page);
   }
   options.solvers = &solvers(registry);
-  spdlog::info("running {} ({} components, {} states, method {})", net.name, net.model.components().size(),
-               net.model.state_count(), settings.method);
+  // A kinematic or static run integrates nothing: it names its analysis, not a method.
+  const bool integrates = net.analysis == Analysis::Dynamic;
+  spdlog::info("running {} ({} components, {} states, {})", net.name, net.model.components().size(),
+               net.model.state_count(),
+               integrates ? "method " + settings.method : std::string(to_string(net.analysis)) + " analysis");
   RunResult r = run_netlist(net, options);
   bar.finish();
   for (const auto& w : r.warnings) spdlog::warn("{}", w);
@@ -98,8 +101,12 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
     }
   }
   const auto& st = r.stats;
-  spdlog::info("{} steps ({} rejected), {} right-hand-side evaluations, {} Jacobians, {} events, {:.3f} s wall",
-               st.steps, st.rejected_steps, st.rhs_evaluations, st.jacobian_evaluations, st.events, r.wall_time_s);
+  if (integrates)
+    spdlog::info("{} steps ({} rejected), {} right-hand-side evaluations, {} Jacobians, {} events, {:.3f} s wall",
+                 st.steps, st.rejected_steps, st.rhs_evaluations, st.jacobian_evaluations, st.events, r.wall_time_s);
+  else
+    spdlog::info("{} analysis at {} output times, {} events, {:.3f} s wall", to_string(net.analysis), st.steps + 1,
+                 st.events, r.wall_time_s);
   if (!r.finished) {
     spdlog::error("simulation failed {}", r.failure);
     std::cout << "results up to the failure: " << (dir / "results.csv").string() << "\n"

@@ -183,7 +183,14 @@ UnknownId Component::declare_unknown(std::string name, std::string unit, double 
 }
 
 ObservableId Component::declare_observable(std::string name, std::string unit, std::string description) {
-  observables_.push_back({std::move(name), std::move(unit), 0.0, std::move(description)});
+  return declare_observable(std::move(name), std::move(unit), std::move(description), "");
+}
+
+ObservableId Component::declare_observable(std::string name, std::string unit, std::string description,
+                                           std::string quantity) {
+  NamedSpec s{std::move(name), std::move(unit), 0.0, std::move(description)};
+  s.quantity = std::move(quantity);
+  observables_.push_back(std::move(s));
   return ObservableId{static_cast<int>(observables_.size()) - 1};
 }
 

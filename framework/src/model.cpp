@@ -300,9 +300,11 @@ Model ModelBuilder::build() && {
     for (size_t k = 0; k < c.states().size(); ++k)
       add_recordable(c.name() + "." + c.states()[k].name, c.states()[k].unit, RecordableVariable::Source::State,
                      L.state_offset + static_cast<int>(k), i);
-    for (size_t k = 0; k < c.observables().size(); ++k)
+    for (size_t k = 0; k < c.observables().size(); ++k) {
       add_recordable(c.name() + "." + c.observables()[k].name, c.observables()[k].unit,
                      RecordableVariable::Source::Observable, L.observable_offset + static_cast<int>(k), i);
+      m.recordable_.back().quantity = c.observables()[k].quantity;
+    }
     for (size_t k = 0; k < c.discrete_states().size(); ++k)
       add_recordable(c.name() + "." + c.discrete_states()[k].name, "", RecordableVariable::Source::Discrete,
                      L.discrete_offset + static_cast<int>(k), i);

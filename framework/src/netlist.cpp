@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "jourdain/suggest.hpp"
 #include "jourdain/units.hpp"
 #include "netlist_levels.hpp"
 
@@ -95,6 +96,65 @@ Netlist load_netlist(const std::filesystem::path& file, Registry& registry, cons
   return load_netlist_text(netlist_levels::read_text(file), file, registry, overrides);
 }
 
+namespace {
+
+// "display": {"units": {"pressure": "bar", "press.x": "mm"}}: each key a quantity
+// (units.hpp) or a recordable variable ("comp.var"), each value a unit of that
+// quantity's (or variable's) dimension.
+std::map<std::string, std::string> load_display_units(const json& display, const Model& model,
+                                                      const InputLocation& where) {
+  if (!display.is_object()) throw InputError(where, "expected an object: {\"units\": {\"pressure\": \"bar\", ...}}");
+  json_check::only_keys(display, {"units"}, where);
+  std::map<std::string, std::string> out;
+  if (!display.contains("units")) return out;
+  InputLocation units_at = where;
+  units_at.json_path = json_check::pointer(where.json_path, "units");
+  const json& units = display["units"];
+  if (!units.is_object())
+    throw InputError(units_at, "expected an object of units by quantity or variable, e.g. {\"pressure\": \"bar\"}");
+  for (const auto& [key, value] : units.items()) {
+    InputLocation w = units_at;
+    w.json_path = json_check::pointer(units_at.json_path, key);
+    // The unit the display unit must fit: the quantity's SI unit, or the variable's.
+    std::string si_unit, what;
+    if (key.find('.') != std::string::npos) {
+      try {
+        si_unit = model.recordable(key).unit;
+      } catch (const InputError& e) {
+        throw InputError(w, e.message());
+      }
+      what = "variable '" + key + "'";
+    } else if (const Quantity* q = find_quantity(key)) {
+      si_unit = q->si_unit;
+      what = "quantity '" + key + "'";
+    } else {
+      std::vector<std::string> names;
+      std::string list;
+      for (const auto& q : quantities()) {
+        names.push_back(q.name);
+        list += (list.empty() ? "" : ", ") + q.name;
+      }
+      const std::string near = closest_name(key, names);
+      throw InputError(w, "unknown quantity '" + key + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") +
+                              " A key is a quantity (" + list + ") or a recorded variable \"component.variable\"");
+    }
+    if (!value.is_string()) throw InputError(w, "expected a unit, e.g. \"bar\"");
+    const std::string unit = value.get<std::string>();
+    try {
+      const Unit given = parse_unit(unit), expected = parse_unit(si_unit);
+      if (!(given.dimension == expected.dimension))
+        throw InputError(w, "unit '" + unit + "' (" + given.dimension.to_string() + ") does not fit " + what +
+                                " in '" + si_unit + "' (" + expected.dimension.to_string() + ")");
+    } catch (const UnitError& e) {
+      throw InputError(w, e.what());
+    }
+    out[key] = unit;
+  }
+  return out;
+}
+
+}  // namespace
+
 Netlist load_netlist_text(const std::string& text, const std::filesystem::path& file, Registry& registry,
                           const NetlistOverrides& overrides) {
   const std::string fname = file.string();
@@ -103,7 +163,7 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   if (!doc.is_object()) throw InputError(top, "a netlist is a JSON object");
   apply_overrides(doc, overrides, fname);
   only_keys(doc, {"$schema", "name", "description", "world", "plugins", "subsystems", "components", "connections",
-                  "solver", "record", "analysis"},
+                  "solver", "record", "analysis", "display"},
             top);
 
   auto at = [&](const std::string& path) { return InputLocation{fname, path, "", ""}; };
@@ -175,6 +235,7 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   } else {
     net.record = net.model.default_record();
   }
+  if (doc.contains("display")) net.display_units = load_display_units(doc["display"], net.model, at("/display"));
   return net;
 }
 

@@ -204,4 +204,47 @@ double from_si(double si_value, std::string_view unit) {
   return (si_value - u.offset) / u.scale;
 }
 
+const std::vector<Quantity>& quantities() {
+  // The SI unit strings are those the component libraries declare variables in; the
+  // everyday units are what engineers read plots in (each parses with parse_unit).
+  static const std::vector<Quantity> table = {
+      {"length", "m", {"m", "mm", "cm", "km", "in"}},
+      {"velocity", "m/s", {"m/s", "mm/s", "km/h"}},
+      {"acceleration", "m/s^2", {"m/s^2", "mm/s^2"}},
+      {"angle", "rad", {"rad", "deg", "rev"}},
+      {"angular_velocity", "rad/s", {"rad/s", "deg/s", "rpm"}},
+      {"angular_acceleration", "rad/s^2", {"rad/s^2", "deg/s^2"}},
+      {"force", "N", {"N", "kN", "MN", "lbf"}},
+      {"torque", "N*m", {"N*m", "kN*m"}},
+      {"energy", "J", {"J", "kJ", "MJ"}},
+      {"power", "W", {"W", "kW", "MW"}},
+      {"pressure", "Pa", {"Pa", "kPa", "bar", "MPa", "psi"}},
+      {"pressure_rate", "Pa/s", {"Pa/s", "bar/s", "MPa/s"}},
+      {"volume_flow", "m^3/s", {"m^3/s", "L/min", "L/s", "cm^3/s"}},
+      {"volume", "m^3", {"m^3", "L", "cm^3"}},
+      {"area", "m^2", {"m^2", "mm^2", "cm^2"}},
+      {"mass", "kg", {"kg", "g"}},
+      {"time", "s", {"s", "ms", "min"}},
+      {"temperature", "K", {"K", "degC"}},
+      {"voltage", "V", {"V", "mV"}},
+      {"current", "A", {"A", "mA"}},
+      {"stiffness", "N/m", {"N/m", "kN/m", "N/mm"}},
+      {"damping", "N*s/m", {"N*s/m", "kN*s/m"}},
+      {"frequency", "Hz", {"Hz", "kHz"}},
+  };
+  return table;
+}
+
+const Quantity* quantity_of_unit(std::string_view si_unit) {
+  for (const auto& q : quantities())
+    if (q.si_unit == si_unit) return &q;
+  return nullptr;
+}
+
+const Quantity* find_quantity(std::string_view name) {
+  for (const auto& q : quantities())
+    if (q.name == name) return &q;
+  return nullptr;
+}
+
 }  // namespace jourdain

@@ -145,7 +145,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
                     {"netlist", netlist.file.string()},
                     {"name", netlist.name},
                     {"status", result.finished ? "finished" : "failed"},
-                    {"solver", to_json(result.settings)},
+                    {"solver", to_json(result.settings, netlist.analysis)},
                     {"statistics", to_json(result.stats)},
                     {"wall_time_s", result.wall_time_s},
                     {"rows", result.row_count},

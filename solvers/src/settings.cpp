@@ -242,6 +242,17 @@ nlohmann::json to_json(const SolverSettings& s) {
   return j;
 }
 
+nlohmann::json to_json(const SolverSettings& s, Analysis analysis) {
+  if (analysis == Analysis::Dynamic) return to_json(s);
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& f : fields()) {
+    if (!f.shared) continue;
+    if (f.real) j[f.setting.key] = s.*(f.real);
+    else j[f.setting.key] = s.*(f.integer);
+  }
+  return j;
+}
+
 nlohmann::json to_json(const SolverStats& s) {
   return {{"method", s.method},
           {"steps", s.steps},

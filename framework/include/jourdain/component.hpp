@@ -67,6 +67,10 @@ struct NamedSpec {  // discrete states, unknowns, observables, zero crossings
   double initial = 0.0;
   std::string description;
   CrossingDirection direction = CrossingDirection::Either;
+  // Observables: what the value is when its unit alone does not say ("overpressure" for
+  // a valve's opening in Pa, "pressure_difference"); empty: the unit's own quantity
+  // (units.hpp). Reports plot different quantities on different axes.
+  std::string quantity = {};
 };
 
 // Settings of the world the components live in: the netlist's "world" object, as
@@ -174,6 +178,16 @@ class Component {
   //   "anchors":  {"name": [x, y], ...} named points fixed to the world (a hatched
   //               ground symbol);
   //   "label":    text shown next to the frame's origin;
+  //   "links":    [{"kind": k, "from": "port", "to": "port", "position": ["x", "y"]}, ...]
+  //               elements acting between two of the component's own ports (a force
+  //               element between two body points), drawn from the point its "from"
+  //               port is connected to to the point of its "to" port. "position" names
+  //               the two variables of the ports' domain that carry the point's world
+  //               coordinates; the report reads them from the port each is connected to,
+  //               so a link moves without a frame. Kinds the page draws: "cylinder"
+  //               (barrel from "from", rod to "to"; "barrel": its length in m), "spring"
+  //               (a zigzag), "damper" (a piston in a cup), "spring_damper" (both side by
+  //               side) and "line"; any other kind is drawn as a line;
   // coordinates in m, in the frame. Every key is optional.
   virtual nlohmann::json sketch() const { return nullptr; }
   // A composite component (a flexible beam of N segments, say) is not simulated itself:
@@ -252,6 +266,8 @@ class Component {
   DiscreteId declare_discrete(std::string name, double initial, std::string description);
   UnknownId declare_unknown(std::string name, std::string unit, double initial_guess, std::string description);
   ObservableId declare_observable(std::string name, std::string unit, std::string description);
+  // The same for a value whose unit does not name what it is (NamedSpec::quantity).
+  ObservableId declare_observable(std::string name, std::string unit, std::string description, std::string quantity);
   ZeroCrossingId declare_zero_crossing(std::string name, CrossingDirection direction, std::string description);
 
   // ---- configuration values, in SI (valid from configure() on) ----

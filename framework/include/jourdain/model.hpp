@@ -23,6 +23,9 @@ struct RecordableVariable {
   std::string unit;
   enum class Source { State, Output, Observable, Discrete, Monitor } source;
   int index;  // into the Context vector of that source
+  // What the value is when its unit does not say (NamedSpec::quantity); empty: the
+  // unit's quantity.
+  std::string quantity = {};
 };
 
 // A numeric parameter of the model (parameter.hpp), settable per Context.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,11 @@ struct Netlist {
   nlohmann::json solver = nlohmann::json::object();  // validated by the solvers library
   std::vector<std::string> record;                  // variables to record
   Analysis analysis = Analysis::Dynamic;
+  // "display": {"units": {...}}: the units a report shows, keyed by a quantity's name
+  // ("pressure": "bar", units.hpp's quantities()) or by a recordable variable
+  // ("press.x": "mm", which wins over its quantity's). Checked at load: a known key, a
+  // unit of the right dimension. Only reports read it: results.csv stays SI.
+  std::map<std::string, std::string> display_units = {};
 };
 
 // Parses and checks the file, loads the plugins it names (relative to its folder)

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace jourdain {
 
@@ -37,6 +38,22 @@ double parse_quantity(std::string_view text, std::string_view expected_unit);
 
 // Converts an SI value into `unit` (for messages and reports).
 double from_si(double si_value, std::string_view unit);
+
+// A physical quantity as reports show it: its name ("pressure"), the SI unit string
+// that components declare its variables in ("Pa"), and units in everyday use for it
+// (the report's unit selector; SI first). A quantity is identified by the SI unit
+// string alone, exactly as written: the framework knows units, not domains.
+struct Quantity {
+  std::string name;
+  std::string si_unit;
+  std::vector<std::string> everyday_units;
+};
+// Every quantity of the table, in a fixed order.
+const std::vector<Quantity>& quantities();
+// The quantity whose SI unit string is `si_unit` ("Pa" -> pressure), nullptr for none.
+const Quantity* quantity_of_unit(std::string_view si_unit);
+// The quantity named `name` ("volume_flow"), nullptr for none.
+const Quantity* find_quantity(std::string_view name);
 
 class UnitError : public std::runtime_error {
  public:

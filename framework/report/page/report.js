@@ -56,7 +56,9 @@ function fmtSeconds(s) {
   if (s < 1) return fmt(s * 1e3, 3) + " ms";
   return fmt(s, 4) + " s";
 }
-function unitLabel(u) { return u === "" ? "1" : u.replace(/\^2/g, "²").replace(/\^3/g, "³").replace(/\*/g, "·"); }
+function unitLabel(u) {
+  return u === "" ? "1" : u === "degC" ? "°C" : u === "deg" ? "°" : u.replace(/\^2/g, "²").replace(/\^3/g, "³").replace(/\*/g, "·");
+}
 // Index of the last time <= t (0 before the first).
 function search(times, t) {
   let lo = 0, hi = times.length - 1;
@@ -87,6 +89,7 @@ function niceTicks(lo, hi, n) {
 const D = JSON.parse(document.getElementById("report-data").textContent);
 const S = D.summary;
 const T0 = S.solver.t_start, T1 = S.solver.t_end;
+const ANALYSIS = S.analysis || "dynamic", INTEGRATED = ANALYSIS === "dynamic";
 const timeMarkers = [];  // per plot: a function(t) that moves its marker to the animation's time
 
 // ---------------------------------------------------------------- header
@@ -104,14 +107,20 @@ function buildHeader() {
     el("div", { class: "v" }, f, value);
   };
   const st = S.statistics;
-  figure("Analysis", S.analysis || "dynamic");
-  figure("Method", S.solver.method);
+  figure("Analysis", ANALYSIS);
+  // The integrator's figures only where one ran: a kinematic or static analysis solves
+  // each output time on its own (no method, steps, right-hand sides or Jacobians).
+  if (INTEGRATED) figure("Method", S.solver.method);
   figure("Time span", fmt(T0) + " – " + fmt(T1) + " s");
   if (S.failure) figure("Stopped at", fmt(S.failure.time, 6) + " s");
-  figure("Steps", fmtInt(st.steps));
-  figure("Rejected", fmtInt(st.rejected_steps));
-  figure("RHS evaluations", fmtInt(st.rhs_evaluations));
-  figure("Jacobians", fmtInt(st.jacobian_evaluations));
+  if (INTEGRATED) {
+    figure("Steps", fmtInt(st.steps));
+    figure("Rejected", fmtInt(st.rejected_steps));
+    figure("RHS evaluations", fmtInt(st.rhs_evaluations));
+    figure("Jacobians", fmtInt(st.jacobian_evaluations));
+  } else {
+    figure("Solved points", fmtInt(st.steps + 1), "output times solved by the " + ANALYSIS + " analysis");
+  }
   figure("Events", fmtInt(st.events));
   figure("Wall time", fmtSeconds(S.wall_time_s));
   figure("Rows", fmtInt(D.rows), D.thinned ? "plots show the smallest and largest value of each bucket of rows" : "");
@@ -155,20 +164,55 @@ function envelope(time, curves, t0, t1, bins) {
 
 // One plot: the curves of `spec.variables` against time, a legend that hides and shows
 // them, a hover readout, the events along the top edge and the animation's time.
+// The name of a plot's quantity for people: "volume_flow" -> "Volume flow".
+function quantityTitle(spec) {
+  if (spec.monitor) return "Monitors";
+  if (spec.axis) return spec.axis.charAt(0).toUpperCase() + spec.axis.slice(1).replace(/_/g, " ");
+  return QUANTITY[spec.unit] !== undefined ? QUANTITY[spec.unit] : "Variables";
+}
+
 function buildPlot(parent, spec) {
   const W = 640, H = 300, L = 66, R = 24, TOP = 10, B = 40;  // view box and margins
   const card = el("div", { class: "plot" }, parent);
-  const unit = spec.unit;
-  const quantity = spec.monitor ? "Monitors" : (QUANTITY[unit] !== undefined ? QUANTITY[unit] : "Variables");
+  const quantity = quantityTitle(spec);
+  // The values arrive in SI; the axis shows them in the chosen unit (SI = scale × shown
+  // + offset), the netlist's "display" unit at first.
+  const choices = spec.units && spec.units.length ? spec.units : [{ name: spec.unit, scale: 1, offset: 0 }];
+  let shown = choices.find(u => u.name === spec.display) || choices[0], unit = shown.name;
   const curves = spec.variables.map((v, k) => ({
-    name: D.variables[v].name, values: D.series.values[v], color: CURVE_COLORS[k % CURVE_COLORS.length], on: true }));
+    name: D.variables[v].name, si: D.series.values[v], color: CURVE_COLORS[k % CURVE_COLORS.length], on: true }));
   let time = D.series.time;
   const t0 = T0, t1 = Math.max(T1, time.length ? time[time.length - 1] : T1);
   const binned = spec.monitor && time.length > 400;
-  if (binned) time = envelope(time, curves, t0, t1, 200);
-  el("h3", {}, card, quantity +
-     (spec.monitor ? (binned ? " (log scale, upper envelope)" : " (log scale)") : " [" + unitLabel(unit) + "]") +
-     (spec.parts > 1 ? " · " + spec.part + " of " + spec.parts : ""));
+  if (binned) {
+    curves.forEach(c => { c.values = c.si; });
+    time = envelope(time, curves, t0, t1, 200);
+    curves.forEach(c => { c.si = c.values; });
+  }
+  const convert = () => {
+    curves.forEach(c => { c.values = c.si.map(v => (v === null || !isFinite(v) ? v : (v - shown.offset) / shown.scale)); });
+  };
+  convert();
+  const heading = el("h3", {}, card);
+  const headingText = el("span", {}, heading);
+  const setHeading = () => {
+    headingText.textContent = quantity +
+      (spec.monitor ? (binned ? " (log scale, upper envelope)" : " (log scale)") : " [" + unitLabel(unit) + "]") +
+      (spec.parts > 1 ? " · " + spec.part + " of " + spec.parts : "");
+  };
+  setHeading();
+  if (!spec.monitor && choices.length > 1) {
+    // The unit selector: the axis, the hover readout and the heading follow it.
+    const select = el("select", { class: "unit-select", title: "unit of this plot (results.csv stays SI)" }, heading);
+    for (const u of choices) el("option", u === shown ? { value: u.name, selected: "" } : { value: u.name }, select, unitLabel(u.name));
+    select.onchange = () => {
+      shown = choices.find(u => u.name === select.value) || choices[0];
+      unit = shown.name;
+      convert();
+      setHeading();
+      draw();
+    };
+  }
   const legend = el("div", { class: "legend" }, card);
   const svg = sv("svg", { viewBox: "0 0 " + W + " " + H }, card);
   const tip = el("div", { class: "tip" }, card);
@@ -314,6 +358,12 @@ function buildAnimation() {
     const c = Math.cos(q[2]), s = Math.sin(q[2]);
     return [q[0] + c * p[0] - s * p[1], q[1] + s * p[0] + c * p[1]];
   }
+  // A link's end (its "from" or "to": the variables holding the point's world
+  // coordinates) at row i, blended with row i + 1 by w.
+  function linkEnd(end, i, w) {
+    const j = Math.min(i + 1, n - 1), at = name => A.values[name][i] * (1 - w) + A.values[name][j] * w;
+    return [at(end.x), at(end.y)];
+  }
   function extremePoints(s) {
     const list = [].concat(s.polygon || [], s.polyline || [], Object.values(s.points || {}),
                            Object.values(s.anchors || {}), s.frame ? [[0, 0]] : []);
@@ -329,6 +379,8 @@ function buildAnimation() {
     const list = extremePoints(s);
     if (!s.frame) list.forEach(grow);
     else for (let i = 0; i < n; ++i) { const q = pose(s, i, 0); list.forEach(p => grow(place(p, q))); }
+    for (const link of s.links || [])
+      for (let i = 0; i < n; ++i) { grow(linkEnd(link.from, i, 0)); grow(linkEnd(link.to, i, 0)); }
   }
   if (!isFinite(x0)) { x0 = y0 = -1; x1 = y1 = 1; }
   let bw = x1 - x0, bh = y1 - y0;
@@ -353,7 +405,7 @@ function buildAnimation() {
   sv("text", { x: 16, y: H - 20 }, bar, fmt(length) + " m");
 
   const layer = {};
-  for (const name of ["fixed", "trails", "bodies", "pins", "names"]) layer[name] = sv("g", {}, svg);
+  for (const name of ["fixed", "trails", "bodies", "links", "pins", "names"]) layer[name] = sv("g", {}, svg);
   const updaters = [];
   let bodies = 0;
   for (const s of A.sketches) {
@@ -397,11 +449,60 @@ function buildAnimation() {
         label.setAttribute("y", (o[1] - nameOffset).toFixed(1));
       }
     };
+    for (const link of s.links || []) updaters.push(drawLink(link, s.component, layer.links));
     if (!moving) { set(null); continue; }
     const trail = [];  // the frame origin's path over the whole run
     for (let i = 0; i < n; ++i) trail.push(pose(s, i, 0));
     sv("polyline", { class: "trail", stroke: color, points: pointList(trail) }, layer.trails);
     updaters.push((i, w) => set(pose(s, i, w)));
+  }
+
+  // A link (a force element between two points): its shape redrawn at every frame in
+  // the scene's pixels, so that widths and zigzags keep their size whatever the scale.
+  // Returns its updater (row i, weight w).
+  function drawLink(link, component, into) {
+    const g = sv("g", { class: "link " + link.kind, "data-link": link.kind }, into);
+    sv("title", {}, g, component + " (" + link.kind + ")");
+    const shapes = {};
+    const shape = (tag, cls) => (shapes[cls] = shapes[cls] || sv(tag, { class: cls }, g));
+    const pts = list => list.map(p => p[0].toFixed(1) + "," + p[1].toFixed(1)).join(" ");
+    return (i, w) => {
+      const a = toPx(linkEnd(link.from, i, w)), b = toPx(linkEnd(link.to, i, w));
+      const dx = b[0] - a[0], dy = b[1] - a[1], len = Math.hypot(dx, dy) || 1e-9;
+      const u = [dx / len, dy / len], nrm = [-u[1], u[0]];
+      // The point at distance s along the line from a, offset o across it (pixels).
+      const at = (s, o) => [a[0] + u[0] * s + nrm[0] * o, a[1] + u[1] * s + nrm[1] * o];
+      const box = (s0, s1, half) => [at(s0, -half), at(s1, -half), at(s1, half), at(s0, half)];
+      const spring = o => {  // leads of a fifth at both ends, eight teeth between
+        const list = [at(0, o), at(0.2 * len, o)], teeth = 8, step = 0.6 * len / teeth;
+        for (let k = 0; k < teeth; ++k) list.push(at(0.2 * len + (k + 0.5) * step, o + (k % 2 ? -6 : 6)));
+        list.push(at(0.8 * len, o), at(len, o));
+        return list;
+      };
+      const damper = o => {  // a cup from a, a piston from b inside it
+        const cup0 = 0.35 * len, cup1 = 0.65 * len, head = 0.55 * len;
+        shape("polyline", "damper-cup").setAttribute("points",
+          pts([at(0, o), at(cup0, o), at(cup0, o - 7), at(cup1, o - 7), at(cup0, o - 7), at(cup0, o + 7), at(cup1, o + 7)]));
+        shape("polyline", "damper-rod").setAttribute("points", pts([at(head, o - 5), at(head, o + 5), at(head, o), at(len, o)]));
+      };
+      if (link.kind === "cylinder") {
+        // The barrel from a, `barrel` long (at most the whole length), the rod from inside
+        // it to b.
+        const barrel = Math.min(len, (link.barrel > 0 ? link.barrel * scale : 0.6 * len));
+        shape("polyline", "rod").setAttribute("points", pts([at(0.5 * barrel, 0), at(len, 0)]));
+        shape("polygon", "barrel").setAttribute("points", pts(box(0, barrel, 6)));
+      } else if (link.kind === "spring") {
+        shape("polyline", "spring").setAttribute("points", pts(spring(0)));
+      } else if (link.kind === "damper") {
+        damper(0);
+      } else if (link.kind === "spring_damper") {
+        shape("polyline", "spring").setAttribute("points", pts(spring(-9)));
+        damper(9);
+        shape("polyline", "ends").setAttribute("points", pts([at(0, -9), at(0, 9), at(0, 0), at(len, 0), at(len, -9), at(len, 9)]));
+      } else {
+        shape("polyline", "line").setAttribute("points", pts([a, b]));
+      }
+    };
   }
 
   // Controls: play/pause, time slider, readout, speed (slower ones for short runs), trails.
@@ -471,7 +572,7 @@ const number = v => (typeof v !== "number" ? String(v) : Number.isInteger(v) ? f
 function buildDetails() {
   const grid = el("div", { class: "details" }, document.getElementById("main"));
   const card = title => { const c = el("section", { class: "card" }, grid); el("h2", {}, c, title); return c; };
-  table(card("Solver settings"), ["setting", "value"], Object.keys(S.solver).map(k => [k, number(S.solver[k])]),
+  table(card(INTEGRATED ? "Solver settings" : "Time settings (" + ANALYSIS + " analysis, no integrator)"), ["setting", "value"], Object.keys(S.solver).map(k => [k, number(S.solver[k])]),
         [false, true]);
   const stats = Object.keys(S.statistics).map(k => [k, number(S.statistics[k])]);
   stats.push(["wall_time", fmtSeconds(S.wall_time_s)], ["rows", fmtInt(D.rows)]);

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <map>
 
+#include "jourdain/units.hpp"
+
 namespace jourdain::report {
 
 namespace {
@@ -45,25 +47,100 @@ std::vector<const RecordableVariable*> frame_of(const Model& model, const json& 
   return out;
 }
 
-// The plotted variables grouped by unit, monitors apart, at most kCurvesPerPlot a plot.
-// Each plot lists indices into `variables`.
+// A sketch's links (Component::sketch) with each end resolved to the recordable
+// variables that place it: the outputs named by the link's "position" of the port that
+// the end's port is connected to ("boom.rod_eye.x", "boom.rod_eye.y"). Links whose
+// ends cannot be placed (a port left unconnected, a misnamed one) are left out.
+json resolve_links(const Model& model, int component, const json& links) {
+  json out = json::array();
+  if (!links.is_array()) return out;
+  const Component& c = *model.components()[component];
+  const auto end = [&](const json& port_name, const json& position) -> json {
+    if (!port_name.is_string() || !position.is_array() || position.size() != 2) return nullptr;
+    const PortId port = c.find_port(port_name.get<std::string>());
+    if (!port.valid()) return nullptr;
+    for (const auto& [peer, peer_port] : model.peers(component, port.index)) {
+      const std::string at = model.components()[peer]->name() + "." + model.components()[peer]->ports()[peer_port].name + ".";
+      json placed = json::object();
+      for (size_t k = 0; k < 2; ++k) {
+        if (!position[k].is_string()) return nullptr;
+        const std::string name = at + position[k].get<std::string>();
+        try {
+          placed[k == 0 ? "x" : "y"] = model.recordable(name).name;
+        } catch (const InputError&) {
+          placed = nullptr;
+          break;
+        }
+      }
+      if (!placed.is_null()) return placed;
+    }
+    return nullptr;
+  };
+  for (const json& link : links) {
+    if (!link.is_object()) continue;
+    const json position = link.value("position", json::array({"x", "y"}));
+    json from = end(link.value("from", json()), position), to = end(link.value("to", json()), position);
+    if (from.is_null() || to.is_null()) continue;
+    json drawn = link;
+    drawn.erase("position");
+    drawn["from"] = std::move(from);
+    drawn["to"] = std::move(to);
+    if (!drawn.contains("kind") || !drawn["kind"].is_string()) drawn["kind"] = "line";
+    out.push_back(std::move(drawn));
+  }
+  return out;
+}
+
+// A unit the page can show an axis in: SI = scale * shown + offset (units.hpp).
+// A variable's own unit that the parser does not know (a plugin's) is shown as it is.
+json unit_choice(const std::string& unit) {
+  Unit u;
+  try {
+    u = parse_unit(unit);
+  } catch (const UnitError&) {
+    u = Unit{};
+  }
+  return {{"name", unit}, {"scale", u.scale}, {"offset", u.offset}};
+}
+
+// The plotted variables grouped into plots: variables share a plot (one axis) when they
+// are the same quantity shown in the same unit. The quantity is what the component
+// declared the variable to be when its unit does not say (a relief valve's opening is an
+// overpressure, an orifice's drop a pressure difference: not pressures, though in Pa),
+// else the quantity of its SI unit (units.hpp: "Pa" is a pressure), else the unit
+// itself. Monitors apart; at most kCurvesPerPlot curves a plot. Each plot lists indices
+// into `variables`, its quantity ("axis"), the unit it is shown in ("display") and the
+// units the page offers for it ("units", each with its scale and offset).
 json plot_groups(const json& variables, const std::vector<bool>& monitor) {
   std::vector<std::string> keys;
   std::map<std::string, std::vector<int>> members;
   for (size_t k = 0; k < variables.size(); ++k) {
-    const std::string key = (monitor[k] ? "monitor:" : "unit:") + variables[k]["unit"].get<std::string>();
+    const json& v = variables[k];
+    const std::string key = monitor[k] ? "monitor:" + v["unit"].get<std::string>()
+                                       : "axis:" + v["axis"].get<std::string>() + "|" + v["unit"].get<std::string>() +
+                                             "|" + v["display"].get<std::string>();
     if (!members.count(key)) keys.push_back(key);
     members[key].push_back(static_cast<int>(k));
   }
   json plots = json::array();
   for (const auto& key : keys) {
     const auto& m = members[key];
+    const json& first = variables[m[0]];
     const bool is_monitor = key.rfind("monitor:", 0) == 0;
+    // The units offered: the quantity's everyday ones, the SI unit, the one shown.
+    const std::string si = first["unit"], display = is_monitor ? si : first["display"].get<std::string>();
+    std::vector<std::string> offered;
+    if (!is_monitor)
+      if (const Quantity* q = quantity_of_unit(si)) offered = q->everyday_units;
+    for (const std::string& u : {si, display})
+      if (std::find(offered.begin(), offered.end(), u) == offered.end()) offered.push_back(u);
+    json units = json::array();
+    for (const auto& u : offered) units.push_back(unit_choice(u));
     // Seven curves make plots of four and three, not six and one.
     const size_t count = (m.size() + kCurvesPerPlot - 1) / kCurvesPerPlot;
     for (size_t c = 0; c < count; ++c) {
-      json p = {{"unit", variables[m[0]]["unit"]}, {"monitor", is_monitor}, {"variables", json::array()},
-                {"part", c + 1}, {"parts", count}};
+      json p = {{"unit", si}, {"axis", first["axis"]}, {"display", display}, {"units", units},
+                {"monitor", is_monitor}, {"variables", json::array()}, {"part", c + 1}, {"parts", count}};
       for (size_t k = c * m.size() / count; k < (c + 1) * m.size() / count; ++k) p["variables"].push_back(m[k]);
       plots.push_back(p);
     }
@@ -75,14 +152,23 @@ json plot_groups(const json& variables, const std::vector<bool>& monitor) {
 
 std::vector<std::string> sketch_variables(const Model& model) {
   std::vector<std::string> out;
-  for (const auto& c : model.components())
-    for (const auto* v : frame_of(model, c->sketch()))
-      if (std::find(out.begin(), out.end(), v->name) == out.end()) out.push_back(v->name);
+  const auto add = [&](const std::string& name) {
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  };
+  for (size_t i = 0; i < model.components().size(); ++i) {
+    const json s = model.components()[i]->sketch();
+    for (const auto* v : frame_of(model, s)) add(v->name);
+    if (s.is_object() && s.contains("links"))
+      for (const json& link : resolve_links(model, static_cast<int>(i), s["links"]))
+        for (const char* end : {"from", "to"})
+          for (const char* xy : {"x", "y"}) add(link[end][xy].get<std::string>());
+  }
   return out;
 }
 
-Report::Report(const Model& model, const std::vector<std::string>& plotted, ReportSettings settings)
-    : model_(model), settings_(settings) {
+Report::Report(const Model& model, const std::vector<std::string>& plotted, ReportSettings settings,
+               std::map<std::string, std::string> display_units)
+    : model_(model), settings_(settings), display_units_(std::move(display_units)) {
   // Merging pairs of buckets must shrink their count: the runs of ordinary buckets
   // between pinned ones (at most pinned_rows + 1) must be fewer than plot_points / 2.
   if (settings_.plot_points < 8 || settings_.animation_frames < 2 || settings_.pinned_rows < 0 ||
@@ -100,15 +186,27 @@ Report::Report(const Model& model, const std::vector<std::string>& plotted, Repo
   // context, whatever results.csv records.
   bool moving = false;
   sketches_ = json::array();
-  for (const auto& c : model.components()) {
+  const auto add_pose = [&](const RecordableVariable* v) {
+    if (std::find(pose_.begin(), pose_.end(), v) == pose_.end()) pose_.push_back(v);
+  };
+  for (size_t i = 0; i < model.components().size(); ++i) {
+    const auto& c = model.components()[i];
     json s = c->sketch();
     if (!s.is_object()) continue;
     const auto frame = frame_of(model, s);
     if (s.contains("frame")) {
       if (frame.empty()) continue;  // a frame the page could not place
-      for (const auto* v : frame)
-        if (std::find(pose_.begin(), pose_.end(), v) == pose_.end()) pose_.push_back(v);
+      for (const auto* v : frame) add_pose(v);
       moving = true;
+    }
+    if (s.contains("links")) {
+      s["links"] = resolve_links(model, static_cast<int>(i), s["links"]);
+      for (const json& link : s["links"])
+        for (const char* end : {"from", "to"})
+          for (const char* xy : {"x", "y"}) add_pose(&model.recordable(link[end][xy].get<std::string>()));
+      if (s["links"].empty()) s.erase("links");
+      else moving = true;
+      if (s.size() == 0) continue;  // nothing left to draw
     }
     s["component"] = c->name();
     s["type"] = c->type_name();
@@ -216,8 +314,23 @@ void Report::add_frame(const Row& row, bool pinned) {
 }
 
 nlohmann::json Report::data(const ReportHeading& heading, const nlohmann::json& summary) const {
+  // Each variable with its quantity (the key of "display" units, from its SI unit), what
+  // it is (its axis: the declared quantity, else that one) and the unit it is shown in
+  // (its own display unit, else its quantity's, else SI).
   json variables = json::array();
-  for (const auto* v : plotted_) variables.push_back({{"name", v->name}, {"unit", v->unit}});
+  for (const auto* v : plotted_) {
+    const Quantity* q = quantity_of_unit(v->unit);
+    const std::string quantity = q ? q->name : "";
+    std::string display = v->unit;
+    if (auto it = display_units_.find(v->name); it != display_units_.end()) display = it->second;
+    else if (auto iq = display_units_.find(quantity); !quantity.empty() && iq != display_units_.end())
+      display = iq->second;
+    variables.push_back({{"name", v->name},
+                         {"unit", v->unit},
+                         {"quantity", quantity},
+                         {"axis", v->quantity.empty() ? quantity : v->quantity},
+                         {"display", display}});
+  }
 
   // Plots: a point per pinned or one-row bucket, two per other bucket at its first and
   // last time (the extremes in the order they came; for a monitor, the largest twice),

@@ -177,12 +177,14 @@ TEST_CASE("the animation's poses come through the report's own channel: results.
   // The page still animates all seven bodies from poses it read itself, row by row.
   const json d = report_data(run.html);
   CHECK_FALSE(has_variable(d, "crank.x"));        // plotted: the netlist's own variables
-  CHECK(d["animation"]["sketches"].size() == 8);  // ground and seven bodies
+  CHECK(d["animation"]["sketches"].size() == 9);  // ground, seven bodies and the spring (a link)
   for (const auto& s : d["animation"]["sketches"])
     if (s["component"] == "triangle") CHECK(s["polygon"].size() == 3);  // B, E, D (the mass centre is inside)
   const json& a = d["animation"];
-  CHECK(a["values"].size() == 21);
-  for (const char* v : {"crank.x", "crank.y", "link7.theta"}) {
+  // x, y, theta of seven bodies, and x, y of the spring's two ends (ground point C,
+  // triangle point D), read from the ports the spring is connected to.
+  CHECK(a["values"].size() == 25);
+  for (const char* v : {"crank.x", "crank.y", "link7.theta", "ground.C.x", "triangle.D.y"}) {
     CAPTURE(v);
     REQUIRE(a["values"].contains(v));
     CHECK(a["values"][v].size() == a["time"].size());
@@ -193,7 +195,7 @@ TEST_CASE("the animation's poses come through the report's own channel: results.
 
   auto registry = jourdain::test::builtin_registry();
   const auto netlist = jourdain::load_netlist(file, registry);
-  CHECK(jourdain::report::sketch_variables(netlist.model).size() == 21);  // x, y, theta of seven bodies
+  CHECK(jourdain::report::sketch_variables(netlist.model).size() == 25);  // as the animation's values
 }
 
 TEST_CASE("a netlist without a record list: results.csv holds the default record, with or without a report") {
@@ -272,4 +274,42 @@ TEST_CASE("a failed run still writes a report: the failure and the rows up to it
   CHECK(d["series"]["time"].back().get<double>() <= t_fail);
   CHECK(d["series"]["time"].size() == d["rows"].get<size_t>());
   CHECK(has_variable(d, "mass.x"));
+}
+
+TEST_CASE("a kinematic run says so: the log, summary.json and the page name the analysis, no integrator") {
+  // slider_crank.json: "analysis": "kinematic", no method given (the default, dopri5,
+  // would be named if anything integrated).
+  TempDir dir;
+  const auto out = dir.path() / "slider";
+  auto r = jourdain::test::run_command(jourdain::test::jourdain_exe() + " run " +
+                                       jourdain::test::shell_quote(jourdain::test::netlist_path("slider_crank")) +
+                                       " -o " + jourdain::test::shell_quote(out));
+  CAPTURE(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("kinematic analysis") != std::string::npos);
+  CHECK(r.output.find("dopri5") == std::string::npos);
+  CHECK(r.output.find("right-hand-side") == std::string::npos);
+  CHECK(r.output.find("kinematic analysis at 401 output times") != std::string::npos);  // 2 s every 5 ms
+
+  const json summary = json::parse(jourdain::test::read_text(out / "summary.json"));
+  CHECK(summary["analysis"] == "kinematic");
+  CHECK(summary["statistics"]["method"] == "kinematic");
+  CHECK_FALSE(summary["solver"].contains("method"));
+  CHECK_FALSE(summary["solver"].contains("rtol"));  // a method's own setting
+  CHECK(summary["solver"]["t_end"] == 2.0);
+  CHECK(summary["solver"]["output_interval"] == 0.005);
+
+  // The page's data carries that summary: its script shows the analysis, and the
+  // method's tiles only when dynamic (test_report_browser.cpp looks at the page).
+  const json data = report_data(jourdain::test::read_text(out / "report.html"));
+  CHECK(data["summary"]["analysis"] == "kinematic");
+  CHECK_FALSE(data["summary"]["solver"].contains("method"));
+}
+
+TEST_CASE("a dynamic run keeps naming its method and its settings") {
+  TempDir dir;
+  const ReportedRun run = run_with_report(jourdain::test::netlist_path("mass_spring_damper"), dir.path());
+  CHECK(run.result.summary["analysis"] == "dynamic");
+  CHECK(run.result.summary["solver"]["method"] == "dopri5");
+  CHECK(run.result.summary["solver"]["rtol"] == 1e-8);
 }

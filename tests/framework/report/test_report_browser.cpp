@@ -46,9 +46,8 @@ size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
-}  // namespace
-
-TEST_CASE("the pendulum's report opens in headless Chromium without script errors and plays") {
+// The browser, or a skip (exit code 77) when JOURDAIN_ALLOW_NO_BROWSER=1 allows it.
+std::string browser_or_skip() {
   const std::string browser = find_browser();
   if (browser.empty()) {
     const char* allow = std::getenv("JOURDAIN_ALLOW_NO_BROWSER");
@@ -61,36 +60,59 @@ TEST_CASE("the pendulum's report opens in headless Chromium without script error
         "no chromium on PATH: install the Debian package `chromium` (.ci/install-deps does), "
         "or set JOURDAIN_ALLOW_NO_BROWSER=1 to skip this test");
   }
+  return browser;
+}
 
-  TempDir dir;
-  const fs::path out = dir.path() / "pendulum";
+// Headless Chromium with its own profile folder (runs in parallel do not share one) and
+// a timeout, so that a hung browser fails.
+std::string chromium_command(const std::string& browser, const TempDir& dir) {
+  return "timeout 60 " + shell_quote(browser) +
+         " --headless --disable-gpu --no-sandbox --no-first-run --hide-scrollbars --user-data-dir=" +
+         shell_quote(dir.path() / "profile");
+}
+
+// `jourdain run -q NETLIST -o DIR/run ARGS`, then the DOM of DIR/run/report.html`hash`
+// as headless Chromium builds it, checked free of script errors; stderr (Chromium's own
+// chatter) apart from the DOM on stdout.
+std::string built_page(const std::string& browser, const TempDir& dir, const std::string& netlist,
+                       const std::string& args = "", const std::string& hash = "") {
+  const fs::path out = dir.path() / "run";
   auto run = run_command(jourdain::test::jourdain_exe() + " run -q " +
-                         shell_quote(jourdain::test::netlist_path("pendulum")) + " -o " + shell_quote(out));
+                         shell_quote(jourdain::test::netlist_path(netlist)) + " -o " + shell_quote(out) + " " + args);
   REQUIRE_MESSAGE(run.exit_code == 0, run.output);
-  const fs::path report = out / "report.html";
-  REQUIRE(fs::exists(report));
-
-  // Its own profile folder (runs in parallel do not share one); stderr (Chromium's own
-  // chatter) apart from the DOM on stdout; a timeout so that a hung browser fails.
-  const std::string chromium = "timeout 60 " + shell_quote(browser) +
-                               " --headless --disable-gpu --no-sandbox --no-first-run --hide-scrollbars"
-                               " --user-data-dir=" +
-                               shell_quote(dir.path() / "profile");
+  const std::string chromium = chromium_command(browser, dir);
   const fs::path dom_file = dir.path() / "dom.html", log = dir.path() / "chromium.log";
   auto dump = run_command("(" + chromium + " --virtual-time-budget=2000 --dump-dom " +
-                          shell_quote("file://" + report.string() + "#autoplay") + " > " + shell_quote(dom_file) +
+                          shell_quote("file://" + (out / "report.html").string() + hash) + " > " + shell_quote(dom_file) +
                           " 2> " + shell_quote(log) + ")");
   const std::string dom = fs::exists(dom_file) ? jourdain::test::read_text(dom_file) : "";
   const std::string messages = browser_messages(log);
   CAPTURE(messages);
   REQUIRE(dump.exit_code == 0);
   REQUIRE(!dom.empty());
-
-  // (The dump holds the script too: look for the attributes, not the words.)
   const size_t error = dom.find("data-report-error=\"");
   CHECK_MESSAGE(error == std::string::npos, dom.substr(error == std::string::npos ? 0 : error, 400));
   CHECK(dom.find("class=\"script-error\"") == std::string::npos);
   CHECK(dom.find("data-report-ready=\"1\"") != std::string::npos);
+  return dom;
+}
+
+// A tile of the header: <div class="k">key</div><div class="v">value</div>.
+std::string tile(const std::string& key, const std::string& value) {
+  return "<div class=\"k\">" + key + "</div><div class=\"v\">" + value + "</div>";
+}
+
+}  // namespace
+
+TEST_CASE("the pendulum's report opens in headless Chromium without script errors and plays") {
+  const std::string browser = browser_or_skip();
+
+  TempDir dir;
+  const std::string dom = built_page(browser, dir, "pendulum", "", "#autoplay");
+  const fs::path report = dir.path() / "run" / "report.html";
+  const std::string chromium = chromium_command(browser, dir);
+  const fs::path log = dir.path() / "chromium.log";
+
   // The animation: the scene, the bob drawn as a rod with its pin and the ground's
   // anchor, and the controls.
   CHECK(dom.find("id=\"scene\"") != std::string::npos);
@@ -114,4 +136,38 @@ TEST_CASE("the pendulum's report opens in headless Chromium without script error
   CHECK(shot.exit_code == 0);
   REQUIRE(fs::exists(png));
   CHECK(fs::file_size(png) > 20000);
+  // A dynamic run's tiles name its method and the integrator's work.
+  CHECK(dom.find(tile("Analysis", "dynamic")) != std::string::npos);
+  CHECK(dom.find(tile("Method", "dopri5")) != std::string::npos);
+  CHECK(dom.find("<div class=\"k\">RHS evaluations</div>") != std::string::npos);
+}
+
+TEST_CASE("excavator_hydraulic's page draws its cylinders and shows pressures in the netlist's bar") {
+  const std::string browser = browser_or_skip();
+  TempDir dir;
+  const std::string dom = built_page(browser, dir, "excavator_hydraulic", "--t-end 0.2");
+  // Three planar cylinders, each a barrel and a rod between its two body points.
+  CHECK(count(dom, "data-link=\"cylinder\"") == 3);
+  CHECK(count(dom, "class=\"barrel\" points=\"") == 3);
+  CHECK(count(dom, "class=\"rod\" points=\"") == 3);
+  CHECK(dom.find("NaN") == std::string::npos);
+  // "display": {"units": {"pressure": "bar", "volume_flow": "L/min"}}: the plots'
+  // selectors and headings show them (test_report_display.cpp checks the grouping).
+  CHECK(dom.find("class=\"unit-select\"") != std::string::npos);
+  CHECK(dom.find("<option value=\"bar\" selected=\"\">bar</option>") != std::string::npos);
+  CHECK(dom.find("<option value=\"L/min\" selected=\"\">L/min</option>") != std::string::npos);
+  CHECK(dom.find("<span>Pressure [bar]") != std::string::npos);
+}
+
+TEST_CASE("a kinematic run's page names the analysis and shows no integrator") {
+  const std::string browser = browser_or_skip();
+  TempDir dir;
+  const std::string dom = built_page(browser, dir, "slider_crank");
+  CHECK(dom.find(tile("Analysis", "kinematic")) != std::string::npos);
+  CHECK(dom.find("<div class=\"k\">Method</div>") == std::string::npos);
+  CHECK(dom.find("<div class=\"k\">RHS evaluations</div>") == std::string::npos);
+  CHECK(dom.find("<div class=\"k\">Jacobians</div>") == std::string::npos);
+  CHECK(dom.find(tile("Solved points", "401")) != std::string::npos);
+  CHECK(dom.find("dopri5") == std::string::npos);
+  CHECK(dom.find("Time settings (kinematic analysis, no integrator)") != std::string::npos);
 }

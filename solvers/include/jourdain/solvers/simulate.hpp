@@ -57,6 +57,10 @@ void check_solver_bounds(const SolverSettings& s, const InputLocation& where, co
 void check_solver_bounds(const SolverSettings& s, const InputLocation& where);  // built-in methods
 // Every field, then the extra settings beside them.
 nlohmann::json to_json(const SolverSettings& s);
+// What the settings meant for a run of `analysis`: all of them for a dynamic run; for a
+// kinematic or static one, only those every method shares (the time span and the
+// output clock), without "method": no integrator runs there.
+nlohmann::json to_json(const SolverSettings& s, Analysis analysis);
 
 struct SolverStats {
   std::string method;

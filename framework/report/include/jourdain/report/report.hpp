@@ -3,8 +3,9 @@
 //   - the summary: status and failure, analysis, solver settings and statistics,
 //     monitors, events, warnings and final values;
 //   - plots of the plotted variables (the netlist's record list) against time, one per
-//     unit (at most six curves each; monitors apart, on a log scale, as their upper
-//     envelope when the run is long), with legends and a hover readout;
+//     quantity and display unit (at most six curves each; monitors apart, on a log
+//     scale, as their upper envelope when the run is long), with legends, a hover
+//     readout and a unit selector;
 //   - an animation of the components that draw themselves (Component::sketch(), e.g. the
 //     bodies and the ground of a planar mechanism), with play, pause, a time slider and
 //     a speed selector.
@@ -29,6 +30,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -54,7 +56,8 @@ struct ReportHeading {
 };
 
 // The recordable variables that place the model's sketches ("bob.x", "bob.y",
-// "bob.theta", ...), in component order without repeats. The report reads them from
+// "bob.theta", ...; for a link, the positions of the points its ports are connected
+// to: "boom.rod_eye.x", ...), in component order without repeats. The report reads them from
 // each recorded row's context: they need not be (and are not made) part of results.csv.
 std::vector<std::string> sketch_variables(const Model& model);
 
@@ -63,7 +66,12 @@ class Report final : public RowListener {
   // `plotted`: the variables to plot ("comp.var", each recordable; repeats are ignored),
   // usually the netlist's record list. Throws InputError for an unknown name and for
   // settings out of range. The model must outlive the Report.
-  Report(const Model& model, const std::vector<std::string>& plotted, ReportSettings settings = {});
+  // `display_units`: the netlist's "display" units (Netlist::display_units), by
+  // quantity ("pressure": "bar") or by variable ("press.x": "mm"), already checked by the
+  // loader; the page shows the plots in them (and offers the quantity's other everyday
+  // units), results.csv stays SI.
+  Report(const Model& model, const std::vector<std::string>& plotted, ReportSettings settings = {},
+         std::map<std::string, std::string> display_units = {});
 
   // RowListener: takes in one recorded row (reads the plotted and the sketch variables
   // from ctx; `row` is not used, so what results.csv records does not matter).
@@ -110,6 +118,7 @@ class Report final : public RowListener {
 
   const Model& model_;
   ReportSettings settings_;
+  std::map<std::string, std::string> display_units_;
   std::vector<const RecordableVariable*> plotted_, pose_;
   std::vector<bool> monitor_;      // per plotted variable: a monitor (a norm; its size matters)
   nlohmann::json sketches_;        // the components' sketches, named
