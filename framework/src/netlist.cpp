@@ -2,6 +2,7 @@
 #include "jourdain/netlist.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "jourdain/units.hpp"
 #include "netlist_levels.hpp"
@@ -160,6 +161,7 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   if (doc.contains("record")) {
     const json& rec = doc["record"];
     if (!rec.is_array()) throw InputError(at("/record"), "expected an array of \"component.variable\" names");
+    std::map<std::string, size_t> first;  // name -> its first position in the list
     for (size_t i = 0; i < rec.size(); ++i) {
       InputLocation w = at("/record/" + std::to_string(i));
       if (!rec[i].is_string()) throw InputError(w, "expected a \"component.variable\" name");
@@ -170,6 +172,11 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
         w.component = name.substr(0, name.find('.'));
         throw InputError(w, e.message());
       }
+      // Twice in the list would give two identical columns: a slip (a copied line), never
+      // what was meant.
+      if (auto [it, fresh] = first.emplace(name, i); !fresh)
+        throw InputError(w, "'" + name + "' is recorded twice: already at /record/" + std::to_string(it->second) +
+                                "; name each variable once");
       net.record.push_back(name);
     }
   } else {

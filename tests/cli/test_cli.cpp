@@ -198,6 +198,10 @@ TEST_CASE("bad input: exit code 2 and a message that names the place") {
     CHECK(m.find("for method dopri5; its keys: method, t_start") != std::string::npos);
     CHECK(m.find("did you mean 'rtol'?") != std::string::npos);
   }
+  SUBCASE("a variable recorded twice") {
+    std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass"}}, "record": ["m.x", "m.v", "m.x"]})");
+    CHECK(m.find("/record/2: 'm.x' is recorded twice: already at /record/0") != std::string::npos);
+  }
   SUBCASE("an unknown solver method") {
     std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass"}}, "solver": {"method": "bfd"}})");
     CHECK(m.find("/solver/method: unknown method 'bfd'; registered methods: bdf, dopri5, rk4; did you mean 'bdf'?") !=

@@ -157,6 +157,16 @@ TEST_CASE("record and initial values are checked") {
   CHECK(init.message().find("its states are: x, v") != std::string::npos);
 }
 
+TEST_CASE("a variable recorded twice is an error naming both places") {
+  InputError twice = error_of(R"({"components": {"m": {"type": "mechanical1d.mass"}},
+                                  "record": ["m.x", "m.v", "m.x"]})");
+  CHECK(twice.where().json_path == "/record/2");
+  CHECK(twice.message().find("'m.x' is recorded twice: already at /record/0") != std::string::npos);
+  // A list without repeats loads as written, in its order.
+  Netlist once = load(R"({"components": {"m": {"type": "mechanical1d.mass"}}, "record": ["m.x", "m.v"]})");
+  CHECK(once.record == std::vector<std::string>{"m.x", "m.v"});
+}
+
 TEST_CASE("--set overrides parameters, with units") {
   const std::string text = R"({"components": {"m": {"type": "mechanical1d.mass"}}})";
   Netlist n = load(text, NetlistOverrides{{"m.mass=\"3 kg\"", "m.x_min=-2"}});
