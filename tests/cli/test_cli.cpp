@@ -198,6 +198,13 @@ TEST_CASE("bad input: exit code 2 and a message that names the place") {
     CHECK(m.find("for method dopri5; its keys: method, t_start") != std::string::npos);
     CHECK(m.find("did you mean 'rtol'?") != std::string::npos);
   }
+  SUBCASE("a misspelt unit given with --set names the option") {
+    std::string m = refused(R"({"components": {"relief": {"type": "hydraulic.relief_valve",
+                                                          "params": {"cracking_pressure": "200 bar"}}}})",
+                            "--set relief.cracking_pressure='25 barr'");
+    CHECK(m.find("--set relief.cracking_pressure: component 'relief': parameter 'cracking_pressure'") != std::string::npos);
+    CHECK(m.find("/components/relief") == std::string::npos);
+  }
   SUBCASE("a variable recorded twice") {
     std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass"}}, "record": ["m.x", "m.v", "m.x"]})");
     CHECK(m.find("/record/2: 'm.x' is recorded twice: already at /record/0") != std::string::npos);
