@@ -181,8 +181,15 @@ class MechanismSolver final : public BlockSolver {
     me.ws.last_time = ctx.t;
   }
 
+  // ‖Φ‖ over every equation, in their unit (Constraint::norm_unit: m when positions and
+  // angles mix, the radians counted as metres), and ‖Φ̇‖ in that unit per second.
   std::vector<MonitorSpec> monitors() const override {
-    return {{name_ + ".constraint_norm", ""}, {name_ + ".constraint_rate_norm", ""}};
+    std::vector<std::string> units;
+    for (const auto& c : system_.constraints())
+      for (int i = 0; i < c.constraint->equation_count(); ++i)
+        if (c.constraint->is_equation(i)) units.push_back(c.constraint->equation_unit(i));
+    const std::string unit = Constraint::norm_unit(units);
+    return {{name_ + ".constraint_norm", unit}, {name_ + ".constraint_rate_norm", unit + "/s"}};
   }
 
   std::string describe(const Model& model, const Context& ctx_in) const override {
