@@ -188,7 +188,8 @@ class Motor final : public HydraulicComponent {
       set_dependencies(b_, {a_, b_, shaft_});
     } else {
       speed_ = declare_port("speed", signal_domain(), PortSide::Response, "shaft speed ω (rad/s)");
-      torque_out_ = declare_port("torque", signal_domain(), PortSide::State, "shaft torque T (N·m)");
+      torque_out_ = declare_port("torque", signal_domain(), PortSide::State, "shaft torque T");
+      set_unit(torque_out_, "N*m");
       set_dependencies(torque_out_, {a_, b_, speed_});
       set_dependencies(a_, {a_, b_, speed_});
       set_dependencies(b_, {a_, b_, speed_});

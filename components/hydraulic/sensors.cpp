@@ -43,16 +43,17 @@ class PressureSensor final : public Component {
   void configure() override {
     port_ = declare_port("p", hydraulic_domain(), PortSide::Response, "to the element measured (draws no flow)");
     set_dependencies(port_, {});
-    out_ = declare_port("out", signal_domain(), PortSide::State, "pressure (Pa, gauge)");
+    out_ = declare_port("out", signal_domain(), PortSide::State, "pressure (gauge)");
+    set_unit(out_, "Pa");
     set_dependencies(out_, {port_});
     extremes_ = boolean("extremes");
     if (!extremes_) return;
     reading_ = declare_state("reading", "Pa", 0.0, "transducer reading p_r (first-order response)");
     filtered_ = declare_state("reading_filtered", "Pa", 0.0, "p_f: the reading through one more first-order filter");
     rate_ = declare_observable("rate", "Pa/s", "r = dp_f/dt: dp/dt through a second-order low-pass filter");
-    max_l_ = declare_discrete("latched_max", 0.0, "largest local maximum of the reading so far");
-    min_l_ = declare_discrete("latched_min", 0.0, "smallest local minimum of the reading so far");
-    rate_l_ = declare_discrete("latched_max_rate", 0.0, "largest local maximum of |r| so far");
+    max_l_ = declare_discrete("latched_max", 0.0, "largest local maximum of the reading so far", "Pa");
+    min_l_ = declare_discrete("latched_min", 0.0, "smallest local minimum of the reading so far", "Pa");
+    rate_l_ = declare_discrete("latched_max_rate", 0.0, "largest local maximum of |r| so far", "Pa/s");
     max_ = declare_observable("max", "Pa", "largest reading so far");
     min_ = declare_observable("min", "Pa", "smallest reading so far");
     max_rate_ = declare_observable("max_rate", "Pa/s", "largest |dp/dt| so far (|r|)");
@@ -164,7 +165,8 @@ class InlineSensor final : public Component {
     b_ = declare_port("b", hydraulic_domain(), PortSide::State,
                       "to the elements feeding it (passes the pressure of a; their flows add up)");
     out_ = declare_port("out", signal_domain(), PortSide::State,
-                        Power ? "hydraulic power p q delivered into a (W)" : "flow q delivered into a (m³/s)");
+                        Power ? "hydraulic power p q delivered into a" : "flow q delivered into a");
+    set_unit(out_, Power ? "W" : "m^3/s");
     set_dependencies(b_, {a_});  // pressure: a -> b
     set_dependencies(a_, {b_});  // flow: b -> a
     set_dependencies(out_, Power ? std::vector<PortId>{a_, b_} : std::vector<PortId>{b_});

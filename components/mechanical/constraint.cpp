@@ -54,6 +54,13 @@ ConstraintSettings constraint_settings(const World& world) {
   return s;
 }
 
+std::string Constraint::norm_unit(const std::vector<std::string>& units) {
+  if (units.empty()) return "m";
+  for (const auto& u : units)
+    if (u != units.front()) return "m";  // mixed: radians counted as metres (planar.hpp)
+  return units.front();
+}
+
 void Constraint::declare_constraint(int equations, bool two_ports, std::string what_a, std::string what_b) {
   equations_ = equations;
   two_ports_ = two_ports;
@@ -72,7 +79,13 @@ void Constraint::declare_constraint(int equations, bool two_ports, std::string w
     fx_body_ = declare_observable("fx_body", "N", "reaction force on " + on + ", along its body's x axis");
     fy_body_ = declare_observable("fy_body", "N", "reaction force on " + on + ", along its body's y axis");
   }
-  violation_ = declare_observable("violation", "", "largest |Φ| of its equations (m or rad)");
+  std::vector<std::string> units;
+  for (int i = 0; i < equations; ++i) units.push_back(equation_unit(i));
+  const std::string unit = norm_unit(units);
+  violation_ = declare_observable("violation", unit,
+                                  unit == "m" && std::find(units.begin(), units.end(), "rad") != units.end()
+                                      ? "largest |Φ| of its equations (its angle's rad counted as m)"
+                                      : "largest |Φ| of its equations");
 }
 
 std::string Constraint::equation_name(int i) const {

@@ -58,6 +58,8 @@ class Driver : public Constraint {
     power_ = declare_observable("power", "W", "power delivered: effort · Ċ");
   }
 
+  const char* equation_unit(int) const override { return unit_.c_str(); }
+
   // C, Ċ, C̈ at time t.
   Vec3 motion(double t, const Eval& e) const {
     if (law_ == "constant") return {e.param(value_), 0, 0};

@@ -46,6 +46,7 @@ class Weld final : public Constraint {
 
  private:
   void configure() override { declare_constraint(3, true, "first body's point", "second body's point"); }
+  const char* equation_unit(int i) const override { return i == 2 ? "rad" : "m"; }
   void equations(double, const Eval& e, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
     for (int i = 0; i < 2; ++i) {
       auto& r = rows.add();
@@ -102,6 +103,7 @@ class Translational final : public LineJoint {
       power_ = declare_observable("power", "W", "actuator power: force · extension rate");
     }
   }
+  const char* equation_unit(int i) const override { return i == 1 ? "rad" : "m"; }
   void equations(double, const Eval& e, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
     rows.add() = along(perp(axis_), k);  // no motion across the axis
     rows.add() = relative_angle(e.param(angle_), k);
@@ -142,6 +144,7 @@ class GearPair final : public Constraint {
 
  private:
   void configure() override { declare_constraint(1, true, "first gear's body", "second gear's body"); }
+  const char* equation_unit(int) const override { return "rad"; }
   void equations(double, const Eval& e, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
     const double ratio = e.param(ratio_);
     auto& r = rows.add();

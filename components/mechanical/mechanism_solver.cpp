@@ -34,6 +34,7 @@
 // This coordinator keeps only immutable data (the system, the formulations, the settings);
 // each Context has its own Workspace (Context::block_workspaces), so one model runs in
 // several threads at once.
+#include <algorithm>
 #include <sstream>
 
 #include "formulation.hpp"
@@ -47,6 +48,25 @@ namespace jourdain::mechanical {
 
 namespace {
 
+// The name of a mechanism's monitors: "mechanism" when the model has one; with several
+// (separate machines in one netlist), "mechanism1", "mechanism2", … in the order of their
+// blocks in the schedule, the order in which `jourdain check` lists them, with their
+// bodies (describe()).
+std::string mechanism_name(const Model& model, int block) {
+  int number = 0, count = 0;
+  const auto& steps = model.schedule().steps;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    if (!steps[k].implicit) continue;
+    const bool mechanism = std::any_of(steps[k].components.begin(), steps[k].components.end(), [&](int c) {
+      return model.components()[c]->block_solver() == &mechanism_solver_factory();
+    });
+    if (!mechanism) continue;
+    ++count;
+    if (static_cast<int>(k) == block) number = count;
+  }
+  return count == 1 ? "mechanism" : "mechanism" + std::to_string(number);
+}
+
 class MechanismSolver final : public BlockSolver {
  public:
   MechanismSolver(const Model& model, const ScheduledStep& step, int block, int monitor_offset)
@@ -56,7 +76,7 @@ class MechanismSolver final : public BlockSolver {
         formulation_(make_formulation(settings_.formulation, settings_)),
         kkt_(settings_.formulation == "kkt" ? nullptr : make_formulation("kkt", settings_)),
         system_(model, step, *formulation_),
-        name_(monitor_offset == 0 ? "mechanism" : "mechanism" + std::to_string(block)) {}
+        name_(mechanism_name(model, block)) {}
 
   // ------------------------------------------------------------ BlockSolver hooks
 
@@ -161,8 +181,15 @@ class MechanismSolver final : public BlockSolver {
     me.ws.last_time = ctx.t;
   }
 
+  // ‖Φ‖ over every equation, in their unit (Constraint::norm_unit: m when positions and
+  // angles mix, the radians counted as metres), and ‖Φ̇‖ in that unit per second.
   std::vector<MonitorSpec> monitors() const override {
-    return {{name_ + ".constraint_norm", ""}, {name_ + ".constraint_rate_norm", ""}};
+    std::vector<std::string> units;
+    for (const auto& c : system_.constraints())
+      for (int i = 0; i < c.constraint->equation_count(); ++i)
+        if (c.constraint->is_equation(i)) units.push_back(c.constraint->equation_unit(i));
+    const std::string unit = Constraint::norm_unit(units);
+    return {{name_ + ".constraint_norm", unit}, {name_ + ".constraint_rate_norm", unit + "/s"}};
   }
 
   std::string describe(const Model& model, const Context& ctx_in) const override {
@@ -175,8 +202,11 @@ class MechanismSolver final : public BlockSolver {
     const Eigen::MatrixXd J = system_.dense_jacobian(me.ws.state);
     const int rank = jacobian_rank(J);
     std::ostringstream out;
-    out << "Mechanism: " << bodies << " bodies, " << system_.constraints().size() << " joints and drivers (" << m
-        << " equations), " << system_.others().size() << " force elements in the loop\n"
+    std::string body_names;
+    for (const auto& b : system_.bodies()) body_names += (body_names.empty() ? "" : ", ") + model.components()[b.comp]->name();
+    out << "Mechanism '" << name_ << "' (monitors " << name_ << ".constraint_norm, " << name_
+        << ".constraint_rate_norm): " << bodies << (bodies == 1 ? " body (" : " bodies (") << body_names << "), " << system_.constraints().size()
+        << " joints and drivers (" << m << " equations), " << system_.others().size() << " force elements in the loop\n"
         << "  Grübler count: 3 × " << bodies << " − " << m << " = " << n - m << "\n"
         << "  Jacobian rank at the assembled pose: " << rank << " → degrees of freedom: " << n - rank;
     if (rank < m) out << "; redundant: " << system_.equation_names(dependent_equations(J));

@@ -171,6 +171,13 @@ class Constraint : public Component {
   bool reacts(int i) const { return reacting_rows_[i] != 0; }
   // A name for equation i in messages ("revolute 'hinge', equation y").
   virtual std::string equation_name(int i) const;
+  // The unit of Φ_i: "m" (positions, the default) or "rad" (angles).
+  virtual const char* equation_unit(int /*i*/) const { return "m"; }
+  // The unit of a norm or maximum over these equations' |Φ_i|: their common unit, or "m"
+  // when they mix positions and angles. The radians are then counted as they are, which is
+  // to take 1 rad as 1 m (a rotation error of ε rad moves a point 1 m away by ε m), the
+  // scale on which the assembly and projection tolerances compare the same mixed norms.
+  static std::string norm_unit(const std::vector<std::string>& equation_units);
 
  protected:
   // Subclasses call this from configure(): their equations and port count.

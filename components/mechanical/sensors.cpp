@@ -25,11 +25,12 @@ class PointSensor final : public Component {
     a_ = declare_port("a", planar_domain(), PortSide::Response, "measured point");
     set_dependencies(a_, {});
     const char* names[] = {"x", "y", "theta", "vx", "vy", "omega", "ax", "ay", "alpha"};
-    const char* what[] = {"position x (m)", "position y (m)", "body angle (rad)", "velocity x (m/s)",
-                          "velocity y (m/s)", "angular velocity (rad/s)", "acceleration x (m/s²)",
-                          "acceleration y (m/s²)", "angular acceleration (rad/s²)"};
+    const char* what[] = {"position x", "position y", "body angle", "velocity x", "velocity y", "angular velocity",
+                          "acceleration x", "acceleration y", "angular acceleration"};
+    const char* units[] = {"m", "m", "rad", "m/s", "m/s", "rad/s", "m/s^2", "m/s^2", "rad/s^2"};
     for (int i = 0; i < 9; ++i) {
       outs_[i] = declare_port(names[i], signal_domain(), PortSide::State, what[i]);
+      set_unit(outs_[i], units[i]);
       set_dependencies(outs_[i], {a_});
     }
   }
@@ -61,8 +62,10 @@ class DistanceSensor final : public Component {
     b_ = declare_port("b", planar_domain(), PortSide::Response, "second point");
     set_dependencies(a_, {});
     set_dependencies(b_, {});
-    distance_ = declare_port("distance", signal_domain(), PortSide::State, "|r_b − r_a| (m)");
-    rate_ = declare_port("rate", signal_domain(), PortSide::State, "its rate (m/s)");
+    distance_ = declare_port("distance", signal_domain(), PortSide::State, "|r_b − r_a|");
+    rate_ = declare_port("rate", signal_domain(), PortSide::State, "its rate");
+    set_unit(distance_, "m");
+    set_unit(rate_, "m/s");
     set_dependencies(distance_, {a_, b_});
     set_dependencies(rate_, {a_, b_});
     if (std::isfinite(min_)) below_ = declare_zero_crossing("below_min", CrossingDirection::Falling, "distance − min");
@@ -109,9 +112,12 @@ class RelativePositionSensor final : public Component {
     b_ = declare_port("b", planar_domain(), PortSide::Response, "measured point");
     set_dependencies(a_, {});
     set_dependencies(b_, {});
-    x_ = declare_port("x", signal_domain(), PortSide::State, "b along a's body x axis (m)");
-    y_ = declare_port("y", signal_domain(), PortSide::State, "b along a's body y axis (m)");
-    angle_ = declare_port("angle", signal_domain(), PortSide::State, "θ_b − θ_a (rad)");
+    x_ = declare_port("x", signal_domain(), PortSide::State, "b along a's body x axis");
+    y_ = declare_port("y", signal_domain(), PortSide::State, "b along a's body y axis");
+    angle_ = declare_port("angle", signal_domain(), PortSide::State, "θ_b − θ_a");
+    set_unit(x_, "m");
+    set_unit(y_, "m");
+    set_unit(angle_, "rad");
     for (PortId p : {x_, y_, angle_}) set_dependencies(p, {a_, b_});
   }
   void calc_outputs(Eval& e) const override {

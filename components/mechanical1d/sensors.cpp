@@ -29,7 +29,8 @@ class MotionSensor final : public Component {
   void configure() override {
     p_ = declare_port("p", mech1d_domain(), PortSide::Response, "to the mass measured (applies no force)");
     set_dependencies(p_, {});
-    out_ = declare_port("out", signal_domain(), PortSide::State, Velocity ? "velocity [m/s]" : "position [m]");
+    out_ = declare_port("out", signal_domain(), PortSide::State, Velocity ? "velocity" : "position");
+    set_unit(out_, Velocity ? "m/s" : "m");
     set_dependencies(out_, {p_});
   }
   void calc_outputs(Eval& e) const override {
@@ -50,7 +51,8 @@ class ForceSensor final : public Component {
     a_ = declare_port("a", mech1d_domain(), PortSide::Response, "to the mass (receives its motion)");
     b_ = declare_port("b", mech1d_domain(), PortSide::State,
                       "to the elements acting on the mass (passes the motion of a; forces add up)");
-    out_ = declare_port("out", signal_domain(), PortSide::State, "transmitted force [N], positive along the axis");
+    out_ = declare_port("out", signal_domain(), PortSide::State, "transmitted force, positive along the axis");
+    set_unit(out_, "N");
     set_dependencies(b_, {a_});    // motion: a -> b
     set_dependencies(a_, {b_});    // force: b -> a
     set_dependencies(out_, {b_});  // the force received at b

@@ -149,11 +149,11 @@ class Sequencer final : public Component {
 
     state_ =
         declare_discrete("state", 0.0, "index of the active state, 0 for '" + states_[0] + "' (order of 'states')");
-    entered_ = declare_discrete("entered", 0.0, "time the active state was entered (s)");
+    entered_ = declare_discrete("entered", 0.0, "time the active state was entered", "s");
     for (const auto& s : states_) {
-      entered_at_.push_back(declare_discrete("entered_" + s, -1.0, "time '" + s + "' was last entered (s; -1: never)"));
+      entered_at_.push_back(declare_discrete("entered_" + s, -1.0, "time '" + s + "' was last entered (-1: never)", "s"));
       durations_.push_back(
-          declare_discrete("duration_" + s, 0.0, "length of the last completed visit of '" + s + "' (s)"));
+          declare_discrete("duration_" + s, 0.0, "length of the last completed visit of '" + s + "'", "s"));
     }
     time_in_state_ = declare_observable("time_in_state", "s", "time since the active state was entered");
   }

@@ -107,17 +107,20 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
   else
     spdlog::info("{} analysis at {} output times, {} events, {:.3f} s wall", to_string(net.analysis), st.steps + 1,
                  st.events, r.wall_time_s);
+  // -q: errors only (on stderr); stdout says nothing, the files are where -o put them.
   if (!r.finished) {
     spdlog::error("simulation failed {}", r.failure);
-    std::cout << "results up to the failure: " << (dir / "results.csv").string() << "\n"
-              << "summary: " << (dir / "summary.json").string() << "\n"
-              << report_line;
+    if (!quiet)
+      std::cout << "results up to the failure: " << (dir / "results.csv").string() << "\n"
+                << "summary: " << (dir / "summary.json").string() << "\n"
+                << report_line;
     return kSimulationFailed;
   }
-  std::cout << "results: " << (dir / "results.csv").string() << " (" << r.row_count << " rows, "
-            << r.columns.size() - 1 << " variables)\n"
-            << "summary: " << (dir / "summary.json").string() << "\n"
-            << report_line;
+  if (!quiet)
+    std::cout << "results: " << (dir / "results.csv").string() << " (" << r.row_count << " rows, "
+              << r.columns.size() - 1 << " variables)\n"
+              << "summary: " << (dir / "summary.json").string() << "\n"
+              << report_line;
   return kOk;
 }
 

@@ -161,6 +161,20 @@ PortId Component::declare_port(std::string name, const Domain& domain, PortSide 
   return PortId{static_cast<int>(ports_.size()) - 1};
 }
 
+void Component::set_unit(PortId p, std::string unit) {
+  PortSpec& port = ports_.at(p.index);
+  for (const auto* v : port.domain->outputs(port.side))
+    if (!v->unit.empty())
+      throw std::logic_error("type '" + type_name_ + "', port '" + port.name + "': its domain gives '" + v->name +
+                             "' the unit " + v->unit);
+  try {
+    parse_unit(unit);
+  } catch (const UnitError& e) {
+    throw std::logic_error("type '" + type_name_ + "', port '" + port.name + "': " + e.what());
+  }
+  port.unit = std::move(unit);
+}
+
 void Component::set_dependencies(PortId p, std::vector<PortId> inputs) {
   ports_[p.index].depends_on = std::move(inputs);
   ports_[p.index].depends_on_all_inputs = false;
@@ -171,8 +185,8 @@ StateId Component::declare_state(std::string name, std::string unit, double init
   return StateId{static_cast<int>(states_.size()) - 1};
 }
 
-DiscreteId Component::declare_discrete(std::string name, double initial, std::string description) {
-  discretes_.push_back({std::move(name), "", initial, std::move(description)});
+DiscreteId Component::declare_discrete(std::string name, double initial, std::string description, std::string unit) {
+  discretes_.push_back({std::move(name), std::move(unit), initial, std::move(description)});
   return DiscreteId{static_cast<int>(discretes_.size()) - 1};
 }
 

@@ -68,7 +68,8 @@ nlohmann::json describe_type(const ComponentType& type) {
   json ports = json::array();
   for (const auto& p : c->ports()) {
     json outs = json::array(), ins = json::array();
-    for (const auto* v : p.domain->outputs(p.side)) outs.push_back({{"name", v->name}, {"unit", v->unit}, {"description", v->description}});
+    for (const auto* v : p.domain->outputs(p.side))
+      outs.push_back({{"name", v->name}, {"unit", v->unit.empty() ? p.unit : v->unit}, {"description", v->description}});
     for (const auto* v : p.domain->inputs(p.side)) ins.push_back({{"name", v->name}, {"unit", v->unit}, {"description", v->description}});
     json j = {{"name", p.name},       {"domain", p.domain->name}, {"side", to_string(p.side)},
               {"description", p.description}, {"outputs", outs},  {"inputs", ins},

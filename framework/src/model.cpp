@@ -306,7 +306,8 @@ Model ModelBuilder::build() && {
       m.recordable_.back().quantity = c.observables()[k].quantity;
     }
     for (size_t k = 0; k < c.discrete_states().size(); ++k)
-      add_recordable(c.name() + "." + c.discrete_states()[k].name, "", RecordableVariable::Source::Discrete,
+      add_recordable(c.name() + "." + c.discrete_states()[k].name, c.discrete_states()[k].unit,
+                     RecordableVariable::Source::Discrete,
                      L.discrete_offset + static_cast<int>(k), i);
     for (size_t p = 0; p < c.ports().size(); ++p) {
       const auto& port = c.ports()[p];
@@ -314,7 +315,9 @@ Model ModelBuilder::build() && {
       for (size_t k = 0; k < outs.size(); ++k) {
         int slot = L.port_output_offset[p] + static_cast<int>(k);
         m.recorded_by_default_[slot] = port.domain->recorded_by_port_name && outs.size() == 1;
-        add_recordable(m.output_names_[slot], outs[k]->unit, RecordableVariable::Source::Output, slot, i);
+        // A signal's unit is its port's (a sensor's "m"); other domains fix their own.
+        add_recordable(m.output_names_[slot], outs[k]->unit.empty() ? port.unit : outs[k]->unit,
+                       RecordableVariable::Source::Output, slot, i);
       }
     }
   }

@@ -2,6 +2,7 @@
 #include "jourdain/netlist.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "jourdain/suggest.hpp"
 #include "jourdain/units.hpp"
@@ -50,18 +51,17 @@ namespace {
 using json_check::only_keys;
 using json_check::pointer;
 
-// --set comp.param=value
-void apply_overrides(json& doc, const NetlistOverrides& o, const std::string& file) {
+// --set comp.param=value, where comp is the model's name of a component ("relief",
+// "arm/link2") or of a subsystem instance ("arm"). Read here; applied where the component
+// is placed (netlist_levels.cpp), so that a part of a subsystem can be given a value too.
+netlist_levels::ParameterOverrides read_overrides(const NetlistOverrides& o, const std::string& file) {
+  netlist_levels::ParameterOverrides out;
   for (const auto& item : o.parameters) {
-    InputLocation where{file, "--set " + item, "", ""};
     auto eq = item.find('=');
     auto dot = item.find('.');
-    if (eq == std::string::npos || dot == std::string::npos || dot > eq)
-      throw InputError(where, "expected component.parameter=value");
+    if (eq == std::string::npos || dot == std::string::npos || dot > eq || dot == 0 || eq == dot + 1)
+      throw InputError({file, "--set " + item, "", ""}, "expected component.parameter=value");
     std::string comp = item.substr(0, dot), param = item.substr(dot + 1, eq - dot - 1), text = item.substr(eq + 1);
-    where.component = comp;
-    if (!doc.contains("components") || !doc["components"].is_object() || !doc["components"].contains(comp))
-      throw InputError(where, "no component of that name in the netlist");
     json value;
     try {
       value = json::parse(text);
@@ -70,7 +70,19 @@ void apply_overrides(json& doc, const NetlistOverrides& o, const std::string& fi
     } catch (const json::out_of_range&) {
       value = text;  // a number too large for a double (1e400): read as a quantity
     }
-    doc["components"][comp]["params"][param] = value;
+    out.by_component[comp][param] = {std::move(value), InputLocation{file, "--set " + comp + "." + param, comp, ""}};
+  }
+  return out;
+}
+
+// Every --set must have met its component: a name that was never placed is a typo.
+void check_overrides_placed(const netlist_levels::ParameterOverrides& o) {
+  for (const auto& [comp, values] : o.by_component) {
+    if (std::find(o.placed.begin(), o.placed.end(), comp) != o.placed.end()) continue;
+    const std::string near = closest_name(comp, o.placed);
+    throw InputError(values.begin()->second.option,
+                     "no component of that name in the netlist" + (near.empty() ? "" : "; did you mean '" + near + "'?") +
+                         " (a part of a subsystem is named \"instance/part\")");
   }
 }
 
@@ -161,7 +173,7 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   InputLocation top{fname, "", "", ""};
   json doc = netlist_levels::parse_json(text, fname);
   if (!doc.is_object()) throw InputError(top, "a netlist is a JSON object");
-  apply_overrides(doc, overrides, fname);
+  netlist_levels::ParameterOverrides set = read_overrides(overrides, fname);
   only_keys(doc, {"$schema", "name", "description", "world", "plugins", "subsystems", "components", "connections",
                   "solver", "record", "analysis", "display"},
             top);
@@ -204,8 +216,9 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   ModelBuilder builder(world);
 
   if (!doc.contains("components")) throw InputError(top, "the netlist has no \"components\" object");
-  netlist_levels::Level top_level{"", file, "", {}, {}, 0};
+  netlist_levels::Level top_level{"", file, "", {}, {}, 0, &set};
   netlist_levels::place(doc, top_level, registry, world, builder);
+  check_overrides_placed(set);
 
   net.model = std::move(builder).build();
   if (net.analysis != Analysis::Dynamic && !net.model.supports(net.analysis))
@@ -220,6 +233,7 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   if (doc.contains("record")) {
     const json& rec = doc["record"];
     if (!rec.is_array()) throw InputError(at("/record"), "expected an array of \"component.variable\" names");
+    std::map<std::string, size_t> first;  // name -> its first position in the list
     for (size_t i = 0; i < rec.size(); ++i) {
       InputLocation w = at("/record/" + std::to_string(i));
       if (!rec[i].is_string()) throw InputError(w, "expected a \"component.variable\" name");
@@ -230,6 +244,11 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
         w.component = name.substr(0, name.find('.'));
         throw InputError(w, e.message());
       }
+      // Twice in the list would give two identical columns: a slip (a copied line), never
+      // what was meant.
+      if (auto [it, fresh] = first.emplace(name, i); !fresh)
+        throw InputError(w, "'" + name + "' is recorded twice: already at /record/" + std::to_string(it->second) +
+                                "; name each variable once");
       net.record.push_back(name);
     }
   } else {

@@ -177,14 +177,21 @@ std::vector<std::string> endpoints(const std::string& dotted, const Level& level
 
 // The values of a subsystem instance's parameters: given ones converted to the declared
 // units, the others from their defaults.
+// `set_at`: where the values given by --set come from (the option), by parameter name.
 std::map<std::string, json> instance_parameters(const SubsystemType& type, const json& given, const Level& level,
-                                                const std::string& instance_path) {
+                                                const std::string& instance_path,
+                                                const std::map<std::string, InputLocation>& set_at) {
   std::map<std::string, json> values;
   const json& declared = type.definition.contains("parameters") ? type.definition["parameters"] : json::object();
   const InputLocation decl{type.file.string(), pointer(type.json_path, "parameters"), "", ""};
   if (!declared.is_object()) throw InputError(decl, "expected an object of parameter declarations");
+  auto given_at = [&](const std::string& name) {
+    auto it = set_at.find(name);
+    return it != set_at.end() ? it->second
+                              : InputLocation{level.file.string(), pointer(pointer(instance_path, "params"), name), "", ""};
+  };
   for (const auto& [name, value] : given.items()) {
-    InputLocation w{level.file.string(), pointer(pointer(instance_path, "params"), name), "", ""};
+    InputLocation w = given_at(name);
     if (!declared.contains(name)) {
       std::string names;
       for (const auto& [n, d] : declared.items()) names += (names.empty() ? "" : ", ") + n;
@@ -201,8 +208,7 @@ std::map<std::string, json> instance_parameters(const SubsystemType& type, const
       throw InputError(InputLocation{level.file.string(), pointer(instance_path, "params"), "", ""},
                        "parameter '" + name + "' has no default: give it a value");
     const json& v = has ? given[name] : d["default"];
-    InputLocation vw = has ? InputLocation{level.file.string(), pointer(pointer(instance_path, "params"), name), "", ""}
-                           : InputLocation{dw.file, pointer(dw.json_path, "default"), "", ""};
+    InputLocation vw = has ? given_at(name) : InputLocation{dw.file, pointer(dw.json_path, "default"), "", ""};
     const json resolved = substitute(v, level.parameters, vw);  // defaults and values may use the outer level's
     if (d.contains("unit")) {
       if (!d["unit"].is_string()) throw InputError(InputLocation{dw.file, pointer(dw.json_path, "unit"), "", ""}, "expected a unit string");
@@ -289,8 +295,18 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
     if (!spec.contains("type") || !spec["type"].is_string())
       throw InputError(w, "needs a \"type\" string (see `jourdain list`)");
     const std::string type = spec["type"].get<std::string>();
-    const json params = spec.contains("params") ? spec["params"] : json::object();
+    json params = spec.contains("params") ? spec["params"] : json::object();
     if (!params.is_object()) throw InputError(InputLocation{file, pointer(path, "params"), full, ""}, "expected an object of parameter values");
+    // --set values for this component replace the file's, and answer for themselves.
+    std::map<std::string, InputLocation> set_at;
+    if (where.overrides) {
+      where.overrides->placed.push_back(full);
+      if (auto o = where.overrides->by_component.find(full); o != where.overrides->by_component.end())
+        for (const auto& [pname, v] : o->second) {
+          params[pname] = v.value;
+          set_at[pname] = v.option;
+        }
+    }
 
     if (auto sub = types.find(type); sub != types.end()) {
       if (spec.contains("initial"))
@@ -298,7 +314,8 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
                          "a subsystem has no states of its own: set initial values in its definition, "
                          "from its parameters");
       Level inner{full + "/", sub->second.file, sub->second.json_path,
-                  instance_parameters(sub->second, params, where, path), types, where.depth + 1};
+                  instance_parameters(sub->second, params, where, path, set_at), types, where.depth + 1,
+                  where.overrides};
       try {
         instances[name] = place(sub->second.definition, inner, registry, world, builder);
       } catch (const InputError& e) {
@@ -322,7 +339,8 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
     std::unique_ptr<Component> c = t->create();
     c->set_identity(full, type);
     for (const auto& [pname, value] : params.items()) {
-      InputLocation vw{file, pointer(pointer(path, "params"), pname), full, ""};
+      auto set = set_at.find(pname);
+      InputLocation vw = set != set_at.end() ? set->second : InputLocation{file, pointer(pointer(path, "params"), pname), full, ""};
       try {
         c->set_parameter(pname, substitute(value, where.parameters, vw));
       } catch (const InputError& e) {
@@ -339,7 +357,7 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
       if (spec.contains("initial"))
         throw InputError(InputLocation{file, pointer(path, "initial"), full, ""},
                          "a composite component has no states of its own: its parameters set its parts' start");
-      Level inner{full + "/", where.file, path, {}, {}, where.depth + 1};
+      Level inner{full + "/", where.file, path, {}, {}, where.depth + 1, where.overrides};
       instances[name] = place(expansion, inner, registry, world, builder);
       continue;
     }

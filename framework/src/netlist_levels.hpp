@@ -24,6 +24,20 @@ struct SubsystemType {
   std::string json_path;  // pointer of the definition inside `file` ("" for a file of its own)
 };
 
+// Parameter values given on the command line (--set comp.param=value), by the model's
+// name of the component: "relief" at the top, "arm/link2" for a part of subsystem
+// instance "arm" (or of a composite component), "arm" for the instance's own
+// parameters. They are applied over the file's values where the component is placed,
+// at whatever level, and messages about them name the option, not a place in the file.
+struct ParameterOverrides {
+  struct Value {
+    nlohmann::json value;
+    InputLocation option;  // {netlist, "--set comp.param", comp, ""}
+  };
+  std::map<std::string, std::map<std::string, Value>> by_component;
+  std::vector<std::string> placed;  // every component and instance placed, for unknown names
+};
+
 // One level being placed.
 struct Level {
   std::string prefix;                                 // "" at the top, "arm/" inside instance "arm"
@@ -32,6 +46,7 @@ struct Level {
   std::map<std::string, nlohmann::json> parameters;   // this level's parameter values (SI numbers or raw)
   std::map<std::string, SubsystemType> types;         // subsystem types visible here
   int depth = 0;
+  ParameterOverrides* overrides = nullptr;            // --set values (none: nullptr)
 };
 
 // The inner endpoints ("arm/link.b") an external port of a placed level stands for.

@@ -90,6 +90,44 @@ TEST_CASE("run writes results.csv and summary.json; --set and --t-end apply") {
   CHECK(summary["final_values"]["mass.x"].get<double>() == doctest::Approx(0.1 * std::cos(2.5)).epsilon(1e-4).scale(0));
 }
 
+// Runs the command line keeping one stream: "stdout" or "stderr" (the other is dropped).
+CommandResult cli_stream(const std::string& args, const std::string& stream) {
+  const std::string keep = stream == "stdout" ? " 2>/dev/null" : " 2>&1 >/dev/null";
+  return jourdain::test::run_command("( " + exe() + " " + args + keep + " )");
+}
+
+TEST_CASE("-q is quiet: nothing on stdout, errors still on stderr") {
+  TempDir dir;
+  auto file = write(dir, "osc.json", kOscillator);
+  auto out = dir.path() / "out";
+  // Without -q: where the results, the summary and the report went.
+  CommandResult loud = cli_stream("run " + file + " -o " + out.string(), "stdout");
+  CAPTURE(loud.output);
+  CHECK(loud.exit_code == 0);
+  for (const char* line : {"results: ", "summary: ", "report: "}) CHECK(loud.output.find(line) != std::string::npos);
+  // With -q: the same files, and not a word on either stream.
+  std::filesystem::remove_all(out);
+  CommandResult quiet = cli("run -q " + file + " -o " + out.string());
+  CAPTURE(quiet.output);
+  CHECK(quiet.exit_code == 0);
+  CHECK(quiet.output.empty());
+  CHECK(std::filesystem::exists(out / "results.csv"));
+  CHECK(std::filesystem::exists(out / "summary.json"));
+  CHECK(std::filesystem::exists(out / "report.html"));
+  // A run that fails under -q: stdout stays empty, the failure is on stderr (exit 1).
+  std::string text = kOscillator;
+  text.replace(text.find(R"("t_end": 1,)"), 11, R"("t_end": 1, "max_steps": 3,)");
+  auto failing = write(dir, "fails.json", text);
+  CommandResult out_only = cli_stream("run -q " + failing + " -o " + out.string(), "stdout");
+  CHECK(out_only.exit_code == 1);
+  CHECK(out_only.output.empty());
+  CommandResult err_only = cli_stream("run -q " + failing + " -o " + out.string(), "stderr");
+  CAPTURE(err_only.output);
+  CHECK(err_only.exit_code == 1);
+  CHECK(err_only.output.find("simulation failed") != std::string::npos);
+  CHECK(err_only.output.find("max_steps") != std::string::npos);
+}
+
 TEST_CASE("bad input: exit code 2 and a message that names the place") {
   SUBCASE("malformed JSON") {
     std::string m = refused("{\"components\": {\"m\": {\"type\": \"mechanical1d.mass\"}\n");
@@ -159,6 +197,17 @@ TEST_CASE("bad input: exit code 2 and a message that names the place") {
     CHECK(m.find("/solver/rtoll") != std::string::npos);
     CHECK(m.find("for method dopri5; its keys: method, t_start") != std::string::npos);
     CHECK(m.find("did you mean 'rtol'?") != std::string::npos);
+  }
+  SUBCASE("a misspelt unit given with --set names the option") {
+    std::string m = refused(R"({"components": {"relief": {"type": "hydraulic.relief_valve",
+                                                          "params": {"cracking_pressure": "200 bar"}}}})",
+                            "--set relief.cracking_pressure='25 barr'");
+    CHECK(m.find("--set relief.cracking_pressure: component 'relief': parameter 'cracking_pressure'") != std::string::npos);
+    CHECK(m.find("/components/relief") == std::string::npos);
+  }
+  SUBCASE("a variable recorded twice") {
+    std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass"}}, "record": ["m.x", "m.v", "m.x"]})");
+    CHECK(m.find("/record/2: 'm.x' is recorded twice: already at /record/0") != std::string::npos);
   }
   SUBCASE("an unknown solver method") {
     std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass"}}, "solver": {"method": "bfd"}})");

@@ -157,6 +157,16 @@ TEST_CASE("record and initial values are checked") {
   CHECK(init.message().find("its states are: x, v") != std::string::npos);
 }
 
+TEST_CASE("a variable recorded twice is an error naming both places") {
+  InputError twice = error_of(R"({"components": {"m": {"type": "mechanical1d.mass"}},
+                                  "record": ["m.x", "m.v", "m.x"]})");
+  CHECK(twice.where().json_path == "/record/2");
+  CHECK(twice.message().find("'m.x' is recorded twice: already at /record/0") != std::string::npos);
+  // A list without repeats loads as written, in its order.
+  Netlist once = load(R"({"components": {"m": {"type": "mechanical1d.mass"}}, "record": ["m.x", "m.v"]})");
+  CHECK(once.record == std::vector<std::string>{"m.x", "m.v"});
+}
+
 TEST_CASE("--set overrides parameters, with units") {
   const std::string text = R"({"components": {"m": {"type": "mechanical1d.mass"}}})";
   Netlist n = load(text, NetlistOverrides{{"m.mass=\"3 kg\"", "m.x_min=-2"}});
@@ -165,8 +175,35 @@ TEST_CASE("--set overrides parameters, with units") {
   CHECK(n2.model.find_component("m")->parameter_value("mass").get<double>() == doctest::Approx(0.5));
   InputError e = error_of(text, NetlistOverrides{{"q.mass=3"}});
   CHECK(e.where().component == "q");
+  // A value given by --set answers for itself: its messages name the option, not a place
+  // in the file (which holds another value, or none).
   InputError bad = error_of(text, NetlistOverrides{{"m.mass=-3"}});
-  CHECK(bad.where().json_path == "/components/m/params/mass");
+  CHECK(bad.where().json_path == "--set m.mass");
+  CHECK(bad.message().find("out of its range") != std::string::npos);
+  InputError unit = error_of(text, NetlistOverrides{{"m.mass=25 kgg"}});
+  CHECK(unit.where().json_path == "--set m.mass");
+  CHECK(std::string(unit.what()).find("/components") == std::string::npos);
+  InputError unknown = error_of(text, NetlistOverrides{{"m.masss=1"}});
+  CHECK(unknown.where().json_path == "--set m.masss");
+  CHECK(unknown.message().find("unknown parameter 'masss'") != std::string::npos);
+  InputError typo = error_of(text, NetlistOverrides{{"n.mass=1"}});
+  CHECK(typo.where().json_path == "--set n.mass");
+  CHECK(typo.message().find("did you mean 'm'?") != std::string::npos);
+  // The file's own mistakes are still located in the file.
+  InputError file = error_of(R"({"components": {"m": {"type": "mechanical1d.mass", "params": {"mass": -1}}}})",
+                             NetlistOverrides{{"m.x_min=-2"}});
+  CHECK(file.where().json_path == "/components/m/params/mass");
+}
+
+TEST_CASE("--set: a misspelt unit of a relief valve is blamed on the option") {
+  const std::string text = R"({"components": {"relief": {"type": "hydraulic.relief_valve",
+                                   "params": {"cracking_pressure": "200 bar"}}}})";
+  InputError e = error_of(text, NetlistOverrides{{"relief.cracking_pressure=25 barr"}});
+  CAPTURE(e.what());
+  CHECK(e.where().json_path == "--set relief.cracking_pressure");
+  CHECK(std::string(e.what()).find("--set relief.cracking_pressure: component 'relief': parameter "
+                                   "'cracking_pressure'") != std::string::npos);
+  CHECK(std::string(e.what()).find("/components/relief/params") == std::string::npos);
 }
 
 TEST_CASE("unknown solver settings are errors") {

@@ -210,3 +210,49 @@ TEST_CASE("a composite C++ component expands into its parts when the model is bu
   const std::string e = error_of(n);
   CHECK(e.find("/components/beam/params/segments") != std::string::npos);
 }
+
+TEST_CASE("--set reaches the parts of subsystems and composites, and the instances' own parameters") {
+  const std::string text = double_pendulum_with_subsystems().dump();
+  // A part of one instance: the other instance of the same definition keeps its value.
+  Netlist part = load(text, NetlistOverrides{{"upper/rod.mass=\"3 kg\""}});
+  CHECK(part.model.find_component("upper/rod")->parameter_value("mass").get<double>() == doctest::Approx(3.0));
+  CHECK(part.model.find_component("lower/rod")->parameter_value("mass").get<double>() == doctest::Approx(1.0));
+  // The inertia, derived from the instance's parameter in the definition, is not touched.
+  CHECK(part.model.find_component("upper/rod")->parameter_value("inertia").get<double>() == doctest::Approx(2 * 0.64 / 12));
+  // An instance's own parameter, with a unit: it flows down as the file's value would.
+  Netlist own = load(text, NetlistOverrides{{"upper.length=1 m"}});
+  CHECK(own.model.find_component("upper/rod")->parameter_value("inertia").get<double>() == doctest::Approx(2.0 / 12));
+  // A composite's part ("beam/segment1"), after its expansion.
+  json beam = {{"components",
+                {{"ground", {{"type", "mechanical.ground"}, {"params", {{"points", {{"o", {0, 0}}}}}}}},
+                 {"beam",
+                  {{"type", "mechanical.flexible_beam"},
+                   {"params", {{"length", 2}, {"bending_stiffness", 100}, {"mass_per_length", 3}, {"segments", 4}}}}}}},
+               {"connections", connections({{"ground.o", "beam.root"}})}};
+  Netlist b = load(beam.dump(), NetlistOverrides{{"beam/segment1.mass=2.5", "beam/spring2.stiffness=250"}});
+  CHECK(b.model.find_component("beam/segment1")->parameter_value("mass").get<double>() == doctest::Approx(2.5));
+  CHECK(b.model.find_component("beam/segment2")->parameter_value("mass").get<double>() == doctest::Approx(1.5));
+  CHECK(b.model.find_component("beam/spring2")->parameter_value("stiffness").get<double>() == doctest::Approx(250));
+
+  // Mistakes name the option.
+  auto refused = [&](const std::string& item) {
+    try {
+      load(text, NetlistOverrides{{item}});
+    } catch (const InputError& e) {
+      return e;
+    }
+    FAIL("--set " << item << " was accepted");
+    return InputError({}, "");
+  };
+  InputError unit = refused("upper/rod.mass=3 kgg");
+  CHECK(unit.where().json_path == "--set upper/rod.mass");
+  CHECK(unit.where().component == "upper/rod");
+  InputError param = refused("upper.lenght=1");
+  CHECK(param.where().json_path == "--set upper.lenght");
+  CHECK(param.message().find("the subsystem has no parameter 'lenght'") != std::string::npos);
+  InputError dimension = refused("upper.length=2 kg");
+  CHECK(dimension.where().json_path == "--set upper.length");
+  InputError name = refused("upper/rood.mass=1");
+  CHECK(name.where().json_path == "--set upper/rood.mass");
+  CHECK(name.message().find("did you mean 'upper/rod'?") != std::string::npos);
+}

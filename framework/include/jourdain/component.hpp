@@ -48,6 +48,10 @@ struct PortSpec {
   PortSide side = PortSide::State;
   std::string description;
   bool optional = false;  // a response-side port that may stay unconnected (reads 0)
+  // The unit of the port's outputs where its domain leaves it open (a signal's value has
+  // none of its own): a sensor's output in m. Recorded with it ("name [unit]"). Empty:
+  // the domain's units (none for a signal: dimensionless).
+  std::string unit;
   // Input ports whose values this port's outputs read directly ("direct feedthrough",
   // STYLE.md 3). Outputs computed from states alone depend on nothing and break loops.
   std::vector<PortId> depends_on;
@@ -260,10 +264,13 @@ class Component {
 
   PortId declare_port(std::string name, const Domain& domain, PortSide side, std::string description);
   void set_optional(PortId p) { ports_[p.index].optional = true; }
+  // The unit of a port's outputs whose domain gives them none (a signal): what a
+  // sensor measures, "m", "Pa", "rad/s". A unit expression of units.hpp.
+  void set_unit(PortId p, std::string unit);
   // This port's outputs read the inputs of exactly `inputs` (empty: states only).
   void set_dependencies(PortId p, std::vector<PortId> inputs);
   StateId declare_state(std::string name, std::string unit, double initial, std::string description);
-  DiscreteId declare_discrete(std::string name, double initial, std::string description);
+  DiscreteId declare_discrete(std::string name, double initial, std::string description, std::string unit = "");
   UnknownId declare_unknown(std::string name, std::string unit, double initial_guess, std::string description);
   ObservableId declare_observable(std::string name, std::string unit, std::string description);
   // The same for a value whose unit does not name what it is (NamedSpec::quantity).

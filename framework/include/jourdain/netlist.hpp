@@ -19,7 +19,10 @@ namespace jourdain {
 
 struct NetlistOverrides {
   // "component.parameter=value"; value is JSON if it parses as JSON, else a string
-  // (so --set pump.speed="1500 rpm" and --set mass.mass=2 both work).
+  // (so --set pump.speed="1500 rpm" and --set mass.mass=2 both work). The component is
+  // named as the model names it: "arm/link2.mass" for a part of subsystem instance "arm",
+  // "arm.length" for the instance's own parameter. Messages about a value name the
+  // option ("--set arm/link2.mass"), not a place in the file.
   std::vector<std::string> parameters;
 };
 
@@ -27,7 +30,7 @@ struct Netlist {
   std::filesystem::path file;
   std::string name;
   std::string description;
-  nlohmann::json document;  // the netlist as read, with overrides applied
+  nlohmann::json document;  // the netlist as read (--set values apply to the model, not to this)
   Model model;
   nlohmann::json solver = nlohmann::json::object();  // validated by the solvers library
   std::vector<std::string> record;                  // variables to record

@@ -284,3 +284,42 @@ TEST_CASE("servo constraints: an actuated cylinder lifts a boom along a prescrib
   MESSAGE("largest |ΔE − ∫P dt| = " << worst << " J (trapezoid on 1 ms rows)");
   CHECK(worst < 1e-3);  // trapezoid error ~ dt² |P''| T / 12 with P ~ 1e3 W
 }
+
+TEST_CASE("monitors: one mechanism is 'mechanism'; separate ones are mechanism1, mechanism2, named with their bodies") {
+  // One: the name every example netlist records.
+  Netlist one = load(pendulum(0.3).dump());
+  CHECK_NOTHROW(one.model.recordable("mechanism.constraint_norm"));
+
+  // Two pendulums that share no joint (only the ground, which is no unknown of either).
+  json comps = {{"ground", {{"type", "mechanical.ground"}, {"params", {{"points", {{"O", {0, 0}}, {"P", {2, 0}}}}}}}},
+                {"left", rod(1.0, 2.0, 0.5, 0.0, 0.0)},
+                {"right", rod(1.0, 1.0, 2.5, 0.0, 0.0)},
+                {"pin_left", {{"type", "mechanical.revolute"}}},
+                {"pin_right", {{"type", "mechanical.revolute"}}}};
+  json conns = links({{"ground.O", "pin_left.a"}, {"left.p", "pin_left.b"}, {"ground.P", "pin_right.a"}, {"right.p", "pin_right.b"}});
+  Netlist two = load(mechanism(comps, conns, 0.5, json::array({"mechanism1.constraint_norm", "mechanism2.constraint_norm"})).dump());
+  std::vector<std::string> monitors;
+  for (const auto& m : two.model.monitors()) monitors.push_back(m.name);
+  CHECK(monitors == std::vector<std::string>{"mechanism1.constraint_norm", "mechanism1.constraint_rate_norm",
+                                             "mechanism2.constraint_norm", "mechanism2.constraint_rate_norm"});
+  CHECK_THROWS_AS(two.model.recordable("mechanism.constraint_norm"), InputError);
+  // `jourdain check` lists them in that order, each with its bodies: the way to tell them apart.
+  Context ctx = two.model.make_context(0.0);
+  two.model.initialize(ctx);
+  const std::string blocks = two.model.describe_blocks(ctx);
+  CAPTURE(blocks);
+  const auto first = blocks.find("Mechanism 'mechanism1' (monitors mechanism1.constraint_norm, "
+                                 "mechanism1.constraint_rate_norm): 1 body (");
+  const auto second = blocks.find("Mechanism 'mechanism2' (monitors mechanism2.constraint_norm, "
+                                  "mechanism2.constraint_rate_norm): 1 body (");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second != std::string::npos);
+  CHECK(first < second);
+  const bool left_first = blocks.find("(left)") < blocks.find("(right)");
+  CHECK(blocks.find(left_first ? "(left)" : "(right)") < second);
+  CHECK(blocks.find(left_first ? "(right)" : "(left)") > second);
+  // Both run and hold their joints.
+  RunResult r = run(two.document.dump());
+  REQUIRE(r.finished);
+  for (const char* m : {"mechanism1.constraint_norm", "mechanism2.constraint_norm"}) CHECK(r.column(m).back() < 1e-8);
+}

@@ -258,8 +258,9 @@ TEST_CASE("a failed run still writes a report: the failure and the rows up to it
     "record": ["mass.x"]
   })");
   const auto out = dir.path() / "out";
+  // Without -q, which keeps stdout silent: the lines that say where the files went.
   const auto r =
-      jourdain::test::run_command(jourdain::test::jourdain_exe() + " run -q " + jourdain::test::shell_quote(file) +
+      jourdain::test::run_command(jourdain::test::jourdain_exe() + " run " + jourdain::test::shell_quote(file) +
                                   " -o " + jourdain::test::shell_quote(out));
   CAPTURE(r.output);
   CHECK(r.exit_code == 1);
