@@ -82,6 +82,7 @@ def main():
                 "spring": {"type": "mechanical1d.spring", "params": {"stiffness": "100 N/m"}},
                 "mass": {"type": "mechanical1d.mass", "params": {"mass": 2}, "initial": {"x": "100 mm"}},
                 "valve": {"type": "hydraulic.orifice", "params": {"diameter": "2 mm", "control": "signal"}},
+                "integral": {"type": "signal.integrator", "initial": {"y": 1}},
             },
             "connections": [["wall.p", "spring.a"], ["mass.p", "spring.b"]],
             "solver": {"method": "bdf", "t_end": "2 s", "rtol": 1e-6},
@@ -114,7 +115,8 @@ def main():
         broken("a choice that is not offered", at(["components", "valve", "params", "control"], "open"))
         broken("a required parameter missing",
                at(["components", "jack"], {"type": "hydraulic.cylinder", "params": {"bore_diameter": "100 mm"}}))
-        broken("an unknown state in initial", at(mass + ["initial", "xx"], 0))
+        # (a type whose states no configuration parameter can change)
+        broken("an unknown state in initial", at(["components", "integral", "initial", "yy"], 0))
         broken("an unknown key in a component", at(mass + ["parameters"], {}))
         broken("an unknown solver setting", at(["solver", "rtoll"], 1e-6))
         broken("an unknown solver method", at(["solver", "method"], "euler"))
@@ -129,7 +131,7 @@ def main():
         # The loader ignores "$schema" (a netlist an editor checks must still run).
         netlist = pathlib.Path(tmp) / "with_schema.json"
         netlist.write_text(json.dumps({k: v for k, v in good.items() if k != "components" and k != "solver"} | {
-            "components": {k: v for k, v in good["components"].items() if k != "valve"},
+            "components": {k: v for k, v in good["components"].items() if k not in ("valve", "integral")},
             "solver": {"method": "dopri5", "t_end": 1}}))
         run([args.jourdain, "check", str(netlist)])
 
