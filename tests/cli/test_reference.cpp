@@ -100,6 +100,10 @@ TEST_CASE("the netlist schema: a rule per type, the solver's methods, the world'
   CHECK(s["properties"]["world"]["properties"].contains("gravity"));
   CHECK(s["properties"]["world"]["additionalProperties"] == false);
   CHECK(cli("schema").exit_code == 0);
+  // With --plugin, the plugin's types have their rules too.
+  CommandResult with_plugin = cli(std::string("schema --plugin ") + TINY_PLUGIN);
+  REQUIRE(with_plugin.exit_code == 0);
+  CHECK(nlohmann::json::parse(with_plugin.output)["$defs"].contains("tiny.ramp"));
 }
 
 TEST_CASE("did you mean: units, component types, parameters and commands") {
