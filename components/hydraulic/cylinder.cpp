@@ -48,6 +48,10 @@ class CylinderBase : public HydraulicComponent {
                          Range::non_negative());
     k_s_ = declare_real("stop_stiffness", "N/m", 1e9, "k_s of the end stops", Range::non_negative());
     c_s_ = declare_real("stop_damping", "N*s/m", 1e5, "c_s of the end stops", Range::non_negative());
+    // The areas come from diameters or are given directly: a typical cylinder by diameters.
+    set_example("bore_diameter", "100 mm");
+    set_example("rod_diameter", "56 mm");
+    set_example("stroke", "500 mm");
   }
 
  protected:

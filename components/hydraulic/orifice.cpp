@@ -16,6 +16,7 @@ class Orifice final : public FlowPath {
     declare_orifice_parameters("C_d of the turbulent regime (sharp edge ≈ 0.61–0.7)");
     declare_text("control", "none", "none: fixed area; signal: area times the input 'opening' (0 to 1)",
                  {"none", "signal"});
+    set_example("diameter", "2 mm");  // neither diameter nor area has a usable default
   }
   void configure() override {
     declare_flow_path("a", "side a (flow a -> b counts positive)", "b", "side b", "flow from a to b");

@@ -94,6 +94,12 @@ class Sequencer final : public Component {
     declare_text("transitions", "",
                  "'from -> to when input > value', 'from -> to when input < value' or 'from -> to after duration', "
                  "separated by ';' or new lines (values may carry units: \"24 MPa\", \"2 s\")");
+    // The ports are named by these parameters: a two-state example shows one of each.
+    set_example("states", "idle pressing");
+    set_example("inputs", "pressure");
+    set_example("outputs", "valve");
+    set_example("values", nlohmann::json{{"idle", nlohmann::json::array({0})}, {"pressing", nlohmann::json::array({1})}});
+    set_example("transitions", "idle -> pressing after 1 s; pressing -> idle when pressure > 20 MPa");
   }
 
   void configure() override {

@@ -42,6 +42,14 @@ SerialArm::SerialArm() {
   declare_real_list("tip", "m", std::vector<double>{0.0, 0.0, 0.0}, "the tip point in the last link frame");
   declare_real_list("gravity", "m/s^2", std::vector<double>{0.0, 0.0, -9.81},
                     "gravity in the world frame (world.gravity is planar)");
+  // One revolute joint about z, a 1 m link of 1 kg: the smallest working arm.
+  set_example("joints", "R");
+  using row = std::vector<double>;
+  set_example("axes", nlohmann::json::array({row{0, 0, 1}}));
+  set_example("origins", nlohmann::json::array({row{0, 0, 0}}));
+  set_example("masses", nlohmann::json::array({1.0}));
+  set_example("mass_centres", nlohmann::json::array({row{0.5, 0, 0}}));
+  set_example("inertias", nlohmann::json::array({row{0.001, 0.0833, 0.0833}}));
 }
 
 void SerialArm::configure() {

@@ -3,6 +3,8 @@
 //   jourdain check NETLIST
 //   jourdain list
 //   jourdain describe TYPE [--json]
+//   jourdain describe --all --markdown      (the component reference, components/README.md)
+//   jourdain schema [-o FILE]               (the netlist's JSON Schema, for editors)
 //   jourdain solvers [METHOD] [--json]
 // Exit codes: 0 success; 1 the simulation failed (results so far are kept); 2 bad input
 // (including an output folder where results cannot be written);
@@ -10,8 +12,10 @@
 // are kept when it happens during a run).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -23,6 +27,8 @@
 #include "jourdain/descriptor.hpp"
 #include "jourdain/netlist.hpp"
 #include "jourdain/report/report.hpp"
+#include "jourdain/schema.hpp"
+#include "jourdain/suggest.hpp"
 #include "jourdain/solvers/run.hpp"
 #include "jourdain/solvers/solver_registry.hpp"
 #include "jourdain/version.hpp"
@@ -176,16 +182,60 @@ int cmd_solvers(Registry& registry, const std::string& method, bool json) {
   return kOk;
 }
 
-int cmd_describe(const Registry& registry, const std::string& type, bool json) {
-  const ComponentType* t = registry.find(type);
-  if (!t) {
+int cmd_describe(const Registry& registry, const std::string& type, bool all, bool json, bool markdown) {
+  if (all == !type.empty()) throw InputError({"", "", "", ""}, "describe takes a component type or --all");
+  if (markdown && !all) throw InputError({"", "", "", ""}, "--markdown writes the whole reference: give --all");
+  if (all && markdown) {
+    std::cout << reference_markdown(registry, "jourdain describe --all --markdown > components/README.md");
+    return kOk;
+  }
+  std::vector<const ComponentType*> types;
+  if (all) types = registry.all();
+  else if (const ComponentType* t = registry.find(type)) types.push_back(t);
+  else {
     std::string hint;
     for (const auto& s : registry.suggestions(type)) hint += (hint.empty() ? "; did you mean: " : ", ") + s;
     throw InputError({"", "", "", ""}, "unknown component type '" + type + "'" + hint);
   }
-  if (json) std::cout << describe_type(*t).dump(2) << "\n";
-  else std::cout << describe_type_text(*t);
+  nlohmann::json descriptors = nlohmann::json::array();
+  for (const ComponentType* t : types) {
+    if (json) descriptors.push_back(describe_type(*t, &registry));
+    else std::cout << (t == types.front() ? "" : "\n") << describe_type_text(*t, &registry);
+  }
+  if (json) std::cout << (all ? descriptors : descriptors[0]).dump(2) << "\n";
   return kOk;
+}
+
+// The netlist's JSON Schema, for this registry (built-in types and the plugins loaded).
+int cmd_schema(Registry& registry, const std::string& out_file) {
+  const std::string text = netlist_schema(registry, solver_settings_schema(solvers(registry))).dump(2) + "\n";
+  if (out_file.empty() || out_file == "-") {
+    std::cout << text;
+    return kOk;
+  }
+  std::ofstream out(out_file, std::ios::binary);
+  if (!(out << text)) throw Error("cannot write " + out_file);
+  return kOk;
+}
+
+// When the word in the command's place names no command ("jourdain frobnicate"): the
+// message saying so, with the commands; else empty. That word is the first argument that
+// is neither an option nor the value of --plugin.
+std::string unknown_command(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> names;
+  std::string list;
+  for (const CLI::App* sub : app.get_subcommands({}))
+    names.push_back(sub->get_name()), list += (list.empty() ? "" : ", ") + sub->get_name();
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--plugin") ++i;
+    if (arg.empty() || arg[0] == '-') continue;
+    if (std::find(names.begin(), names.end(), arg) != names.end()) return "";
+    const std::string close = closest_name(arg, names);
+    return "unknown command '" + arg + "'" + (close.empty() ? "" : "; did you mean '" + close + "'?") +
+           "\ncommands: " + list + " (jourdain --help; jourdain COMMAND --help)";
+  }
+  return "";
 }
 
 }  // namespace
@@ -215,8 +265,14 @@ int main(int argc, char** argv) {
   check->add_option("netlist", netlist, "netlist file (JSON)")->required();
   app.add_subcommand("list", "list the component types available");
   auto* describe = app.add_subcommand("describe", "ports, parameters and states of a component type");
-  describe->add_option("type", type, "component type, e.g. mechanical1d.mass")->required();
+  bool all = false, markdown = false;
+  describe->add_option("type", type, "component type, e.g. mechanical1d.mass");
+  describe->add_flag("--all", all, "every type");
   describe->add_flag("--json", as_json, "machine-readable descriptor");
+  describe->add_flag("--markdown", markdown, "with --all: the component reference (components/README.md)")->excludes("--json");
+  std::string schema_file;
+  auto* schema = app.add_subcommand("schema", "write the netlist's JSON Schema (for editors: \"$schema\" in a netlist)");
+  schema->add_option("-o,--output", schema_file, "file to write (default: standard output)");
   auto* solver_list = app.add_subcommand("solvers", "the solver methods (built-in and from plugins) and their settings");
   solver_list->add_option("method", method, "one method, e.g. rk4");
   solver_list->add_flag("--json", as_json, "machine-readable schema");
@@ -224,6 +280,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
+      std::cerr << "error: " << unknown << "\n";
+      return kBadInput;
+    }
     int code = app.exit(e);
     return code == 0 ? kOk : kBadInput;
   }
@@ -239,7 +299,8 @@ int main(int argc, char** argv) {
     for (const auto& p : plugins) registry.load_plugin(p);
     if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, t_end, !no_report, quiet);
     if (check->parsed()) return cmd_check(registry, netlist);
-    if (describe->parsed()) return cmd_describe(registry, type, as_json);
+    if (describe->parsed()) return cmd_describe(registry, type, all, as_json, markdown);
+    if (schema->parsed()) return cmd_schema(registry, schema_file);
     if (solver_list->parsed()) return cmd_solvers(registry, method, as_json);
     return cmd_list(registry);
   } catch (const InputError& e) {

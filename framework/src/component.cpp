@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "jourdain/errors.hpp"
+#include "jourdain/suggest.hpp"
 #include "jourdain/units.hpp"
 
 namespace jourdain {
@@ -150,6 +151,12 @@ void Component::declare_table(std::string name, std::vector<std::string> column_
   params_.push_back(std::move(s));
 }
 
+void Component::set_example(const std::string& name, nlohmann::json value) {
+  const int i = index_of(params_, name);
+  if (i < 0) throw std::logic_error("example for undeclared parameter '" + name + "'");
+  params_[i].example = std::move(value);
+}
+
 PortId Component::declare_port(std::string name, const Domain& domain, PortSide side, std::string description) {
   if (index_of(ports_, name) >= 0) throw std::logic_error("port '" + name + "' declared twice");
   PortSpec p;
@@ -246,9 +253,12 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
   int i = index_of(params_, name);
   if (i < 0) {
     std::string known;
-    for (const auto& p : params_) known += (known.empty() ? "" : ", ") + p.name;
+    std::vector<std::string> names;
+    for (const auto& p : params_) known += (known.empty() ? "" : ", ") + p.name, names.push_back(p.name);
+    const std::string close = closest_name(name, names);
     throw InputError(InputLocation{"", "", name_, ""},
                      "unknown parameter '" + name + "' for type '" + type_name_ + "'" +
+                         (close.empty() ? "" : "; did you mean '" + close + "'?") +
                          (known.empty() ? " (it has no parameters)" : "; its parameters are: " + known));
   }
   const ParamSpec& s = params_[i];

@@ -1,6 +1,7 @@
 // Component descriptors (descriptor.hpp).
 #include "jourdain/descriptor.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <sstream>
 
@@ -8,45 +9,105 @@
 
 namespace jourdain {
 
-nlohmann::json describe_type(const ComponentType& type) {
-  using nlohmann::json;
-  auto c = type.create();
-  c->set_identity(type.name, type.name);
-  std::string configured_note;
-  try {
-    c->finish_configuration();
-  } catch (const InputError& e) {
-    // Required parameters have no default: configure a second instance with example
-    // values so that its ports can still be shown.
-    c = type.create();
-    c->set_identity(type.name, type.name);
-    try {
-      for (const auto& p : c->parameter_specs()) {
-        if (p.default_value) continue;
-        nlohmann::json example;
-        switch (p.kind) {
-          case ParamKind::Real: example = std::isfinite(p.range.min) ? p.range.min + 1.0 : 1.0; break;
-          case ParamKind::Integer: example = std::isfinite(p.range.min) ? static_cast<long>(p.range.min) + 1 : 1; break;
-          case ParamKind::Boolean: example = false; break;
-          case ParamKind::Text: example = p.choices.empty() ? std::string("x") : p.choices.front(); break;
-          case ParamKind::RealList: example = nlohmann::json::array({1.0}); break;
-          case ParamKind::NamedVectors:
-            example = {{"p", std::vector<double>(std::max(p.vector_size, 1), 0.0)}};
-            break;
-          case ParamKind::Table: {
-            example = nlohmann::json::array();
-            for (int row = 0; row < 2; ++row) example.push_back(std::vector<double>(p.column_units.size(), row));
-            break;
-          }
-        }
-        c->set_parameter(p.name, example);
-      }
-      c->finish_configuration();
-      configured_note = "ports shown for example values of the required parameters";
-    } catch (const InputError&) {
-      configured_note = "ports depend on required parameters (" + e.message() + ")";
+namespace {
+
+// A value inside a required parameter's range, for a probe instance of a type that gave
+// no example for it.
+nlohmann::json value_in_range(const ParamSpec& p) {
+  switch (p.kind) {
+    case ParamKind::Real: return std::isfinite(p.range.min) ? p.range.min + 1.0 : 1.0;
+    case ParamKind::Integer: return std::isfinite(p.range.min) ? static_cast<long>(p.range.min) + 1 : 1L;
+    case ParamKind::Boolean: return false;
+    case ParamKind::Text: return p.choices.empty() ? std::string("x") : p.choices.front();
+    case ParamKind::RealList: return nlohmann::json::array({1.0});
+    case ParamKind::NamedVectors: return {{"p", std::vector<double>(std::max(p.vector_size, 1), 0.0)}};
+    case ParamKind::Table: {
+      nlohmann::json rows = nlohmann::json::array();
+      for (int row = 0; row < 2; ++row) rows.push_back(std::vector<double>(p.column_units.size(), row));
+      return rows;
     }
   }
+  return nullptr;
+}
+
+std::unique_ptr<Component> fresh(const ComponentType& type) {
+  auto c = type.create();
+  c->set_identity(type.name, type.name);
+  return c;
+}
+
+// One port as the descriptor shows it; `owner` declared it.
+nlohmann::json describe_port(const Component& owner, const PortSpec& p) {
+  using nlohmann::json;
+  json outs = json::array(), ins = json::array();
+  // A signal port's value has no unit of its own in the domain; the port may carry one.
+  for (const auto* v : p.domain->outputs(p.side))
+    outs.push_back({{"name", v->name}, {"unit", v->unit.empty() ? p.unit : v->unit}, {"description", v->description}});
+  for (const auto* v : p.domain->inputs(p.side)) ins.push_back({{"name", v->name}, {"unit", v->unit}, {"description", v->description}});
+  json j = {{"name", p.name},       {"domain", p.domain->name}, {"side", to_string(p.side)},
+            {"description", p.description}, {"outputs", outs},  {"inputs", ins},
+            {"optional", p.optional}};
+  if (!p.depends_on_all_inputs) {
+    json deps = json::array();
+    for (PortId d : p.depends_on) deps.push_back(owner.ports()[d.index].name);
+    j["direct_feedthrough_from"] = deps;
+  }
+  return j;
+}
+
+// A composite's ports are those of its parts (Component::expansion): each external port
+// described as the first inner port it stands for, found by building that part.
+nlohmann::json composite_ports(const nlohmann::json& expansion, const Registry& registry) {
+  nlohmann::json out = nlohmann::json::array();
+  if (!expansion.contains("ports") || !expansion["ports"].is_object()) return out;
+  for (const auto& [name, inner] : expansion["ports"].items()) {
+    const nlohmann::json first = inner.is_array() ? inner.at(0) : inner;
+    const std::string dotted = first.get<std::string>();
+    const std::string part = dotted.substr(0, dotted.find('.')), port = dotted.substr(dotted.find('.') + 1);
+    const nlohmann::json& spec = expansion.at("components").at(part);
+    const ComponentType* t = registry.find(spec.at("type").get<std::string>());
+    if (!t) continue;
+    auto c = fresh(*t);
+    if (spec.contains("params"))
+      for (const auto& [k, v] : spec["params"].items()) c->set_parameter(k, v);
+    c->finish_configuration();
+    const PortId id = c->find_port(port);
+    if (!id.valid()) continue;
+    nlohmann::json j = describe_port(*c, c->ports()[id.index]);
+    j["name"] = name;
+    j["description"] = c->ports()[id.index].description + " (port " + port + " of part '" + part + "', a " + t->name + ")";
+    out.push_back(j);
+  }
+  return out;
+}
+
+}  // namespace
+
+Probe probe_instance(const ComponentType& type) {
+  Probe probe{fresh(type), false, ""};
+  std::string used;
+  try {
+    for (const auto& p : probe.component->parameter_specs()) {
+      if (!p.example && p.default_value) continue;
+      const nlohmann::json value = p.example ? *p.example : value_in_range(p);
+      probe.component->set_parameter(p.name, value);
+      used += (used.empty() ? "" : ", ") + p.name + " = " + value.dump();
+    }
+    probe.component->finish_configuration();
+    probe.configured = true;
+    if (!used.empty()) probe.note = "ports and variables shown for " + used;
+  } catch (const InputError& e) {
+    // Keep what the failed instance declared (its parameters), and say why.
+    probe.note = "ports and variables depend on parameters that need values (" + e.message() + ")";
+  }
+  return probe;
+}
+
+nlohmann::json describe_type(const ComponentType& type, const Registry* registry) {
+  using nlohmann::json;
+  Probe probe = probe_instance(type);
+  const Component* c = probe.component.get();
+  const std::string configured_note = probe.note;
   json params = json::array();
   for (const auto& p : c->parameter_specs()) {
     json j = {{"name", p.name},
@@ -66,20 +127,15 @@ nlohmann::json describe_type(const ComponentType& type) {
     params.push_back(j);
   }
   json ports = json::array();
-  for (const auto& p : c->ports()) {
-    json outs = json::array(), ins = json::array();
-    for (const auto* v : p.domain->outputs(p.side))
-      outs.push_back({{"name", v->name}, {"unit", v->unit.empty() ? p.unit : v->unit}, {"description", v->description}});
-    for (const auto* v : p.domain->inputs(p.side)) ins.push_back({{"name", v->name}, {"unit", v->unit}, {"description", v->description}});
-    json j = {{"name", p.name},       {"domain", p.domain->name}, {"side", to_string(p.side)},
-              {"description", p.description}, {"outputs", outs},  {"inputs", ins},
-              {"optional", p.optional}};
-    if (!p.depends_on_all_inputs) {
-      json deps = json::array();
-      for (PortId d : p.depends_on) deps.push_back(c->ports()[d.index].name);
-      j["direct_feedthrough_from"] = deps;
+  for (const auto& p : c->ports()) ports.push_back(describe_port(*c, p));
+  if (registry && probe.configured) {
+    if (const json expansion = c->expansion(); !expansion.is_null()) {
+      try {
+        ports = composite_ports(expansion, *registry);
+      } catch (const std::exception&) {
+        // A part that cannot be built alone: show the composite's own declarations.
+      }
     }
-    ports.push_back(j);
   }
   auto named = [](const auto& list) {
     json a = json::array();
@@ -98,8 +154,8 @@ nlohmann::json describe_type(const ComponentType& type) {
   return out;
 }
 
-std::string describe_type_text(const ComponentType& type) {
-  nlohmann::json d = describe_type(type);
+std::string describe_type_text(const ComponentType& type, const Registry* registry) {
+  nlohmann::json d = describe_type(type, registry);
   std::ostringstream out;
   out << d["type"].get<std::string>() << " - " << d["summary"].get<std::string>() << "\n";
   out << "  from: " << d["origin"].get<std::string>() << "\n";
@@ -152,6 +208,131 @@ std::string describe_type_text(const ComponentType& type) {
   section("algebraic_unknowns", "Algebraic unknowns");
   section("zero_crossings", "Events (zero crossings)");
   return out.str();
+}
+
+namespace {
+
+// Text in a Markdown table cell: '|' would end the cell, a new line the row.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '|') out += "\\|";
+    else if (ch == '\n') out += ' ';
+    else out += ch;
+  }
+  return out;
+}
+
+std::string code(const std::string& text) { return "`" + text + "`"; }
+
+std::string with_unit(const nlohmann::json& v) {
+  const std::string unit = v.value("unit", "");
+  return code(v["name"].get<std::string>()) + (unit.empty() ? "" : " [" + unit + "]");
+}
+
+// One type's section of the reference.
+void type_markdown(std::ostringstream& out, const nlohmann::json& d) {
+  using nlohmann::json;
+  const std::string name = d["type"].get<std::string>();
+  out << "## " << name << "\n\n" << d["summary"].get<std::string>() << ".\n\n";
+  if (d["origin"].get<std::string>() != "built-in") out << "From the plugin " << code(d["origin"].get<std::string>()) << ".\n\n";
+  if (d.contains("note")) {
+    std::string note = d["note"].get<std::string>();
+    note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
+    out << "*" << note << ".*\n\n";
+  }
+
+  out << "**Ports**";
+  if (d["ports"].empty()) {
+    out << ": none.\n\n";
+  } else {
+    out << "\n\n| port | domain | side | outputs | inputs | description |\n|---|---|---|---|---|---|\n";
+    for (const auto& p : d["ports"]) {
+      auto vars = [&](const char* key) {
+        std::string s;
+        for (const auto& v : p[key]) s += (s.empty() ? "" : ", ") + with_unit(v);
+        return s.empty() ? std::string("—") : s;
+      };
+      out << "| " << code(p["name"].get<std::string>()) << " | " << p["domain"].get<std::string>() << " | "
+          << p["side"].get<std::string>() << (p["optional"].get<bool>() ? " (optional)" : "") << " | " << vars("outputs")
+          << " | " << vars("inputs") << " | " << cell(p["description"].get<std::string>()) << " |\n";
+    }
+    out << "\n";
+  }
+
+  out << "**Parameters**";
+  if (d["parameters"].empty()) {
+    out << ": none.\n\n";
+  } else {
+    out << "\n\n| name | kind | unit | default | range | description |\n|---|---|---|---|---|---|\n";
+    for (const auto& p : d["parameters"]) {
+      std::string unit = p.value("unit", "");
+      if (p.contains("column_units")) {
+        unit.clear();
+        for (const auto& u : p["column_units"]) unit += (unit.empty() ? "" : ", ") + (u.get<std::string>().empty() ? std::string("1") : u.get<std::string>());
+        unit = "[" + unit + "]";
+      }
+      std::string kind = p["kind"].get<std::string>();
+      if (p.contains("choices")) {
+        kind += ": ";
+        for (size_t i = 0; i < p["choices"].size(); ++i) kind += (i ? ", " : "") + code(p["choices"][i].get<std::string>());
+      }
+      const std::string dflt = p.contains("default") ? code(p["default"].dump()) : std::string("**required**");
+      std::string description = p["description"].get<std::string>();
+      if (p.value("role", "") == "configuration") description += " *(configuration)*";
+      out << "| " << code(p["name"].get<std::string>()) << " | " << cell(kind) << " | " << cell(unit) << " | "
+          << cell(dflt) << " | " << cell(p.value("range", "")) << " | " << cell(description) << " |\n";
+    }
+    out << "\n";
+  }
+
+  auto listing = [&](const char* key, const std::string& title) {
+    if (d[key].empty()) return;
+    out << "**" << title << "**\n\n| name | unit | description |\n|---|---|---|\n";
+    for (const auto& v : d[key])
+      out << "| " << code(v["name"].get<std::string>()) << " | " << cell(v.value("unit", "")) << " | "
+          << cell(v["description"].get<std::string>()) << " |\n";
+    out << "\n";
+  };
+  listing("states", "States (recordable; start values in the netlist's \"initial\")");
+  listing("observables", "Recordable variables");
+  listing("discrete_states", "Discrete states (recordable)");
+  listing("algebraic_unknowns", "Algebraic unknowns");
+  listing("zero_crossings", "Events (zero crossings)");
+}
+
+// The anchor GitHub and most renderers give a heading: lower case, '.' dropped.
+std::string anchor(const std::string& heading) {
+  std::string a;
+  for (char ch : heading)
+    if (ch != '.') a += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return a;
+}
+
+}  // namespace
+
+std::string reference_markdown(const Registry& registry, const std::string& how_made) {
+  std::ostringstream out;
+  out << "<!-- Generated by `" << how_made << "`: do not edit; change the components' declarations and run it again. -->\n"
+      << "# Component reference\n\n"
+      << "Every component type, from its descriptor (what `jourdain describe TYPE` prints). Values in a netlist are SI "
+         "unless written with a unit (\"250 bar\"); ranges are in the unit shown. A variable is recorded as "
+         "\"component.name\" (\"component.port.variable\" for a port's output). Numeric parameters can change between "
+         "runs of one model; *configuration* parameters shape the model (its ports, states or tables).\n\n"
+      << "Generated with: `" << how_made << "`\n\n";
+  // A contents line per library (the part of the name before the first dot).
+  std::string library;
+  for (const ComponentType* t : registry.all()) {
+    const std::string lib = t->name.substr(0, t->name.find('.'));
+    if (lib != library) out << (library.empty() ? "" : "\n") << "- **" << lib << "**:", library = lib;
+    else out << ",";
+    out << " [" << t->name.substr(t->name.find('.') + 1) << "](#" << anchor(t->name) << ")";
+  }
+  out << "\n\n";
+  for (const ComponentType* t : registry.all()) type_markdown(out, describe_type(*t, &registry));
+  std::string text = out.str();
+  while (text.size() > 1 && text[text.size() - 1] == '\n' && text[text.size() - 2] == '\n') text.pop_back();
+  return text;
 }
 
 }  // namespace jourdain

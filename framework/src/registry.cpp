@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "jourdain/errors.hpp"
+#include "jourdain/suggest.hpp"
 #include "jourdain/version.hpp"
 
 namespace jourdain {
@@ -48,13 +49,21 @@ std::vector<const ComponentType*> Registry::all() const {
 
 std::vector<std::string> Registry::suggestions(const std::string& name) const {
   // Types sharing the last part of the name ("mass" -> "mechanical1d.mass"), or
-  // starting with what was given.
-  std::vector<std::string> out;
-  std::string tail = name.substr(name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
+  // starting with what was given; else the nearest name, whole ("hydraulic.orifce") or
+  // by its last part ("orifce").
+  std::vector<std::string> out, names, tails;
+  auto tail_of = [](const std::string& n) { return n.substr(n.rfind('.') == std::string::npos ? 0 : n.rfind('.') + 1); };
+  const std::string tail = tail_of(name);
   for (const auto& [n, t] : types_) {
-    std::string ntail = n.substr(n.rfind('.') + 1);
-    if (ntail == tail || n.rfind(name, 0) == 0) out.push_back(n);
+    if (tail_of(n) == tail || n.rfind(name, 0) == 0) out.push_back(n);
+    names.push_back(n);
+    tails.push_back(tail_of(n));
   }
+  if (!out.empty()) return out;
+  if (std::string close = closest_name(name, names); !close.empty()) return {close};
+  if (std::string close = closest_name(tail, tails); !close.empty())
+    for (const auto& n : names)
+      if (tail_of(n) == close) out.push_back(n);
   return out;
 }
 

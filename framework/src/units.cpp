@@ -7,6 +7,9 @@
 #include <map>
 #include <numbers>
 #include <string>
+#include <vector>
+
+#include "jourdain/suggest.hpp"
 
 namespace jourdain {
 namespace {
@@ -83,7 +86,15 @@ Symbol lookup(const std::string& word) {
       if (it != symbols().end() && it->second.offset == 0.0) return {factor * it->second.scale, it->second.dimension};
     }
   }
-  throw UnitError("unknown unit '" + word + "'");
+  // A typo ("barr", "kpa") gets the nearest known spelling: plain symbols first, so that
+  // they win a tie against a prefixed one.
+  std::vector<std::string> known;
+  for (const auto& [name, symbol] : symbols()) known.push_back(name);
+  for (const auto& [prefix, factor] : prefixes())
+    for (const auto& [name, symbol] : symbols())
+      if (symbol.offset == 0.0) known.push_back(prefix + name);
+  const std::string close = closest_name(word, known);
+  throw UnitError("unknown unit '" + word + "'" + (close.empty() ? "" : "; did you mean '" + close + "'?"));
 }
 
 // Largest exponent of a factor or of a base dimension in a unit ("m^3", "kg*m^2/s^3").

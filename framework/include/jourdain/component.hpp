@@ -258,6 +258,13 @@ class Component {
   void declare_named_vectors(std::string name, std::string unit, int size, std::optional<nlohmann::json> default_value,
                              std::string description);
 
+  // A typical value of parameter `name`, as a netlist would write it ("0.5 m"), for what
+  // is shown without a netlist: `jourdain describe` and the component reference build an
+  // instance from the examples to list its ports, and the netlist schema offers them to
+  // editors. Give one for each required parameter whose range alone does not make a
+  // working instance, and where two parameters must be given one of two ways.
+  void set_example(const std::string& name, nlohmann::json value);
+
   virtual void configure() {}
   // The world being configured for: valid in configure() only.
   const World& world() const;

@@ -10,9 +10,29 @@
 
 namespace jourdain {
 
-// Describes a type by instantiating it with its default parameters. Ports that exist
-// only for some parameter values (a sum's inputs) are shown for the defaults.
-nlohmann::json describe_type(const ComponentType& type);
-std::string describe_type_text(const ComponentType& type);
+// An instance of a type built for what is shown without a netlist (describe, the
+// component reference, the netlist schema): each parameter takes its example value
+// (Component::set_example) if it has one, a required parameter without one a value
+// inside its range, the others their defaults. `note` says which values were used, or
+// why the instance could not be configured (it then holds what it declared before the
+// failure: its parameters, perhaps no ports).
+struct Probe {
+  std::unique_ptr<Component> component;
+  bool configured = false;
+  std::string note;
+};
+Probe probe_instance(const ComponentType& type);
+
+// Describes a type from its probe instance. Ports that exist only for some parameter
+// values (a sum's inputs) are shown for the values the probe used. With the registry, a
+// composite type's ports (those of the parts it expands into) are shown too.
+nlohmann::json describe_type(const ComponentType& type, const Registry* registry = nullptr);
+std::string describe_type_text(const ComponentType& type, const Registry* registry = nullptr);
+
+// The component reference in Markdown: one section per type, with its ports (domain,
+// side, variables with units), parameters (units, defaults, ranges), states and
+// recordable variables. `how_made` is the command that writes it, said at the top of the
+// file (it is generated: components/README.md).
+std::string reference_markdown(const Registry& registry, const std::string& how_made);
 
 }  // namespace jourdain

@@ -1,5 +1,5 @@
-// Netlist: the JSON file a user writes (schema: netlists/README.md and
-// netlists/netlist.schema.json). Loading checks every key (an unknown key is an error,
+// Netlist: the JSON file a user writes (its format: netlists/README.md; its JSON Schema:
+// `jourdain schema`, schema.hpp). Loading checks every key (an unknown key is an error,
 // so a typo never passes silently), converts units, creates the components from the
 // registry and builds the Model. Every error names the file and the JSON path, and the
 // component and port where there is one.

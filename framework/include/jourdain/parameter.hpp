@@ -67,6 +67,8 @@ struct ParamSpec {
   std::string description;
   int vector_size = 0;  // NamedVectors: entries per vector (0 = any)
   int numeric_index = -1;  // numeric parameters (in the Context): their RealParam index; -1: configuration
+  // A value that makes a typical instance, as a netlist would write it (Component::set_example).
+  std::optional<nlohmann::json> example{};
   bool numeric() const { return numeric_index >= 0; }
 };
 

@@ -117,4 +117,8 @@ nlohmann::json describe_solver(const SolverRegistry& solvers, const SolverMethod
 std::string describe_solvers_text(const SolverRegistry& solvers);
 std::string describe_solver_text(const SolverRegistry& solvers, const SolverMethod& method);
 
+// The JSON Schema of the netlist's "solver" object (for netlist_schema, jourdain/schema.hpp):
+// every method's keys, each method's own declarations when "method" names it.
+nlohmann::json solver_settings_schema(const SolverRegistry& solvers);
+
 }  // namespace jourdain
