@@ -6,6 +6,7 @@
 
 #include "jourdain/context.hpp"
 #include "jourdain/descriptor.hpp"
+#include "jourdain/units.hpp"
 #include "jourdain/version.hpp"
 
 namespace jourdain {
@@ -242,6 +243,14 @@ json netlist_schema(const Registry& registry, const json& solver) {
 
   json world = json::object();
   for (const auto& [name, setting] : registry.world_settings()) world[name] = {{"description", setting.description}};
+  // "display": {"units": {quantity or "component.variable": unit}}; the loader checks
+  // each unit's dimension, the schema offers the quantities and their everyday units.
+  json display_units = {{"type", "object"},
+                        {"description", "units report.html shows, by quantity or by variable (results.csv stays SI)"},
+                        {"additionalProperties", {{"type", "string"}}}};
+  for (const Quantity& q : quantities())
+    display_units["properties"][q.name] = {{"type", "string"}, {"examples", q.everyday_units},
+                                           {"description", "every " + q.name + " variable (SI: " + q.si_unit + ")"}};
   json analyses = json::array();
   for (Analysis a : {Analysis::Dynamic, Analysis::Kinematic, Analysis::Static}) analyses.push_back(to_string(a));
 
@@ -264,7 +273,11 @@ json netlist_schema(const Registry& registry, const json& solver) {
             {"connections", ref("connections")},
             {"solver", solver},
             {"record", {{"type", "array"}, {"items", ref("variable_name")},
-                        {"description", "variables to record (absent: the model's default set)"}}}}},
+                        {"description", "variables to record (absent: the model's default set)"}}},
+            {"display", {{"type", "object"},
+                         {"description", "how report.html shows the recorded variables"},
+                         {"properties", {{"units", display_units}}},
+                         {"additionalProperties", false}}}}},
           {"required", json::array({"components"})},
           {"additionalProperties", false},
           {"$defs", defs}};

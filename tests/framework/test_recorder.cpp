@@ -52,10 +52,15 @@ TEST_CASE("results.csv headers of the example netlists carry the units of sensor
       {"pendulum", {{"mechanism.constraint_norm", "m"}, {"mechanism.constraint_rate_norm", "m/s"}}},
       {"press_3150kN", {{"cycle.entered_return", "s"}, {"cycle.duration_return", "s"}, {"cap_pressure.max", "Pa"}}},
   };
-  for (const auto& [netlist, columns] : expected) {
+  for (const auto& entry : expected) {
+    // Named references, not structured bindings: CAPTURE takes them into a lambda.
+    const auto& netlist = entry.first;
+    const auto& columns = entry.second;
     CAPTURE(netlist);
     const auto units = header_of(netlist);
-    for (const auto& [name, unit] : columns) {
+    for (const auto& column : columns) {
+      const auto& name = column.first;
+      const auto& unit = column.second;
       CAPTURE(name);
       REQUIRE(units.count(name) == 1);
       CHECK(units.at(name) == unit);
@@ -87,7 +92,9 @@ TEST_CASE("the only dimensionless columns of the example netlists are ratios, in
     CAPTURE(name);
     ++netlists;
     const auto allowed = dimensionless.count(name) ? dimensionless.at(name) : std::set<std::string>{};
-    for (const auto& [column, unit] : header_of(name)) {
+    for (const auto& header : header_of(name)) {
+      const auto& column = header.first;
+      const auto& unit = header.second;
       CAPTURE(column);
       CHECK((unit == "1") == (allowed.count(column) == 1));
     }
@@ -131,7 +138,9 @@ TEST_CASE("sensors' outputs, joints' violations and constraint norms are recorde
       {"position.out", "m"},   {"speed.out", "m/s"},     {"gauge.out", "Pa"},
       {"hinge.violation", "m"}, {"motor.violation", "rad"}, {"weld.violation", "m"},  // weld: its rad counted as m
       {"mechanism.constraint_norm", "m"}, {"mechanism.constraint_rate_norm", "m/s"}};
-  for (const auto& [name, u] : expected) {
+  for (const auto& entry : expected) {
+    const auto& name = entry.first;
+    const auto& u = entry.second;
     CAPTURE(name);
     CHECK(unit(name) == u);
   }

@@ -143,7 +143,10 @@ RunResult run_with(const json& doc, const std::vector<std::pair<std::string, jso
 // value, and not the rows of `doc` as it is.
 void check_set_as_written(const json& doc, const std::vector<std::pair<std::string, json>>& changes) {
   const RunResult as_is = run_with(doc);
-  for (const auto& [name, value] : changes) {
+  for (const auto& change : changes) {
+    // Named references, not structured bindings: INFO captures them in a lambda.
+    const std::string& name = change.first;
+    const json& value = change.second;
     INFO(name << " = " << value.dump());
     const auto dot = name.find('.');
     json written = doc;
@@ -241,7 +244,9 @@ TEST_CASE("configuration parameters of the mechanical library are refused by set
       {"motor.law", "law"},      {"motor.coefficients", "coefficients"}, {"motor.table", "table"},
       {"motor.servo", "servo"},  {"slide.axis", "axis"},      {"slide.actuated", "actuated"},
       {"rack.axis", "axis"},     {"tyre.ground_normal", "ground_normal"}};
-  for (const auto& [name, param] : config) {
+  for (const auto& entry : config) {
+    const std::string& name = entry.first;  // INFO captures it: no structured binding
+    const std::string& param = entry.second;
     bool found = false;
     for (const json& doc : docs) {
       if (!doc["components"].contains(name.substr(0, name.find('.')))) continue;
