@@ -1,4 +1,4 @@
-// Solver settings <-> JSON (STYLE.md 8: plain structs with one JSON mapping), read
+// Solver settings <-> JSON (plain structs with one JSON mapping), read
 // against the chosen method's schema (solver_registry.hpp).
 #include <algorithm>
 #include <cmath>

@@ -50,6 +50,7 @@ outside=(
   "shared"'/reference'
   "shared"'/seeds'
   "DESIGN"'\.md'
+  "STYLE"'\.md'
 )
 grep_args=()
 for pat in "${outside[@]}"; do grep_args+=(-e "$pat"); done

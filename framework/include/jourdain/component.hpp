@@ -1,6 +1,6 @@
 // Component: the unit a netlist is made of.
 //
-// A component declares, in one place, what it is made of (STYLE.md 2, 10):
+// A component declares, in one place, what it is made of (framework/README.md, "Ports and causality"):
 //   - parameters, in its constructor (name, kind, unit, default, range);
 //   - ports, continuous states, discrete states, algebraic unknowns with their
 //     residuals, observables and zero-crossing functions, in configure(), which runs
@@ -53,7 +53,7 @@ struct PortSpec {
   // the domain's units (none for a signal: dimensionless).
   std::string unit;
   // Input ports whose values this port's outputs read directly ("direct feedthrough",
-  // STYLE.md 3). Outputs computed from states alone depend on nothing and break loops.
+  // framework/README.md). Outputs computed from states alone depend on nothing and break loops.
   std::vector<PortId> depends_on;
   bool depends_on_all_inputs = true;  // the safe default until the component says less
 };

@@ -1,5 +1,5 @@
 // Everything that changes during a run lives here, never in the model or its
-// components (STYLE.md 1): time, continuous and discrete states, numeric parameter
+// components (so one model runs in several Contexts at once): time, continuous and discrete states, numeric parameter
 // values, port values, algebraic unknowns, observables, zero-crossing values and solver
 // scratch. One built Model serves any number of Contexts at once, in any number of
 // threads (sweeps, finite-difference Jacobians): a copy of a Context shares nothing with

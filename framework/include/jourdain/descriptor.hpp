@@ -1,4 +1,4 @@
-// Machine-readable description of a component type (STYLE.md 10): its parameters with
+// Machine-readable description of a component type (jourdain describe, jourdain schema): its parameters with
 // kinds, units, defaults and ranges; its ports with domain, causality and variables;
 // its states, discrete states, observables and zero crossings. `jourdain describe`
 // prints it; `jourdain describe --json` emits it for tools and editors.

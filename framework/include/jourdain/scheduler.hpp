@@ -1,7 +1,7 @@
 // Scheduler: orders the computation of port outputs.
 //
 // The graph (Boost.Graph) has one vertex per output port and an edge P -> Q when an
-// output of port P reaches an input that port Q's outputs read directly (STYLE.md 3).
+// output of port P reaches an input that port Q's outputs read directly (framework/README.md).
 // Its strongly connected components are found (Tarjan); a vertex outside any cycle is
 // an explicit step, a cycle is an algebraic loop and becomes an implicit block whose
 // port outputs are solved together by Newton's method. Components that declare
