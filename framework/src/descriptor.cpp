@@ -40,9 +40,8 @@ std::unique_ptr<Component> fresh(const ComponentType& type) {
 nlohmann::json describe_port(const Component& owner, const PortSpec& p) {
   using nlohmann::json;
   json outs = json::array(), ins = json::array();
-  // A signal port's value has no unit of its own in the domain; the port may carry one.
   for (const auto* v : p.domain->outputs(p.side))
-    outs.push_back({{"name", v->name}, {"unit", v->unit.empty() ? p.unit : v->unit}, {"description", v->description}});
+    outs.push_back({{"name", v->name}, {"unit", p.output_unit(*v)}, {"description", v->description}});
   for (const auto* v : p.domain->inputs(p.side)) ins.push_back({{"name", v->name}, {"unit", v->unit}, {"description", v->description}});
   json j = {{"name", p.name},       {"domain", p.domain->name}, {"side", to_string(p.side)},
             {"description", p.description}, {"outputs", outs},  {"inputs", ins},

@@ -315,8 +315,7 @@ Model ModelBuilder::build() && {
       for (size_t k = 0; k < outs.size(); ++k) {
         int slot = L.port_output_offset[p] + static_cast<int>(k);
         m.recorded_by_default_[slot] = port.domain->recorded_by_port_name && outs.size() == 1;
-        // A signal's unit is its port's (a sensor's "m"); other domains fix their own.
-        add_recordable(m.output_names_[slot], outs[k]->unit.empty() ? port.unit : outs[k]->unit,
+        add_recordable(m.output_names_[slot], port.output_unit(*outs[k]),
                        RecordableVariable::Source::Output, slot, i);
       }
     }

@@ -52,6 +52,9 @@ struct PortSpec {
   // none of its own): a sensor's output in m. Recorded with it ("name [unit]"). Empty:
   // the domain's units (none for a signal: dimensionless).
   std::string unit;
+  // The unit an output variable `v` of this port is recorded and described in: the
+  // domain's, else the port's (the one place that rule lives).
+  const std::string& output_unit(const VariableSpec& v) const { return v.unit.empty() ? unit : v.unit; }
   // Input ports whose values this port's outputs read directly ("direct feedthrough",
   // framework/README.md). Outputs computed from states alone depend on nothing and break loops.
   std::vector<PortId> depends_on;
