@@ -35,6 +35,9 @@
 // each Context has its own Workspace (Context::block_workspaces), so one model runs in
 // several threads at once.
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "formulation.hpp"
@@ -166,6 +169,65 @@ class MechanismSolver final : public BlockSolver {
     if (before <= settings_.projection_tolerance && rate <= settings_.projection_tolerance) return false;
     assemble(me, *formulation_, Eval::Phase::Project, settings_.projection_tolerance,
              "the projection onto the constraints failed");
+    project_velocities(me, *formulation_, Eval::Phase::Project);
+    return true;
+  }
+
+  // h = (Φ, Φ̇) over the whole state vector: ∂Φ/∂q = Φ_q, ∂Φ̇/∂q̇ = Φ_q, and ∂Φ̇/∂q =
+  // ∂(Φ_q q̇ + Φ_t)/∂q, which no constraint gives in closed form: central differences in
+  // each coordinate (step ε^(1/3) max(1, |q_j|), error O(h²) ≈ 1e-11 relative). It is zero
+  // at rest, where the linear analysis mostly works.
+  Eigen::MatrixXd invariant_jacobian(const Model& model, Context& ctx) const override {
+    const MechanismEval me = eval(model, ctx);
+    const int n = system_.coordinates(), m = system_.equations();
+    me.publish_kinematics();
+    me.evaluate();
+    const Eigen::MatrixXd phi_q = system_.dense_jacobian(me.ws.state);
+    const Eigen::VectorXd q0 = system_.positions(model, ctx, Eval::Phase::Project);
+    Eigen::MatrixXd phidot_q(m, n);
+    const double scale = std::cbrt(std::numeric_limits<double>::epsilon());
+    auto phidot_at = [&](const Eigen::VectorXd& q) -> Eigen::VectorXd {
+      system_.set_positions(model, ctx, Eval::Phase::Project, q);
+      me.publish_kinematics();
+      me.evaluate();
+      return me.ws.state.phidot;
+    };
+    for (int j = 0; j < n; ++j) {
+      const double h = scale * std::max(1.0, std::abs(q0[j]));
+      Eigen::VectorXd q = q0;
+      q[j] = q0[j] + h;
+      const Eigen::VectorXd plus = phidot_at(q);
+      q[j] = q0[j] - h;
+      phidot_q.col(j) = (plus - phidot_at(q)) / (2.0 * h);
+    }
+    system_.set_positions(model, ctx, Eval::Phase::Project, q0);  // ctx as it was given
+    me.publish_kinematics();
+    me.evaluate();
+    Eigen::MatrixXd h = Eigen::MatrixXd::Zero(2 * m, model.state_count());
+    for (size_t b = 0; b < system_.bodies().size(); ++b) {
+      const Eval e = model.view(system_.bodies()[b].comp, ctx, Eval::Phase::Outputs);
+      const std::array<int, 6> slot = system_.bodies()[b].body->state_indices(e);
+      for (int k = 0; k < 3; ++k) {
+        const int col = 3 * static_cast<int>(b) + k;
+        h.block(0, slot[k], m, 1) = phi_q.col(col);
+        h.block(m, slot[k], m, 1) = phidot_q.col(col);
+        h.block(m, slot[3 + k], m, 1) = phi_q.col(col);
+      }
+    }
+    return h;
+  }
+
+  // Assembly to the assembly tolerance, then the velocities: what the projection does,
+  // but whatever world.constraints.projection says.
+  bool restore_invariants(const Model& model, Context& ctx) const override {
+    const MechanismEval me = eval(model, ctx);
+    me.publish_kinematics();
+    me.evaluate();
+    const double before = me.ws.state.phi.lpNorm<Eigen::Infinity>(),
+                 rate = me.ws.state.phidot.lpNorm<Eigen::Infinity>();
+    if (before <= settings_.assembly_tolerance && rate <= settings_.assembly_tolerance) return false;
+    assemble(me, *formulation_, Eval::Phase::Project, settings_.assembly_tolerance,
+             "the mechanism cannot be brought back onto its constraints");
     project_velocities(me, *formulation_, Eval::Phase::Project);
     return true;
   }

@@ -89,6 +89,11 @@ class Body : public Component {
   Vec3 applied_load(const Eval& e) const;
   Vec3 position(const Eval& e) const { return {e.state(x_), e.state(y_), e.state(theta_)}; }
   Vec3 velocity(const Eval& e) const { return {e.state(vx_), e.state(vy_), e.state(omega_)}; }
+  // Where x, y, θ, vx, vy, ω sit in Context::x (the mechanism's invariant Jacobian).
+  std::array<int, 6> state_indices(const Eval& e) const {
+    return {e.state_index(x_), e.state_index(y_), e.state_index(theta_),
+            e.state_index(vx_), e.state_index(vy_), e.state_index(omega_)};
+  }
   void set_position(Eval& e, const Vec3& q) const;
   void set_velocity(Eval& e, const Vec3& v) const;
   void set_acceleration(Eval& e, const Vec3& a) const;

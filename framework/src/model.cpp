@@ -690,6 +690,33 @@ bool Model::project(Context& ctx) const {
   return changed;
 }
 
+Eigen::MatrixXd Model::invariant_jacobian(Context& ctx) const {
+  std::vector<Eigen::MatrixXd> parts;
+  Eigen::Index rows = 0;
+  for (const auto& s : block_solvers_) {
+    if (!s) continue;
+    Eigen::MatrixXd h = s->invariant_jacobian(*this, ctx);
+    if (h.rows() == 0) continue;
+    rows += h.rows();
+    parts.push_back(std::move(h));
+  }
+  Eigen::MatrixXd all = Eigen::MatrixXd::Zero(rows, state_count());
+  Eigen::Index at = 0;
+  for (const auto& h : parts) {
+    all.middleRows(at, h.rows()) = h;
+    at += h.rows();
+  }
+  return all;
+}
+
+bool Model::restore_invariants(Context& ctx) const {
+  bool changed = false;
+  for (const auto& s : block_solvers_)
+    if (s) changed = s->restore_invariants(*this, ctx) || changed;
+  if (changed) evaluate(ctx);
+  return changed;
+}
+
 bool Model::supports(Analysis analysis) const {
   return std::any_of(block_solvers_.begin(), block_solvers_.end(),
                      [&](const auto& s) { return s && s->supports(analysis); });

@@ -175,7 +175,7 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   if (!doc.is_object()) throw InputError(top, "a netlist is a JSON object");
   netlist_levels::ParameterOverrides set = read_overrides(overrides, fname);
   only_keys(doc, {"$schema", "name", "description", "world", "plugins", "subsystems", "components", "connections",
-                  "solver", "record", "analysis", "display"},
+                  "solver", "record", "analysis", "linear", "display"},
             top);
 
   auto at = [&](const std::string& path) { return InputLocation{fname, path, "", ""}; };
@@ -190,8 +190,15 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   if (doc.contains("analysis")) {
     const std::string analysis = text_of("analysis");
     const auto parsed = parse_analysis(analysis);
-    if (!parsed) throw InputError(at("/analysis"), "analysis '" + analysis + "' is not available; choose: dynamic, kinematic, static");
-    net.analysis = *parsed;
+    if (analysis == "linear") net.linear_analysis = true;
+    else if (!parsed)
+      throw InputError(at("/analysis"),
+                       "analysis '" + analysis + "' is not available; choose: dynamic, kinematic, static, linear");
+    else net.analysis = *parsed;
+  }
+  if (doc.contains("linear")) {
+    if (!doc["linear"].is_object()) throw InputError(at("/linear"), "expected an object of linear-analysis settings");
+    net.linear = doc["linear"];
   }
 
   // Plugins first: they may provide the component types used below.

@@ -189,7 +189,7 @@ json quantity_schema(const Range& range) {
   return {{"anyOf", json::array({number_schema(range, false), ref("quantity_text")})}};
 }
 
-json netlist_schema(const Registry& registry, const json& solver) {
+json netlist_schema(const Registry& registry, const json& solver, const json& linear) {
   json defs = json::object();
   defs["quantity_text"] = {{"type", "string"},
                            {"pattern", kQuantityPattern},
@@ -253,6 +253,7 @@ json netlist_schema(const Registry& registry, const json& solver) {
                                            {"description", "every " + q.name + " variable (SI: " + q.si_unit + ")"}};
   json analyses = json::array();
   for (Analysis a : {Analysis::Dynamic, Analysis::Kinematic, Analysis::Static}) analyses.push_back(to_string(a));
+  analyses.push_back("linear");  // the solvers library's linear analysis ("linear" section)
 
   return {{"$schema", "https://json-schema.org/draft/2020-12/schema"},
           {"title", "Jourdain netlist"},
@@ -272,6 +273,7 @@ json netlist_schema(const Registry& registry, const json& solver) {
             {"components", ref("components")},
             {"connections", ref("connections")},
             {"solver", solver},
+            {"linear", linear.empty() ? json{{"type", "object"}} : linear},
             {"record", {{"type", "array"}, {"items", ref("variable_name")},
                         {"description", "variables to record (absent: the model's default set)"}}},
             {"display", {{"type", "object"},

@@ -54,6 +54,18 @@ class BlockSolver {
   // ctx is evaluated at (t, x) on entry. Returns true if ctx.x changed.
   virtual bool project(const Model& /*model*/, Context& /*ctx*/) const { return false; }
 
+  // The invariants the block keeps its states on, h(t, x) = 0 (a mechanism: Φ(q, t) = 0
+  // and Φ̇ = Φ_q q̇ + Φ_t = 0), as their Jacobian ∂h/∂x: one row per invariant, one
+  // column per state of the whole model (Context::x order), at ctx.t, ctx.x. The linear
+  // analysis moves along the null space of these rows (the tangent space of the
+  // invariant manifold), so that it sees the model's independent coordinates only.
+  // Returns 0 rows when the block keeps none. ctx is left as it was given.
+  virtual Eigen::MatrixXd invariant_jacobian(const Model& /*model*/, Context& /*ctx*/) const { return {}; }
+  // Brings ctx.x back onto the invariants whatever the run's projection settings (an
+  // operating-point search takes steps along the tangent space and returns to the
+  // manifold after each). Default: project().
+  virtual bool restore_invariants(const Model& model, Context& ctx) const { return project(model, ctx); }
+
   // Analyses other than "dynamic" this block can carry out, and doing one: sets the
   // states of its members at ctx.t as the analysis defines them (ctx.analysis names it).
   virtual bool supports(Analysis /*analysis*/) const { return false; }

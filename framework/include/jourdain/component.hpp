@@ -120,6 +120,9 @@ class Eval {
   Phase phase() const { return phase_; }
 
   double state(StateId s) const { return ctx_.x[layout_.state_offset + s.index]; }
+  // Where the state sits in Context::x: for analyses over the whole state vector that a
+  // block solver serves (BlockSolver::invariant_jacobian).
+  int state_index(StateId s) const { return layout_.state_offset + s.index; }
   void set_derivative(StateId s, double value) { ctx_.xdot[layout_.state_offset + s.index] = value; }
   void set_state(StateId s, double value);  // events, initialization and projection only
 

@@ -125,6 +125,13 @@ class Model {
   // After an accepted step, with ctx evaluated at (t, x): lets block solvers move ctx.x
   // back onto their invariants; re-evaluates and returns true if ctx.x changed.
   bool project(Context& ctx) const;
+  // The Jacobian of every block's invariants with respect to ctx.x (rows stacked in
+  // schedule order; BlockSolver::invariant_jacobian), at ctx; 0 rows when no block keeps
+  // any. ctx keeps its t and x.
+  Eigen::MatrixXd invariant_jacobian(Context& ctx) const;
+  // Moves ctx.x back onto every block's invariants (BlockSolver::restore_invariants),
+  // whatever the projection settings; re-evaluates and returns true if ctx.x changed.
+  bool restore_invariants(Context& ctx) const;
   // Whether some block solver can carry out `analysis` (kinematic, static).
   bool supports(Analysis analysis) const;
   // One point of a non-dynamic analysis at ctx.t (ctx.analysis names it): the block

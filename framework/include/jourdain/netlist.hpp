@@ -35,6 +35,14 @@ struct Netlist {
   nlohmann::json solver = nlohmann::json::object();  // validated by the solvers library
   std::vector<std::string> record;                  // variables to record
   Analysis analysis = Analysis::Dynamic;
+  // "analysis": "linear": the run linearizes the model at an operating point (the
+  // solvers library's linear.hpp) instead of integrating it; `analysis` stays Dynamic,
+  // the analysis the operating point is reached with.
+  bool linear_analysis = false;
+  // "linear": its settings (operating point, inputs, outputs, frequencies), checked by
+  // the solvers library; {} when absent. `jourdain linearize` reads it whatever the
+  // analysis.
+  nlohmann::json linear = nlohmann::json::object();
   // "display": {"units": {...}}: the units a report shows, keyed by a quantity's name
   // ("pressure": "bar", units.hpp's quantities()) or by a recordable variable
   // ("press.x": "mm", which wins over its quantity's). Checked at load: a known key, a

@@ -22,8 +22,10 @@
 
 namespace jourdain {
 
-// The schema of a netlist; `solver` is the schema of its "solver" object.
-nlohmann::json netlist_schema(const Registry& registry, const nlohmann::json& solver);
+// The schema of a netlist; `solver` is the schema of its "solver" object, `linear` that
+// of its "linear" object (empty: any object).
+nlohmann::json netlist_schema(const Registry& registry, const nlohmann::json& solver,
+                              const nlohmann::json& linear = nlohmann::json::object());
 
 // The schema of one quantity: a number (in SI) within `range`, or a string with a unit
 // ("250 bar"; its shape only: its dimension and range are the loader's to check).

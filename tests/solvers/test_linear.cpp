@@ -1,0 +1,283 @@
+// The linear analysis (solvers/include/jourdain/solvers/linear.hpp) against closed forms
+// and an independent minimal-coordinate formulation.
+//
+// Tolerances: A, B, C, D come from central differences with steps ε^(1/3) max(1, |x|)
+// ≈ 6e-6: truncation h² |f'''| / 6 and round-off ε |f| / h are both about 1e-11 of an
+// entry's scale, and simple eigenvalues follow A to that order times their condition
+// number (1 for the normal matrices of these small systems). 1e-7 relative leaves two
+// orders of margin and would still catch a one-sided difference (error ~h ≈ 6e-6).
+#include <cmath>
+#include <cstdio>
+#include <complex>
+#include <numbers>
+
+#include "jourdain_test.hpp"
+#include "jourdain/solvers/linear.hpp"
+
+using namespace jourdain;
+
+namespace {
+
+constexpr double kRel = 1e-7;
+
+// Full precision in netlist text (std::to_string keeps six decimals).
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+LinearRunResult linear(const std::string& netlist_text, const std::string& linear_json) {
+  Netlist net = test::load(netlist_text);
+  const LinearSettings s = linear_settings_from_json(nlohmann::json::parse(linear_json), {"", "/linear", "", ""});
+  LinearRunResult r = run_linear(net, s, {});
+  INFO(r.failure);
+  REQUIRE(r.finished);
+  return r;
+}
+
+std::string msd(double m, double k, double c, double x0) {
+  return R"({
+    "components": {
+      "wall":   {"type": "mechanical1d.fixed"},
+      "spring": {"type": "mechanical1d.spring", "params": {"stiffness": )" + std::to_string(k) + R"(}},
+      "damper": {"type": "mechanical1d.damper", "params": {"damping": )" + std::to_string(c) + R"(}},
+      "mass":   {"type": "mechanical1d.mass", "params": {"mass": )" + std::to_string(m) + R"(},
+                 "initial": {"x": )" + std::to_string(x0) + R"(}},
+      "push":   {"type": "signal.constant", "params": {"value": 0}},
+      "actuator": {"type": "mechanical1d.force_source"}
+    },
+    "connections": [["wall.p", "spring.a"], ["mass.p", "spring.b"], ["wall.p", "damper.a"], ["mass.p", "damper.b"],
+                    ["push.out", "actuator.f"], ["actuator.p", "mass.p"]],
+    "solver": {"method": "dopri5", "t_end": 1}
+  })";
+}
+
+}  // namespace
+
+TEST_CASE("mass-spring-damper: natural frequency, damping ratio and frequency response") {
+  const double m = 2.0, k = 800.0, c = 8.0;
+  const LinearRunResult r =
+      linear(msd(m, k, c, 0.05), R"({"at": "equilibrium", "inputs": ["push.value"], "outputs": ["mass.x"]})");
+  const LinearModel& lm = r.linear;
+  // The equilibrium: the spring relaxed (its free length 0 from the wall at 0).
+  CHECK(std::abs(lm.x[0]) < 1e-12);
+  REQUIRE(lm.A.rows() == 2);
+  REQUIRE(lm.modes.size() == 1);
+  const double wn = std::sqrt(k / m), zeta = c / (2.0 * std::sqrt(k * m));
+  const LinearMode& mode = lm.modes[0];
+  CHECK(mode.oscillatory);
+  CHECK(mode.natural_frequency == doctest::Approx(wn).epsilon(kRel));
+  CHECK(mode.damping_ratio == doctest::Approx(zeta).epsilon(kRel));
+  CHECK(mode.eigenvalue.imag() == doctest::Approx(wn * std::sqrt(1 - zeta * zeta)).epsilon(kRel));
+  CHECK(mode.time_constant == doctest::Approx(1.0 / (zeta * wn)).epsilon(kRel));
+  CHECK(lm.stability == "asymptotically stable");
+  // Both states take part in the mode, half each (a lightly damped oscillator).
+  CHECK(mode.participation[0].second == doctest::Approx(0.5).epsilon(0.05));
+
+  // Bode magnitude |G(iω)| = 1 / |k − m ω² + i c ω| at frequencies through the resonance.
+  REQUIRE(lm.response.size() == 1);
+  for (Eigen::Index i = 0; i < lm.frequencies_hz.size(); i += 17) {
+    const double w = 2.0 * std::numbers::pi * lm.frequencies_hz[i];
+    const std::complex<double> exact = 1.0 / std::complex<double>(k - m * w * w, c * w);
+    CAPTURE(lm.frequencies_hz[i]);
+    CHECK(std::abs(lm.response[0][i]) == doctest::Approx(std::abs(exact)).epsilon(kRel));
+    CHECK(std::arg(lm.response[0][i]) == doctest::Approx(std::arg(exact)).epsilon(kRel));
+  }
+  // The default range spans a decade below and above the mode.
+  CHECK(lm.frequencies_hz[0] == doctest::Approx(wn / (2 * std::numbers::pi) / 10).epsilon(1e-6));
+  // D = 0: a force does not move the mass instantaneously.
+  CHECK(std::abs(lm.D(0, 0)) < 1e-12);
+  // The summary says what was held fixed (nothing here) and how the point was found.
+  CHECK(r.summary["linear"]["stability"] == "asymptotically stable");
+  CHECK(r.summary["linear"].contains("frozen"));
+}
+
+TEST_CASE("mass-spring-damper: the equilibrium under a constant force") {
+  // Newton's method finds x = F / k from the initial state.
+  Netlist net = test::load(msd(1.0, 100.0, 2.0, 0.0));
+  LinearRunOptions options;
+  options.parameters = {{"push.value", 5.0}};
+  const LinearRunResult pushed = run_linear(net, {}, options);
+  REQUIRE(pushed.finished);
+  CHECK(pushed.operating_point.x[0] == doctest::Approx(0.05).epsilon(1e-10));
+  CHECK(pushed.linear.residual < 1e-9);
+}
+
+namespace {
+
+// The pendulum of netlists/pendulum.json (1 kg bob, 1 m rod, I = 1e-6 kg·m² about the
+// bob's centre) placed at angle `theta` of its rod from the x axis.
+std::string pendulum(double theta, double alpha_beta) {
+  const double x = std::cos(theta), y = std::sin(theta);
+  return R"({
+    "world": {"gravity": [0, -9.81], "constraints": {"alpha": )" + num(alpha_beta) +
+         R"(, "beta": )" + num(alpha_beta) + R"(}},
+    "components": {
+      "ground": {"type": "mechanical.ground", "params": {"points": {"pivot": [0, 0]}}},
+      "bob":    {"type": "mechanical.body", "params": {"mass": "1 kg", "inertia": "1e-6 kg*m^2", "points": {"pin": [-1, 0]}},
+                 "initial": {"x": )" + num(x) + R"(, "y": )" + num(y) + R"(, "theta": )" +
+         num(theta) + R"(}},
+      "hinge":  {"type": "mechanical.revolute"}
+    },
+    "connections": [["ground.pivot", "hinge.a"], ["bob.pin", "hinge.b"]],
+    "solver": {"method": "dopri5", "t_end": 1}
+  })";
+}
+
+}  // namespace
+
+TEST_CASE("pendulum: sqrt(m g l / I_O) below, one unstable real pair above") {
+  const double m = 1.0, g = 9.81, l = 1.0, I_O = 1e-6 + m * l * l;
+  const double w = std::sqrt(m * g * l / I_O);
+  // Hanging down, found by Newton's method from 30° off the vertical.
+  const LinearRunResult down = linear(pendulum(-std::numbers::pi / 2 + 0.5, 10), R"({"at": "equilibrium"})");
+  const LinearModel& lm = down.linear;
+  CHECK(down.operating_point.x[2] == doctest::Approx(-std::numbers::pi / 2).epsilon(1e-9));
+  // 6 body coordinates, 2 constraints at position and velocity level: 2 independent.
+  REQUIRE(lm.A.rows() == 2);
+  CHECK(lm.dependent.size() == 4);
+  REQUIRE(lm.modes.size() == 1);
+  CHECK(lm.modes[0].oscillatory);
+  CHECK(lm.modes[0].natural_frequency == doctest::Approx(w).epsilon(kRel));
+  CHECK(std::abs(lm.modes[0].eigenvalue.real()) < kRel * w);
+  CHECK(lm.stability == "marginally stable");
+
+  // Upright: λ = ±w, real.
+  const LinearRunResult up = linear(pendulum(std::numbers::pi / 2, 10), R"({"at": "initial"})");
+  REQUIRE(up.linear.modes.size() == 2);
+  CHECK(up.linear.stability == "unstable");
+  for (const LinearMode& mode : up.linear.modes) {
+    CHECK_FALSE(mode.oscillatory);
+    CHECK(std::abs(mode.eigenvalue.real()) == doctest::Approx(w).epsilon(kRel));
+  }
+  CHECK(up.linear.modes[0].eigenvalue.real() * up.linear.modes[1].eigenvalue.real() < 0);
+}
+
+namespace {
+
+// A four-bar under gravity: uniform bars (mass 1 kg/m × length, I = m L² / 12), crank
+// O2A, coupler AB, rocker O4B; ground pivots O2 = (0, 0), O4 = (d, 0).
+struct FourBar {
+  double a = 0.1, b = 0.35, c = 0.3, d = 0.4, g = 9.81;
+
+  // Positions of A and B for crank angle t (the branch with B above the ground line).
+  void points(double t, double& ax, double& ay, double& bx, double& by) const {
+    ax = a * std::cos(t), ay = a * std::sin(t);
+    const double dx = d - ax, dy = -ay, e = std::hypot(dx, dy);
+    const double along = (b * b - c * c + e * e) / (2 * e), across = std::sqrt(b * b - along * along);
+    bx = ax + (along * dx - across * dy) / e;
+    by = ay + (along * dy + across * dx) / e;
+  }
+  // Potential energy and the generalized mass M(t) = Σ m |dr_i/dt|² + I (dθ_i/dt)², the
+  // derivatives by central differences of the closed-form positions.
+  double potential(double t) const {
+    double ax, ay, bx, by;
+    points(t, ax, ay, bx, by);
+    return g * (a * (ay / 2) + b * ((ay + by) / 2) + c * (by / 2));
+  }
+  double generalized_mass(double t) const {
+    const double h = 1e-6;
+    double ax1, ay1, bx1, by1, ax2, ay2, bx2, by2;
+    points(t + h, ax1, ay1, bx1, by1);
+    points(t - h, ax2, ay2, bx2, by2);
+    auto bar = [&](double len, double px1, double py1, double qx1, double qy1, double px2, double py2, double qx2,
+                   double qy2) {
+      const double vx = ((px1 + qx1) - (px2 + qx2)) / (4 * h), vy = ((py1 + qy1) - (py2 + qy2)) / (4 * h);
+      double w = std::atan2(qy1 - py1, qx1 - px1) - std::atan2(qy2 - py2, qx2 - px2);
+      w /= 2 * h;
+      return len * (vx * vx + vy * vy) + len * len * len / 12 * w * w;
+    };
+    return bar(a, 0, 0, ax1, ay1, 0, 0, ax2, ay2) + bar(b, ax1, ay1, bx1, by1, ax2, ay2, bx2, by2) +
+           bar(c, d, 0, bx1, by1, d, 0, bx2, by2);
+  }
+
+  std::string netlist(double t, double alpha, double beta) const {
+    double ax, ay, bx, by;
+    points(t, ax, ay, bx, by);
+    auto body = [](const std::string& name, double len, double px, double py, double qx, double qy,
+                   const std::string& p, const std::string& q) {
+      return "\"" + name + "\": {\"type\": \"mechanical.body\", \"params\": {\"mass\": " + num(len) +
+             ", \"inertia\": " + num(len * len * len / 12) + ", \"points\": {\"" + p + "\": [" +
+             num(-len / 2) + ", 0], \"" + q + "\": [" + num(len / 2) +
+             ", 0]}}, \"initial\": {\"x\": " + num((px + qx) / 2) + ", \"y\": " + num((py + qy) / 2) +
+             ", \"theta\": " + num(std::atan2(qy - py, qx - px)) + "}}";
+    };
+    return R"({"world": {"gravity": [0, -9.81], "constraints": {"alpha": )" + num(alpha) + R"(, "beta": )" +
+           num(beta) + R"(}},
+      "components": {
+        "ground": {"type": "mechanical.ground", "params": {"points": {"O2": [0, 0], "O4": [)" + num(d) +
+           R"(, 0]}}},
+        )" + body("crank", a, 0, 0, ax, ay, "O2", "A") + ",\n" + body("coupler", b, ax, ay, bx, by, "A", "B") + ",\n" +
+           body("rocker", c, d, 0, bx, by, "O4", "B") + R"(,
+        "j1": {"type": "mechanical.revolute"}, "j2": {"type": "mechanical.revolute"},
+        "j3": {"type": "mechanical.revolute"}, "j4": {"type": "mechanical.revolute"}},
+      "connections": [["ground.O2", "j1.a"], ["crank.O2", "j1.b"], ["crank.A", "j2.a"], ["coupler.A", "j2.b"],
+                      ["coupler.B", "j3.a"], ["rocker.B", "j3.b"], ["ground.O4", "j4.a"], ["rocker.O4", "j4.b"]],
+      "solver": {"method": "dopri5", "t_end": 1}})";
+  }
+};
+
+}  // namespace
+
+TEST_CASE("four-bar: one mode pair, whatever the Baumgarte gains, equal to the minimal-coordinate value") {
+  const FourBar fb;
+  // The stable equilibrium: V'(t) = 0 by bisection on the crank angle in a bracket where
+  // V' changes sign from − to + (a minimum of V).
+  auto dV = [&](double t) { return (fb.potential(t + 1e-5) - fb.potential(t - 1e-5)) / 2e-5; };
+  double lo = -2.5, hi = -0.5;
+  REQUIRE(dV(lo) < 0);
+  REQUIRE(dV(hi) > 0);
+  for (int i = 0; i < 200; ++i) (dV(0.5 * (lo + hi)) < 0 ? lo : hi) = 0.5 * (lo + hi);
+  const double t_eq = 0.5 * (lo + hi);
+  const double h = 1e-4;
+  const double V2 = (fb.potential(t_eq + h) - 2 * fb.potential(t_eq) + fb.potential(t_eq - h)) / (h * h);
+  const double w_exact = std::sqrt(V2 / fb.generalized_mass(t_eq));
+
+  std::vector<double> frequencies;
+  for (auto [alpha, beta] : {std::pair{10.0, 10.0}, std::pair{1.0, 100.0}, std::pair{200.0, 5.0}}) {
+    // Started 0.3 rad from the equilibrium: Newton's method finds it.
+    const LinearRunResult r = linear(fb.netlist(t_eq + 0.3, alpha, beta), R"({"at": "equilibrium"})");
+    const LinearModel& lm = r.linear;
+    CAPTURE(alpha);
+    CAPTURE(beta);
+    REQUIRE(lm.A.rows() == 2);  // 9 coordinates, 8 constraint equations: one degree of freedom
+    REQUIRE(lm.modes.size() == 1);
+    CHECK(lm.modes[0].oscillatory);
+    frequencies.push_back(lm.modes[0].natural_frequency);
+    // The minimal-coordinate value: its second difference of V (h = 1e-4) carries round-off
+    // ε V / h² ≈ 1e-8 of V'' and truncation h² V'''' / 12 ≈ 1e-9: 1e-6 relative.
+    CHECK(lm.modes[0].natural_frequency == doctest::Approx(w_exact).epsilon(1e-6));
+  }
+  CHECK(frequencies[1] == doctest::Approx(frequencies[0]).epsilon(kRel));
+  CHECK(frequencies[2] == doctest::Approx(frequencies[0]).epsilon(kRel));
+
+  // Away from equilibrium (released at rest at another pose), still one pair.
+  const LinearRunResult off = linear(fb.netlist(t_eq + 0.6, 10, 10), R"({"at": "initial"})");
+  CHECK(off.linear.A.rows() == 2);
+}
+
+TEST_CASE("linear settings: bad input names its path") {
+  Netlist net = test::load(msd(1, 100, 2, 0));
+  auto settings = [](const char* text) {
+    return linear_settings_from_json(nlohmann::json::parse(text), {"x.json", "/linear", "", ""});
+  };
+  CHECK_THROWS_WITH_AS(settings(R"({"at": "sometime"})"), doctest::Contains("/linear/at"), InputError);
+  CHECK_THROWS_WITH_AS(settings(R"({"inputz": []})"), doctest::Contains("inputs"), InputError);
+  CHECK_THROWS_WITH_AS(settings(R"({"frequency": {"from": "10 Hz", "to": "1 Hz"}})"), doctest::Contains("/linear/frequency"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(run_linear(net, settings(R"({"inputs": ["push.valu"]})"), {}), doctest::Contains("push.value"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(run_linear(net, settings(R"({"outputs": ["mass.q"]})"), {}), doctest::Contains("mass.q"), InputError);
+  // A constant force on a free mass: no equilibrium, a failure that says so.
+  Netlist free_mass = test::load(R"({"components": {"mass": {"type": "mechanical1d.mass"},
+      "push": {"type": "signal.constant", "params": {"value": 1}}, "actuator": {"type": "mechanical1d.force_source"}},
+      "connections": [["push.out", "actuator.f"], ["actuator.p", "mass.p"]]})");
+  const LinearRunResult r = run_linear(free_mass, {}, {});
+  CHECK_FALSE(r.finished);
+  CHECK(r.failure.find("no equilibrium") != std::string::npos);
+  // At its initial state it is a double integrator: λ = 0, 0, marginally stable.
+  const LinearRunResult initial = run_linear(free_mass, settings(R"({"at": "initial"})"), {});
+  REQUIRE(initial.finished);
+  CHECK(initial.linear.stability == "marginally stable");
+}
