@@ -207,7 +207,7 @@ function linePath(xs, ys, px, py) {
   let d = "", pen = "M";
   for (let i = 0; i < xs.length; ++i) {
     const v = ys[i];
-    if (v === null || v === undefined || !isFinite(v) || !isFinite(xs[i])) { pen = "M"; continue; }
+    if (v === null || v === undefined || !isFinite(v) || xs[i] === null || !isFinite(xs[i])) { pen = "M"; continue; }
     d += pen + px(xs[i]).toFixed(1) + " " + py(v).toFixed(1);
     pen = "L";
   }
@@ -743,7 +743,7 @@ function buildModeTable(parent, select) {
   if (!modes.length) { el("p", { class: "muted" }, box, "No modes: the model has no independent states."); return; }
   const participation = m => (m.participation || []).filter(p => p.factor >= 0.05)
     .map(p => p.state + " " + Math.round(p.factor * 100) + "%").join(", ");
-  const rows = modes.map((m, k) => [String(k + 1), fmtEigen(m.eigenvalue || [NaN, 0], true), fmt(m.natural_frequency_hz),
+  const rows = modes.map((m, k) => [String(k + 1), fmtEigen(m.eigenvalue || [null, 0], true), fmt(m.natural_frequency_hz),
     fmt(m.natural_frequency_rad_s), fmt(m.damped_frequency_hz), fmt(m.damping_ratio, 3), fmt(m.time_constant_s),
     m.stable === false ? "unstable" : "stable", participation(m)]);
   const t = table(box, ["mode", "λ [1/s]", "fn [Hz]", "ωn [rad/s]", "fd [Hz]", "ζ", "τ [s]", "stability", "participating states"],
@@ -803,7 +803,7 @@ function buildBode(parent, pair, freq) {
   drawTicks(ph, xt, px, P.ticks, pyPh);
   axisTitles(mag, "", "magnitude [dB]");
   axisTitles(ph, "frequency [Hz]", "phase [°]");
-  const f = freq.map((v, i) => (ok[i] ? v : NaN));
+  const f = freq.map((v, i) => (ok[i] ? v : null));
   sv("path", { class: "curve", stroke: CURVE_COLORS[0], d: linePath(f, db, px, pyMag) }, mag.area);
   sv("path", { class: "curve", stroke: CURVE_COLORS[1], d: linePath(f, deg, px, pyPh) }, ph.area);
   // Hover on either: the cursor on both, the values at the nearest computed frequency.
@@ -932,7 +932,8 @@ function buildLinear() {
   const unstable = (LIN.eigenvalues || []).filter(e => unstableEigen(e)).length;
   const cls = stabilityClass(LIN.stability);
   const statement = el("div", { class: "stability " + cls, id: "stability" }, card);
-  el("b", {}, statement, String(LIN.stability || "stability unknown"));
+  const verdict = String(LIN.stability || "stability unknown");
+  el("b", {}, statement, verdict.charAt(0).toUpperCase() + verdict.slice(1));
   statement.appendChild(document.createTextNode(
     cls === "unstable" ? ": " + unstable + " eigenvalue" + (unstable === 1 ? "" : "s") + " in the right half-plane"
     : cls === "marginal" ? ": eigenvalues on the imaginary axis, none to the right of it"
@@ -952,7 +953,7 @@ function buildLinear() {
   }
   // 6. The matrices, folded.
   const details = el("details", { class: "matrices" }, card);
-  el("summary", {}, details, "State-space matrices A, B, C, D");
+  el("summary", {}, details, "State-space matrices: x' = A x + B u, y = C x + D u");
   if (dependent.length) el("p", { class: "muted" }, details, "Eliminated by the constraints: " + dependent.join(", ") + ".");
   matrixTable(details, "A", LIN.A, states, states);
   matrixTable(details, "B", LIN.B, states, inputs);
