@@ -3,9 +3,12 @@
 // script error (its script marks <body data-report-ready="1"> when done and writes any
 // error into data-report-error, both visible in the dumped DOM), show the animation and
 // its controls, and start playing (it does when its address ends in #autoplay).
+// A linear analysis' page (linear_example.hpp) builds its section: stability, eigenvalue
+// map, modes, Bode plot, mode shape and matrices, and its hover readouts answer.
 // Without a browser the test fails, unless JOURDAIN_ALLOW_NO_BROWSER=1: then it is
 // skipped (exit code 77, which ctest reports as "Skipped").
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <regex>
 #include <sstream>
@@ -223,4 +226,37 @@ TEST_CASE("a linear run's page: stability, eigenvalues, modes, Bode plots, the m
   // 6. The matrices, folded: A's −ω0² = −9.81 (to 4 digits).
   CHECK(dom.find("<details class=\"matrices\">") != std::string::npos);
   CHECK(dom.find(">-9.81<") != std::string::npos);
+
+  // The hover readouts, by a probe appended to the page: the pointer on the first
+  // eigenvalue's cross, then mid-way across the magnitude plot (0.631 Hz of
+  // 0.01–100 Hz, a computed point: |G| = 1/|ω0² − ω²| = 0.1693 rad/(N·m) = −15.43 dB,
+  // past resonance so −180°).
+  const std::string probe = R"(<script>
+setTimeout(() => {
+  const out = [];
+  const at = (target, box, fx, fy) => target.dispatchEvent(new MouseEvent("mousemove",
+      { clientX: box.left + fx * box.width, clientY: box.top + fy * box.height, bubbles: true }));
+  const mark = document.querySelector("#eigenvalue-map path.eig");
+  at(document.querySelector("#eigenvalue-map svg"), mark.getBoundingClientRect(), 0.5, 0.5);
+  out.push(document.querySelector("#eigenvalue-map .tip").textContent);
+  const bode = document.querySelector(".bode svg");
+  at(bode, bode.getBoundingClientRect(), 0.5, 0.5);
+  out.push(document.querySelector(".bode .tip").textContent);
+  document.body.setAttribute("data-probe", out.join(" | "));
+}, 300);
+</script>)";
+  std::string html = jourdain::test::read_text(file);
+  html.insert(html.rfind("</body>"), probe);
+  const fs::path probed = dir.path() / "probed.html";
+  std::ofstream(probed) << html;
+  const std::string hovered = dom_of(browser, dir, probed);
+  std::smatch said;
+  REQUIRE(std::regex_search(hovered, said, std::regex("data-probe=\"([^\"]*)\"")));
+  const std::string readout = said[1];
+  CAPTURE(readout);
+  CHECK(readout.find("λ = 0 + 3.132j 1/s") != std::string::npos);
+  CHECK(readout.find("mode 1 (oscillatory)") != std::string::npos);
+  CHECK(readout.find("f = 0.63096 Hz") != std::string::npos);
+  CHECK(readout.find("|G| = -15.43 dB (0.1693 rad/(N·m))") != std::string::npos);
+  CHECK(readout.find("phase = -180°") != std::string::npos);
 }
