@@ -1,6 +1,7 @@
 // The report's data (report.hpp): rows taken in as the run records them, thinned into
-// bounded buckets and frames, then one JSON object that the page's script
-// (framework/report/page/report.js) builds everything from.
+// bounded buckets and frames, a linear analysis and its modes' frames as they are handed
+// over, then one JSON object that the page's script (framework/report/page/report.js)
+// builds everything from.
 #include "jourdain/report/report.hpp"
 
 #include <algorithm>
@@ -321,6 +322,8 @@ void Report::set_linear(nlohmann::json linear) {
 }
 
 void Report::mode_frame(int mode, const Context& ctx) {
+  // ctx holds x = x_op + a·Re(v·e^{jφ}) at one phase φ of the mode (v its shape, a an
+  // amplitude the caller chose): the poses are read from it as from a row's context.
   const bool known = linear_.is_object() && linear_.contains("modes");
   if (mode < 0 || (known && static_cast<size_t>(mode) >= linear_["modes"].size()))
     throw InputError({}, "report: mode " + std::to_string(mode) + " is not one of the linear analysis' " +
