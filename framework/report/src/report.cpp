@@ -1,6 +1,7 @@
 // The report's data (report.hpp): rows taken in as the run records them, thinned into
-// bounded buckets and frames, then one JSON object that the page's script
-// (framework/report/page/report.js) builds everything from.
+// bounded buckets and frames, a linear analysis and its modes' frames as they are handed
+// over, then one JSON object that the page's script (framework/report/page/report.js)
+// builds everything from.
 #include "jourdain/report/report.hpp"
 
 #include <algorithm>
@@ -313,6 +314,29 @@ void Report::add_frame(const Row& row, bool pinned) {
   }
 }
 
+void Report::set_linear(nlohmann::json linear) {
+  if (!linear.is_object()) throw InputError({}, "report: the linear analysis must be a JSON object (linear.json's)");
+  if (linear.contains("modes") && !linear["modes"].is_array())
+    throw InputError({}, "report: the linear analysis' \"modes\" must be an array");
+  linear_ = std::move(linear);
+}
+
+void Report::mode_frame(int mode, const Context& ctx) {
+  // ctx holds x = x_op + a·Re(v·e^{jφ}) at one phase φ of the mode (v its shape, a an
+  // amplitude the caller chose): the poses are read from it as from a row's context.
+  const bool known = linear_.is_object() && linear_.contains("modes");
+  if (mode < 0 || (known && static_cast<size_t>(mode) >= linear_["modes"].size()))
+    throw InputError({}, "report: mode " + std::to_string(mode) + " is not one of the linear analysis' " +
+                             (known ? std::to_string(linear_["modes"].size()) + " modes" : "modes"));
+  if (pose_.empty()) return;  // nothing moves: no animation to show the mode in
+  if (mode_frames_.size() <= static_cast<size_t>(mode)) mode_frames_.resize(static_cast<size_t>(mode) + 1);
+  auto& frames = mode_frames_[static_cast<size_t>(mode)];
+  if (static_cast<long>(frames.size()) >= settings_.animation_frames) return;  // bounded, as the rows' frames
+  std::vector<double> pose(pose_.size());
+  for (size_t k = 0; k < pose_.size(); ++k) pose[k] = model_.value(ctx, *pose_[k]);
+  frames.push_back(std::move(pose));
+}
+
 nlohmann::json Report::data(const ReportHeading& heading, const nlohmann::json& summary) const {
   // Each variable with its quantity (the key of "display" units, from its SI unit), what
   // it is (its axis: the declared quantity, else that one) and the unit it is shown in
@@ -372,6 +396,23 @@ nlohmann::json Report::data(const ReportHeading& heading, const nlohmann::json& 
     for (size_t k = 0; k < pose_.size(); ++k) animation["values"][pose_[k]->name] = std::move(poses[k]);
   }
 
+  // The modes' animations: the same sketches, placed by each mode's frames (one cycle, in
+  // phase order; the page loops it).
+  json mode_animation = nullptr;
+  json modes = json::array();
+  for (size_t m = 0; m < mode_frames_.size(); ++m) {
+    const auto& frames = mode_frames_[m];
+    if (frames.empty()) continue;
+    json values = json::object();
+    for (size_t k = 0; k < pose_.size(); ++k) {
+      json column = json::array();
+      for (const auto& f : frames) column.push_back(rounded_pose(f[k]));
+      values[pose_[k]->name] = std::move(column);
+    }
+    modes.push_back({{"mode", m}, {"frames", frames.size()}, {"values", std::move(values)}});
+  }
+  if (!modes.empty()) mode_animation = {{"sketches", sketches_}, {"modes", std::move(modes)}};
+
   json shown = summary;
   const size_t event_count = shown.contains("events") && shown["events"].is_array() ? shown["events"].size() : 0;
   if (event_count > settings_.table_events) {
@@ -389,7 +430,9 @@ nlohmann::json Report::data(const ReportHeading& heading, const nlohmann::json& 
           {"variables", variables},
           {"plots", plot_groups(variables, monitor_)},
           {"series", std::move(series)},
-          {"animation", std::move(animation)}};
+          {"animation", std::move(animation)},
+          {"linear", linear_},
+          {"mode_animation", std::move(mode_animation)}};
 }
 
 }  // namespace jourdain::report

@@ -3,14 +3,19 @@
 // script error (its script marks <body data-report-ready="1"> when done and writes any
 // error into data-report-error, both visible in the dumped DOM), show the animation and
 // its controls, and start playing (it does when its address ends in #autoplay).
+// A linear analysis' page (linear_example.hpp) builds its section: stability, eigenvalue
+// map, modes, Bode plot, mode shape and matrices, and its hover readouts answer.
 // Without a browser the test fails, unless JOURDAIN_ALLOW_NO_BROWSER=1: then it is
 // skipped (exit code 77, which ctest reports as "Skipped").
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <regex>
 #include <sstream>
 
+#include "jourdain/report/report.hpp"
 #include "jourdain_test.hpp"
+#include "linear_example.hpp"
 
 using jourdain::test::run_command;
 using jourdain::test::shell_quote;
@@ -71,20 +76,14 @@ std::string chromium_command(const std::string& browser, const TempDir& dir) {
          shell_quote(dir.path() / "profile");
 }
 
-// `jourdain run -q NETLIST -o DIR/run ARGS`, then the DOM of DIR/run/report.html`hash`
-// as headless Chromium builds it, checked free of script errors; stderr (Chromium's own
-// chatter) apart from the DOM on stdout.
-std::string built_page(const std::string& browser, const TempDir& dir, const std::string& netlist,
-                       const std::string& args = "", const std::string& hash = "") {
-  const fs::path out = dir.path() / "run";
-  auto run = run_command(jourdain::test::jourdain_exe() + " run -q " +
-                         shell_quote(jourdain::test::netlist_path(netlist)) + " -o " + shell_quote(out) + " " + args);
-  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+// The DOM of `page``hash` as headless Chromium builds it, checked free of script errors;
+// stderr (Chromium's own chatter) apart from the DOM on stdout.
+std::string dom_of(const std::string& browser, const TempDir& dir, const fs::path& page, const std::string& hash = "") {
   const std::string chromium = chromium_command(browser, dir);
   const fs::path dom_file = dir.path() / "dom.html", log = dir.path() / "chromium.log";
   auto dump = run_command("(" + chromium + " --virtual-time-budget=2000 --dump-dom " +
-                          shell_quote("file://" + (out / "report.html").string() + hash) + " > " + shell_quote(dom_file) +
-                          " 2> " + shell_quote(log) + ")");
+                          shell_quote("file://" + page.string() + hash) + " > " + shell_quote(dom_file) + " 2> " +
+                          shell_quote(log) + ")");
   const std::string dom = fs::exists(dom_file) ? jourdain::test::read_text(dom_file) : "";
   const std::string messages = browser_messages(log);
   CAPTURE(messages);
@@ -95,6 +94,17 @@ std::string built_page(const std::string& browser, const TempDir& dir, const std
   CHECK(dom.find("class=\"script-error\"") == std::string::npos);
   CHECK(dom.find("data-report-ready=\"1\"") != std::string::npos);
   return dom;
+}
+
+// `jourdain run -q NETLIST -o DIR/run ARGS`, then the DOM of DIR/run/report.html`hash`
+// (dom_of).
+std::string built_page(const std::string& browser, const TempDir& dir, const std::string& netlist,
+                       const std::string& args = "", const std::string& hash = "") {
+  const fs::path out = dir.path() / "run";
+  auto run = run_command(jourdain::test::jourdain_exe() + " run -q " +
+                         shell_quote(jourdain::test::netlist_path(netlist)) + " -o " + shell_quote(out) + " " + args);
+  REQUIRE_MESSAGE(run.exit_code == 0, run.output);
+  return dom_of(browser, dir, out / "report.html", hash);
 }
 
 // A tile of the header: <div class="k">key</div><div class="v">value</div>.
@@ -170,4 +180,83 @@ TEST_CASE("a kinematic run's page names the analysis and shows no integrator") {
   CHECK(dom.find(tile("Solved points", "401")) != std::string::npos);
   CHECK(dom.find("dopri5") == std::string::npos);
   CHECK(dom.find("Time settings (kinematic analysis, no integrator)") != std::string::npos);
+}
+
+TEST_CASE("a linear run's page: stability, eigenvalues, modes, Bode plots, the mode's shape and the matrices") {
+  const std::string browser = browser_or_skip();
+  TempDir dir;
+  // As a linear run gives it (linear_example.hpp): the operating point's row, the
+  // pendulum's analysis, 24 frames of its mode; a summary without solver or events.
+  auto registry = jourdain::test::builtin_registry();
+  const auto net = jourdain::load_netlist(jourdain::test::netlist_path("pendulum"), registry);
+  jourdain::report::Report page(net.model, net.record);
+  jourdain::test::PendulumLinear::fill(net.model, page, 24);
+  const fs::path file = dir.path() / "report.html";
+  jourdain::report::write_page(file, page.data({net.name, net.description, "netlists/pendulum.json"},
+                                               {{"status", "finished"}, {"analysis", "linear"}}));
+  const std::string dom = dom_of(browser, dir, file);
+  CHECK(dom.find("NaN") == std::string::npos);
+  CHECK(dom.find(tile("Analysis", "linear")) != std::string::npos);
+  CHECK(dom.find(tile("Stability", "marginally stable")) != std::string::npos);
+  // 1. The operating point and the stability statement.
+  CHECK(dom.find("id=\"linear\"") != std::string::npos);
+  CHECK(dom.find("Operating point: an equilibrium") != std::string::npos);
+  CHECK(dom.find("class=\"stability marginal\"") != std::string::npos);
+  // 2. The eigenvalue map: ±jω0, both stable (on the axis, not to its right).
+  CHECK(dom.find("id=\"eigenvalue-map\"") != std::string::npos);
+  CHECK(count(dom, "class=\"eig stable\"") == 2);
+  CHECK(count(dom, "class=\"eig unstable\"") == 0);
+  CHECK(count(dom, "class=\"zero\"") == 2);
+  // 3. The modes' table: one row, fn = ω0/2π = 0.4985 Hz, both states at 50 %.
+  CHECK(dom.find("id=\"mode-table\"") != std::string::npos);
+  CHECK(dom.find("<td class=\"num\">0.4985</td>") != std::string::npos);
+  CHECK(dom.find("bob.theta 50%, bob.omega 50%") != std::string::npos);
+  // 4. One Bode plot: magnitude and phase, each a curve.
+  CHECK(count(dom, "class=\"plot bode\"") == 1);
+  CHECK(dom.find("torque.value → bob.theta") != std::string::npos);
+  CHECK(dom.find("magnitude [dB]") != std::string::npos);
+  CHECK(dom.find("phase [°]") != std::string::npos);
+  // 5. The mode's shape: its own scene and selector; the single row's still frame and
+  // its one-point plots are left out.
+  CHECK(dom.find("id=\"mode-scene\"") != std::string::npos);
+  CHECK(dom.find("id=\"mode-select\"") != std::string::npos);
+  CHECK(dom.find("bob.pin") != std::string::npos);
+  CHECK(dom.find("id=\"scene\"") == std::string::npos);
+  CHECK(dom.find("id=\"plots\"") == std::string::npos);
+  // 6. The matrices, folded: A's −ω0² = −9.81 (to 4 digits).
+  CHECK(dom.find("<details class=\"matrices\">") != std::string::npos);
+  CHECK(dom.find(">-9.81<") != std::string::npos);
+
+  // The hover readouts, by a probe appended to the page: the pointer on the first
+  // eigenvalue's cross, then mid-way across the magnitude plot (0.631 Hz of
+  // 0.01–100 Hz, a computed point: |G| = 1/|ω0² − ω²| = 0.1693 rad/(N·m) = −15.43 dB,
+  // past resonance so −180°).
+  const std::string probe = R"(<script>
+setTimeout(() => {
+  const out = [];
+  const at = (target, box, fx, fy) => target.dispatchEvent(new MouseEvent("mousemove",
+      { clientX: box.left + fx * box.width, clientY: box.top + fy * box.height, bubbles: true }));
+  const mark = document.querySelector("#eigenvalue-map path.eig");
+  at(document.querySelector("#eigenvalue-map svg"), mark.getBoundingClientRect(), 0.5, 0.5);
+  out.push(document.querySelector("#eigenvalue-map .tip").textContent);
+  const bode = document.querySelector(".bode svg");
+  at(bode, bode.getBoundingClientRect(), 0.5, 0.5);
+  out.push(document.querySelector(".bode .tip").textContent);
+  document.body.setAttribute("data-probe", out.join(" | "));
+}, 300);
+</script>)";
+  std::string html = jourdain::test::read_text(file);
+  html.insert(html.rfind("</body>"), probe);
+  const fs::path probed = dir.path() / "probed.html";
+  std::ofstream(probed) << html;
+  const std::string hovered = dom_of(browser, dir, probed);
+  std::smatch said;
+  REQUIRE(std::regex_search(hovered, said, std::regex("data-probe=\"([^\"]*)\"")));
+  const std::string readout = said[1];
+  CAPTURE(readout);
+  CHECK(readout.find("λ = 0 + 3.132j 1/s") != std::string::npos);
+  CHECK(readout.find("mode 1 (oscillatory)") != std::string::npos);
+  CHECK(readout.find("f = 0.63096 Hz") != std::string::npos);
+  CHECK(readout.find("|G| = -15.43 dB (0.1693 rad/(N·m))") != std::string::npos);
+  CHECK(readout.find("phase = -180°") != std::string::npos);
 }

@@ -8,7 +8,11 @@
 //     readout and a unit selector;
 //   - an animation of the components that draw themselves (Component::sketch(), e.g. the
 //     bodies and the ground of a planar mechanism), with play, pause, a time slider and
-//     a speed selector.
+//     a speed selector;
+//   - for a linear analysis (set_linear): the operating point and the stability, the
+//     eigenvalues on the complex plane, a table of the modes (frequencies, damping, time
+//     constants, participating states), Bode plots of each input -> output pair, the
+//     modes' shapes animated (mode_frame) and the state-space matrices.
 //
 // The report is a module of its own: it knows the framework (Model, Context, the
 // Recorder's RowListener) and nothing of the solvers. A Report listens to the run's
@@ -79,8 +83,25 @@ class Report final : public RowListener {
 
   long rows() const { return rows_; }
 
+  // The linear analysis of this model: linear.json's object (operating point, states,
+  // inputs, outputs, A, B, C, D, stability, eigenvalues, modes, bode; README.md). The
+  // page gets a "Linear analysis" section from it. Call before data(). Throws InputError
+  // unless it is an object whose "modes", when present, is an array.
+  void set_linear(nlohmann::json linear);
+
+  // One frame of mode `mode` (index into linear["modes"]) animated: ctx is the model
+  // evaluated at the operating point displaced along the mode shape at one phase of its
+  // cycle. The report reads the same pose variables as for the rows (sketch_variables)
+  // from ctx. Frames of a mode come in phase order over one cycle (e.g. 24); the page
+  // loops them. Ignored when nothing in the model moves (no animation); at most
+  // settings.animation_frames frames a mode are kept (the cycle's first ones). Throws
+  // InputError for a negative mode, or one past linear["modes"] once set_linear was called.
+  void mode_frame(int mode, const Context& ctx);
+
   // The page's data: heading, summary (summary.json's object, as the run wrote it; its
-  // event list shortened to settings.table_events), the plotted series and the animation.
+  // event list shortened to settings.table_events), the plotted series and the animation,
+  // and with a linear analysis "linear" (set_linear's object as it was given) and
+  // "mode_animation" (the sketches and, per mode with frames, the poses of its frames).
   // Callable at any time, e.g. after a failed run: it shows the rows taken in so far.
   nlohmann::json data(const ReportHeading& heading, const nlohmann::json& summary) const;
 
@@ -131,6 +152,8 @@ class Report final : public RowListener {
   std::vector<Frame> frames_;
   long frame_stride_ = 1;
   long ordinary_frames_ = 0;
+  nlohmann::json linear_;                               // set_linear's object, or null
+  std::vector<std::vector<std::vector<double>>> mode_frames_;  // [mode][frame][pose variable]
 };
 
 // The page: report.html (framework/report/page) with its style, `data` (Report::data)
