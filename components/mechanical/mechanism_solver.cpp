@@ -217,6 +217,16 @@ class MechanismSolver final : public BlockSolver {
     return h;
   }
 
+  std::vector<std::pair<int, int>> coordinate_pairs(const Model& model, Context& ctx) const override {
+    std::vector<std::pair<int, int>> pairs;
+    for (const auto& body : system_.bodies()) {
+      const Eval e = model.view(body.comp, ctx, Eval::Phase::Outputs);
+      const std::array<int, 6> slot = body.body->state_indices(e);
+      for (int k = 0; k < 3; ++k) pairs.emplace_back(slot[k], slot[3 + k]);
+    }
+    return pairs;
+  }
+
   // Assembly to the assembly tolerance, then the velocities: what the projection does,
   // but whatever world.constraints.projection says.
   bool restore_invariants(const Model& model, Context& ctx) const override {

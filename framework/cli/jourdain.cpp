@@ -1,5 +1,6 @@
 // jourdain: check, run and describe netlists.
 //   jourdain run NETLIST [-o DIR] [--set comp.param=value ...] [--t-end T] [--no-report]
+//   jourdain linearize NETLIST [--at equilibrium|initial|T] [--input P ...] [--output V ...] [-o DIR]
 //   jourdain check NETLIST
 //   jourdain list
 //   jourdain describe TYPE [--json]
@@ -29,6 +30,7 @@
 #include "jourdain/report/report.hpp"
 #include "jourdain/schema.hpp"
 #include "jourdain/suggest.hpp"
+#include "jourdain/solvers/linear.hpp"
 #include "jourdain/solvers/run.hpp"
 #include "jourdain/solvers/solver_registry.hpp"
 #include "jourdain/version.hpp"
@@ -66,10 +68,22 @@ class ProgressBar {
   std::chrono::steady_clock::time_point last_{};
 };
 
+// What `jourdain linearize` and a netlist's "analysis": "linear" ask for: the netlist's
+// "linear" settings, with the command line's options over them.
+struct LinearRequest {
+  std::string at;  // empty: the netlist's
+  std::vector<std::string> inputs, outputs;
+  std::optional<double> from_hz, to_hz;
+};
+
+int cmd_linear(Registry& registry, const std::string& file, const std::string& out_dir,
+               const std::vector<std::string>& sets, const LinearRequest& request, bool report, bool quiet);
+
 int cmd_run(Registry& registry, const std::string& file, const std::string& out_dir,
             const std::vector<std::string>& sets, std::optional<double> t_end, bool report, bool quiet) {
   NetlistOverrides overrides{sets};
   Netlist net = load_netlist(file, registry, overrides);
+  if (net.linear_analysis) return cmd_linear(registry, file, out_dir, sets, {}, report, quiet);
   std::filesystem::path dir = out_dir.empty() ? std::filesystem::path("results") / net.name : std::filesystem::path(out_dir);
   // Read here for the progress bar and the log line; run_netlist reads them again and
   // reports their warnings.
@@ -127,6 +141,74 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
               << r.columns.size() - 1 << " variables)\n"
               << "summary: " << (dir / "summary.json").string() << "\n"
               << report_line;
+  return kOk;
+}
+
+int cmd_linear(Registry& registry, const std::string& file, const std::string& out_dir,
+               const std::vector<std::string>& sets, const LinearRequest& request, bool report, bool quiet) {
+  NetlistOverrides overrides{sets};
+  Netlist net = load_netlist(file, registry, overrides);
+  LinearSettings settings = linear_settings_from_json(net.linear, {file, "/linear", "", ""});
+  if (!request.at.empty()) parse_operating_point(request.at, settings, {file, "--at", "", ""});
+  if (!request.inputs.empty()) settings.inputs = request.inputs;
+  if (!request.outputs.empty()) settings.outputs = request.outputs;
+  if (request.from_hz) settings.frequency_from = *request.from_hz;
+  if (request.to_hz) settings.frequency_to = *request.to_hz;
+  std::filesystem::path dir = out_dir.empty() ? std::filesystem::path("results") / net.name : std::filesystem::path(out_dir);
+  LinearRunOptions options;
+  options.output_dir = dir;
+  options.solvers = &solvers(registry);
+  std::optional<report::Report> page;
+  if (report) {
+    page.emplace(net.model, net.record, report::ReportSettings{}, net.display_units);
+    options.listeners.push_back(&*page);
+  }
+  spdlog::info("linear analysis of {} ({} components, {} states)", net.name, net.model.components().size(),
+               net.model.state_count());
+  LinearRunResult r = run_linear(net, settings, options);
+  for (const auto& w : r.warnings) spdlog::warn("{}", w);
+  std::string report_line;
+  if (page) {
+    try {
+      if (r.finished) {
+        page->set_linear(to_json(r.linear));
+        // Each mode drawn through one cycle, 24 poses: the page animates them.
+        for (size_t m = 0; m < r.linear.modes.size(); ++m)
+          for (int k = 0; k < 24; ++k)
+            page->mode_frame(static_cast<int>(m),
+                             mode_pose(net.model, r.operating_point, r.linear, static_cast<int>(m), 2.0 * M_PI * k / 24));
+      }
+      report::write_page(dir / "report.html", page->data({net.name, net.description, net.file.string()}, r.summary));
+      report_line = "report: " + (dir / "report.html").string() + "\n";
+    } catch (const std::exception& e) {  // the results stand without it
+      spdlog::warn("report.html not written: {}", e.what());
+    }
+  }
+  if (!r.finished) {
+    spdlog::error("linear analysis failed {}", r.failure);
+    if (!quiet) std::cout << "summary: " << (dir / "summary.json").string() << "\n" << report_line;
+    return kSimulationFailed;
+  }
+  if (!quiet) {
+    const auto& lm = r.linear;
+    std::cout << "linear model at " << r.summary["linear"]["operating_point"]["how"].get<std::string>() << ": "
+              << lm.independent.size() << " independent states";
+    if (!lm.dependent.empty()) std::cout << " (" << lm.dependent.size() << " eliminated by constraints)";
+    std::cout << ", " << lm.inputs.size() << " inputs, " << lm.outputs.size() << " outputs; " << lm.stability << "\n";
+    for (size_t k = 0; k < lm.modes.size() && k < 12; ++k) {
+      const auto& m = lm.modes[k];
+      std::printf("  mode %2zu  λ = %-28s f_n = %-12.6g Hz  ζ = %-10.4g  %s\n", k + 1,
+                  (std::to_string(m.eigenvalue.real()) + (m.oscillatory ? " ± " + std::to_string(m.eigenvalue.imag()) + "i" : ""))
+                      .c_str(),
+                  m.natural_frequency / (2.0 * M_PI), m.damping_ratio,
+                  lm.state_names[lm.independent[m.participation.front().first]].c_str());
+    }
+    if (lm.modes.size() > 12) std::cout << "  … " << lm.modes.size() - 12 << " more in modes.csv\n";
+    std::cout << "linear model: " << (dir / "linear.json").string() << " (A.csv, B.csv, C.csv, D.csv, modes.csv"
+              << (lm.response.empty() ? "" : ", bode.csv") << ")\n"
+              << "summary: " << (dir / "summary.json").string() << "\n"
+              << report_line;
+  }
   return kOk;
 }
 
@@ -208,7 +290,8 @@ int cmd_describe(const Registry& registry, const std::string& type, bool all, bo
 
 // The netlist's JSON Schema, for this registry (built-in types and the plugins loaded).
 int cmd_schema(Registry& registry, const std::string& out_file) {
-  const std::string text = netlist_schema(registry, solver_settings_schema(solvers(registry))).dump(2) + "\n";
+  const std::string text =
+      netlist_schema(registry, solver_settings_schema(solvers(registry)), linear_settings_schema()).dump(2) + "\n";
   if (out_file.empty() || out_file == "-") {
     std::cout << text;
     return kOk;
@@ -261,6 +344,19 @@ int main(int argc, char** argv) {
   run->add_option("--set", sets, "override a parameter: component.parameter=value (value may carry a unit)");
   run->add_option("--t-end", t_end, "end time [s], overriding the netlist's solver.t_end");
   run->add_flag("--no-report", no_report, "do not write report.html (plots, animation; one self-contained page)");
+  LinearRequest linear_request;
+  double from_hz = 0.0, to_hz = 0.0;
+  auto* linearize = app.add_subcommand(
+      "linearize", "linear model at an operating point: eigenvalues, modes, frequency response (linear.json, report.html)");
+  linearize->add_option("netlist", netlist, "netlist file (JSON)")->required();
+  linearize->add_option("--at", linear_request.at, "operating point: equilibrium (default), initial, or a time (2.5, \"250 ms\")");
+  linearize->add_option("--input", linear_request.inputs, "a numeric parameter perturbed as an input (component.parameter); repeatable");
+  linearize->add_option("--output", linear_request.outputs, "a recordable variable as an output (component.variable); repeatable");
+  auto* from_option = linearize->add_option("--from", from_hz, "lowest frequency of the response [Hz]");
+  auto* to_option = linearize->add_option("--to", to_hz, "highest frequency of the response [Hz]");
+  linearize->add_option("-o,--output-dir", out_dir, "output folder (default: results/<netlist name>)");
+  linearize->add_option("--set", sets, "override a parameter: component.parameter=value (value may carry a unit)");
+  linearize->add_flag("--no-report", no_report, "do not write report.html");
   auto* check = app.add_subcommand("check", "validate a netlist; print the evaluation order and loops");
   check->add_option("netlist", netlist, "netlist file (JSON)")->required();
   app.add_subcommand("list", "list the component types available");
@@ -298,6 +394,11 @@ int main(int argc, char** argv) {
     register_builtin_components(registry);
     for (const auto& p : plugins) registry.load_plugin(p);
     if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, t_end, !no_report, quiet);
+    if (linearize->parsed()) {
+      if (from_option->count()) linear_request.from_hz = from_hz;
+      if (to_option->count()) linear_request.to_hz = to_hz;
+      return cmd_linear(registry, netlist, out_dir, sets, linear_request, !no_report, quiet);
+    }
     if (check->parsed()) return cmd_check(registry, netlist);
     if (describe->parsed()) return cmd_describe(registry, type, all, as_json, markdown);
     if (schema->parsed()) return cmd_schema(registry, schema_file);

@@ -709,6 +709,16 @@ Eigen::MatrixXd Model::invariant_jacobian(Context& ctx) const {
   return all;
 }
 
+std::vector<std::pair<int, int>> Model::coordinate_pairs(Context& ctx) const {
+  std::vector<std::pair<int, int>> all;
+  for (const auto& s : block_solvers_)
+    if (s) {
+      const auto pairs = s->coordinate_pairs(*this, ctx);
+      all.insert(all.end(), pairs.begin(), pairs.end());
+    }
+  return all;
+}
+
 bool Model::restore_invariants(Context& ctx) const {
   bool changed = false;
   for (const auto& s : block_solvers_)

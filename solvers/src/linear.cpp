@@ -132,8 +132,10 @@ namespace {
 const double kStepScale = std::cbrt(std::numeric_limits<double>::epsilon());
 
 // The independent states and the basis T at ctx: δx = T δz, ∂h/∂x T = 0. Coordinate
-// partitioning: a column-pivoted QR of H = ∂h/∂x puts the rank(H) best-conditioned
-// columns first; those states are dependent, x_D = −R11⁻¹ R12 x_I, the rest independent.
+// partitioning (Wehage & Haug 1982): a column-pivoted QR of the position-level rows of
+// H = ∂h/∂x puts the best-conditioned coordinates first; those coordinates and their rates
+// are dependent, the rest independent, and x_D = −H_D⁺ H_I x_I (H_D has full column rank;
+// redundant rows are consistent). Without (coordinate, rate) pairs, the QR runs on H.
 struct Partition {
   std::vector<int> independent, dependent;
   Eigen::MatrixXd basis;
@@ -148,29 +150,43 @@ Partition partition(const Model& model, Context& ctx) {
     p.basis = Eigen::MatrixXd::Identity(n, n);
     return p;
   }
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(H);
-  // Rows are O(1) in the constraints' units; entries below 1e-9 of the largest are the
+  // Entries are O(1) in the constraints' units; below 1e-9 of the largest they are the
   // differentiation's noise in ∂Φ̇/∂q, not structure.
-  qr.setThreshold(1e-9);
-  const int r = static_cast<int>(qr.rank());
-  const auto& perm = qr.colsPermutation().indices();
+  const double threshold = 1e-9;
   std::vector<bool> is_dependent(n, false);
-  for (int k = 0; k < r; ++k) is_dependent[perm[k]] = true;
-  for (int j = 0; j < n; ++j) (is_dependent[j] ? p.dependent : p.independent).push_back(j);
-  // R = [R11 R12] in the permuted order; x_D(perm order) = −R11⁻¹ R12 x_I(perm order).
-  const Eigen::MatrixXd R = qr.matrixR().topRows(r).template triangularView<Eigen::Upper>();
-  const Eigen::MatrixXd coupling =
-      -R.leftCols(r).template triangularView<Eigen::Upper>().solve(R.rightCols(n - r));
-  p.basis = Eigen::MatrixXd::Zero(n, n - r);
-  // Column k of the permuted independent block is state perm[r + k]; place it at its
-  // position in p.independent (ascending).
-  std::vector<int> column_of(n, -1);
-  for (size_t k = 0; k < p.independent.size(); ++k) column_of[p.independent[k]] = static_cast<int>(k);
-  for (int k = 0; k < n - r; ++k) {
-    const int col = column_of[perm[r + k]];
-    p.basis(perm[r + k], col) = 1.0;
-    for (int i = 0; i < r; ++i) p.basis(perm[i], col) = coupling(i, k);
+  const auto pairs = model.coordinate_pairs(ctx);
+  if (!pairs.empty()) {
+    // Position-level rows: those with no entry in any rate's column.
+    std::vector<Eigen::Index> rows;
+    for (Eigen::Index i = 0; i < H.rows(); ++i) {
+      bool position_level = true;
+      for (const auto& pr : pairs) position_level = position_level && H(i, pr.second) == 0.0;
+      if (position_level) rows.push_back(i);
+    }
+    Eigen::MatrixXd positions(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(pairs.size()));
+    for (size_t i = 0; i < rows.size(); ++i)
+      for (size_t k = 0; k < pairs.size(); ++k)
+        positions(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k)) = H(rows[i], pairs[k].first);
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(positions);
+    qr.setThreshold(threshold);
+    for (Eigen::Index k = 0; k < qr.rank(); ++k) {
+      const auto& pr = pairs[static_cast<size_t>(qr.colsPermutation().indices()[k])];
+      is_dependent[pr.first] = is_dependent[pr.second] = true;
+    }
+  } else {
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(H);
+    qr.setThreshold(threshold);
+    for (Eigen::Index k = 0; k < qr.rank(); ++k) is_dependent[qr.colsPermutation().indices()[k]] = true;
   }
+  for (int j = 0; j < n; ++j) (is_dependent[j] ? p.dependent : p.independent).push_back(j);
+  const auto d = static_cast<Eigen::Index>(p.dependent.size()), r = static_cast<Eigen::Index>(p.independent.size());
+  Eigen::MatrixXd HD(H.rows(), d), HI(H.rows(), r);
+  for (Eigen::Index k = 0; k < d; ++k) HD.col(k) = H.col(p.dependent[static_cast<size_t>(k)]);
+  for (Eigen::Index k = 0; k < r; ++k) HI.col(k) = H.col(p.independent[static_cast<size_t>(k)]);
+  const Eigen::MatrixXd coupling = -HD.colPivHouseholderQr().solve(HI);
+  p.basis = Eigen::MatrixXd::Zero(n, r);
+  for (Eigen::Index k = 0; k < r; ++k) p.basis(p.independent[static_cast<size_t>(k)], k) = 1.0;
+  for (Eigen::Index k = 0; k < d; ++k) p.basis.row(p.dependent[static_cast<size_t>(k)]) = coupling.row(k);
   return p;
 }
 
@@ -556,7 +572,7 @@ json to_json(const LinearModel& lm) {
                      {"participation", participation},
                      {"shape", shape}});
   }
-  json out = {{"operating_point", {{"at", lm.at}, {"time", lm.time}, {"residual", lm.residual},
+  json out = {{"operating_point", {{"at", lm.at}, {"time", lm.time},
                                    {"note", lm.frozen.empty() ? "the model has no discrete states or events"
                                                               : "discrete states and events are frozen at the "
                                                                 "operating point"},
@@ -573,6 +589,8 @@ json to_json(const LinearModel& lm) {
               {"stability", lm.stability},
               {"eigenvalues", eigenvalues},
               {"modes", modes}};
+  // How close to ẋ = 0 an equilibrium is; elsewhere ẋ is no error.
+  if (lm.at == "equilibrium") out["operating_point"]["residual"] = lm.residual;
   if (!lm.response.empty()) {
     json pairs = json::array();
     const size_t ni = lm.inputs.size();
@@ -679,9 +697,14 @@ void write_linear_files(const LinearModel& lm, const std::filesystem::path& dir)
 
 Context mode_pose(const Model& model, const Context& operating_point, const LinearModel& lm, int mode, double phase) {
   const LinearMode& m = lm.modes.at(static_cast<size_t>(mode));
-  const int ref = lm.independent[m.participation.front().first];
-  const double amplitude = 0.1 * std::max(1.0, std::abs(lm.x[ref]));
   Context ctx = operating_point;
+  // Where states come as coordinates and rates (a mechanism), the coordinate that moves
+  // most moves by 0.1 (m or rad): what a drawing shows. Otherwise the largest
+  // participant moves by a tenth of its scale.
+  double amplitude = 0.0;
+  for (const auto& pr : model.coordinate_pairs(ctx)) amplitude = std::max(amplitude, std::abs(m.shape[pr.first]));
+  if (amplitude > 0) amplitude = 0.1 / amplitude;
+  else amplitude = 0.1 * std::max(1.0, std::abs(lm.x[lm.independent[m.participation.front().first]]));
   const cd turn = std::polar(1.0, phase);
   for (Eigen::Index i = 0; i < ctx.x.size(); ++i) ctx.x[i] = lm.x[i] + amplitude * (m.shape[i] * turn).real();
   model.evaluate(ctx);
@@ -714,8 +737,18 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
   for (const auto& [name, value] : options.parameters) model.set_parameter(ctx, name, value);
   // Names are checked before anything runs: a typo in an output is bad input, not a
   // failure found after the operating point.
-  for (const auto& name : settings.outputs) model.recordable(name);
-  for (const auto& name : settings.inputs) model.parameter(name);
+  auto check_names = [&](const std::vector<std::string>& names, const char* key, auto&& find) {
+    for (size_t k = 0; k < names.size(); ++k) {
+      try {
+        find(names[k]);
+      } catch (const InputError& e) {
+        throw InputError({netlist.file.string(), "/linear/" + std::string(key) + "/" + std::to_string(k), "", ""},
+                         e.message());
+      }
+    }
+  };
+  check_names(settings.outputs, "outputs", [&](const std::string& n) { model.recordable(n); });
+  check_names(settings.inputs, "inputs", [&](const std::string& n) { model.parameter(n); });
 
   Recorder recorder(model, netlist.record);
   for (auto* l : options.listeners) recorder.add_listener(*l);
@@ -766,8 +799,9 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
       modes.push_back({{"natural_frequency_hz", m.natural_frequency / (2.0 * std::numbers::pi)},
                        {"damping_ratio", finite_or_null(m.damping_ratio)},
                        {"eigenvalue", complex_json(m.eigenvalue)}});
-    result.summary["linear"] = {{"operating_point", {{"at", lm.at}, {"time", lm.time}, {"how", how},
-                                                     {"residual", lm.residual}}},
+    json point = {{"at", lm.at}, {"time", lm.time}, {"how", how}};
+    if (lm.at == "equilibrium") point["residual"] = lm.residual;
+    result.summary["linear"] = {{"operating_point", point},
                                 {"frozen", lm.frozen.empty() ? json("nothing: the model has no discrete states or events")
                                                              : json(lm.frozen)},
                                 {"independent_states", lm.independent.size()},

@@ -357,3 +357,44 @@ TEST_CASE("summary.json that cannot be written is an error naming it; results.cs
     CHECK(e.message().find("cannot open the file") != std::string::npos);
   }
 }
+
+TEST_CASE("jourdain linearize: files, the operating point on the command line, bad input and no equilibrium") {
+  TempDir dir;
+  const std::string net = jourdain::test::netlist_path("mass_spring_damper").string();
+  const auto out = dir.path() / "lin";
+  CommandResult r = cli("linearize " + net + " --output mass.x -o " + out.string());
+  CAPTURE(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("asymptotically stable") != std::string::npos);
+  for (const char* file : {"linear.json", "A.csv", "B.csv", "C.csv", "D.csv", "modes.csv", "results.csv", "summary.json",
+                           "report.html"})
+    CHECK(std::filesystem::exists(out / file));
+  const auto linear = nlohmann::json::parse(slurp(out / "linear.json"));
+  CHECK(linear["states"].size() == 2);
+  CHECK(linear["modes"].size() == 1);
+  const auto summary = nlohmann::json::parse(slurp(out / "summary.json"));
+  CHECK(summary["analysis"] == "linear");
+  CHECK(summary["status"] == "finished");
+  CHECK(summary["linear"]["operating_point"]["at"] == "equilibrium");
+
+  // A time as the operating point, on the command line; a bad one is bad input.
+  r = cli("linearize -q " + net + " --at 0.5 -o " + (dir.path() / "t").string());
+  CHECK(r.exit_code == 0);
+  CHECK(nlohmann::json::parse(slurp(dir.path() / "t" / "summary.json"))["linear"]["operating_point"]["time"] == 0.5);
+  r = cli("linearize -q " + net + " --at soon -o " + (dir.path() / "bad").string());
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("--at") != std::string::npos);
+  r = cli("linearize -q " + net + " --input mass.mas -o " + (dir.path() / "bad").string());
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("mass.mass") != std::string::npos);  // the close name
+
+  // A constant force on a free mass has no equilibrium: exit 1, summary.json says why.
+  const std::string free_mass = write(dir, "free.json", R"({"components": {"mass": {"type": "mechanical1d.mass"},
+      "push": {"type": "signal.constant", "params": {"value": 1}}, "actuator": {"type": "mechanical1d.force_source"}},
+      "connections": [["push.out", "actuator.f"], ["actuator.p", "mass.p"]], "analysis": "linear"})");
+  r = cli("run -q " + free_mass + " -o " + (dir.path() / "free").string());
+  CHECK(r.exit_code == 1);
+  const auto failed = nlohmann::json::parse(slurp(dir.path() / "free" / "summary.json"));
+  CHECK(failed["status"] == "failed");
+  CHECK(failed["failure"]["message"].get<std::string>().find("no equilibrium") != std::string::npos);
+}

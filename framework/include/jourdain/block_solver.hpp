@@ -61,6 +61,11 @@ class BlockSolver {
   // invariant manifold), so that it sees the model's independent coordinates only.
   // Returns 0 rows when the block keeps none. ctx is left as it was given.
   virtual Eigen::MatrixXd invariant_jacobian(const Model& /*model*/, Context& /*ctx*/) const { return {}; }
+  // Pairs (a position state, its rate's state) among the states the invariants tie (a
+  // body's x and vx): the linear analysis makes a coordinate and its rate dependent or
+  // independent together, so that its independent states read as coordinates and their
+  // rates whatever the velocities at the operating point.
+  virtual std::vector<std::pair<int, int>> coordinate_pairs(const Model& /*model*/, Context& /*ctx*/) const { return {}; }
   // Brings ctx.x back onto the invariants whatever the run's projection settings (an
   // operating-point search takes steps along the tangent space and returns to the
   // manifold after each). Default: project().

@@ -129,6 +129,8 @@ class Model {
   // schedule order; BlockSolver::invariant_jacobian), at ctx; 0 rows when no block keeps
   // any. ctx keeps its t and x.
   Eigen::MatrixXd invariant_jacobian(Context& ctx) const;
+  // Every block's (position state, rate state) pairs (BlockSolver::coordinate_pairs).
+  std::vector<std::pair<int, int>> coordinate_pairs(Context& ctx) const;
   // Moves ctx.x back onto every block's invariants (BlockSolver::restore_invariants),
   // whatever the projection settings; re-evaluates and returns true if ctx.x changed.
   bool restore_invariants(Context& ctx) const;

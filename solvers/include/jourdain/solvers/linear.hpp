@@ -117,8 +117,9 @@ nlohmann::json to_json(const LinearModel& lm);
 void write_linear_files(const LinearModel& lm, const std::filesystem::path& dir);
 
 // The model at the operating point displaced along mode `mode`'s shape at `phase`
-// (radians of its cycle), evaluated: for drawing the mode. The amplitude is a tenth of
-// the largest participant's scale (max(1, |x|) in its SI unit).
+// (radians of its cycle), evaluated: for drawing the mode. The amplitude: the coordinate
+// that moves most moves by 0.1 m or rad (mechanisms), else the largest participant by a
+// tenth of its scale (max(1, |x|) in its SI unit).
 Context mode_pose(const Model& model, const Context& operating_point, const LinearModel& lm, int mode, double phase);
 
 struct LinearRunOptions {
