@@ -4,6 +4,7 @@
 #include <set>
 
 #include "jourdain_test.hpp"
+#include "jourdain/solvers/linear.hpp"
 #include "../components/spatial/three_link_arm.hpp"
 
 using namespace jourdain;
@@ -16,7 +17,8 @@ TEST_CASE("every netlist in netlists/ has a test here") {
   const std::set<std::string> tested = {"mass_spring_damper", "bouncing_mass",  "feedback_amplifier", "pendulum",
                                         "slider_crank",       "four_bar",       "andrews_squeezer",   "excavator",
                                         "wheel_loader",       "position_servo", "press_3150kN",       "press_3150kN_fixed",
-                                        "excavator_hydraulic", "cantilever", "flexible_spinup", "three_link_arm"};
+                                        "excavator_hydraulic", "cantilever", "flexible_spinup", "three_link_arm",
+                                        "servo_oil_column"};
   for (const auto& entry : std::filesystem::directory_iterator(jourdain::test::source_dir() / "netlists")) {
     if (entry.path().extension() != ".json") continue;
     CAPTURE(entry.path());
@@ -476,6 +478,86 @@ TEST_CASE("position_servo: settles at the 0.7 m set-point, pressures bounded by 
   // The trapezoidal rule on rows 2 ms apart, across the pressure transients of the step,
   // is good to ~1e-4 of the 2e-5 m³ compressed: 2e-8 m³ bounds it.
   CHECK(worst < 2e-8);
+}
+
+namespace {
+
+// A netlist whose analysis is linear, run as `jourdain linearize` runs it: its "linear"
+// settings, run_linear.
+LinearRunResult run_linear_file(const std::string& name) {
+  Registry registry = jourdain::test::builtin_registry();
+  const Netlist net = load_netlist(netlist_path(name), registry);
+  REQUIRE(net.linear_analysis);
+  const LinearSettings settings = linear_settings_from_json(net.linear, {net.file.string(), "/linear", "", ""});
+  LinearRunResult r = run_linear(net, settings, {});
+  INFO(r.failure);
+  REQUIRE(r.finished);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("every netlist whose analysis is linear runs through the linear analysis") {
+  Registry registry = jourdain::test::builtin_registry();
+  int linear = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(jourdain::test::source_dir() / "netlists")) {
+    if (entry.path().extension() != ".json") continue;
+    CAPTURE(entry.path());
+    if (!load_netlist(entry.path(), registry).linear_analysis) continue;
+    ++linear;
+    const LinearRunResult r = run_linear_file(entry.path().stem().string());
+    CHECK(r.linear.A.rows() > 0);
+  }
+  CHECK(linear >= 1);
+}
+
+TEST_CASE("servo_oil_column: the load rings on the trapped oil at ω_h² = (β A² (1/V_A + 1/V_B) + k) / m") {
+  const LinearRunResult r = run_linear_file("servo_oil_column");
+  const LinearModel& lm = r.linear;
+  // The servo's data at x = 0.2 m: V_A = V_A0 + A s, V_B = V_B0 + A (S − s) (cylinder.cpp).
+  const double beta = 1e9, A = 1e-3, m = 100, k = 100, c = 2000, s = 0.2;
+  const double Va = 3e-4 + A * s, Vb = 3e-4 + A * (1 - s);
+  const double K = beta * A * A * (1 / Va + 1 / Vb) + k;  // the oil's stiffness and the spring's
+  const double wn = std::sqrt(K / m), zeta = c / (2 * std::sqrt(K * m));
+  // The load's mode: the one its position or velocity leads.
+  const LinearMode* load = nullptr;
+  for (const LinearMode& mode : lm.modes) {
+    const std::string& lead = lm.state_names[mode.participation[0].first];
+    if (mode.oscillatory && (lead == "load.x" || lead == "load.v")) load = &mode;
+  }
+  REQUIRE(load);
+  MESSAGE("servo_oil_column: ω_h = " << load->natural_frequency << " rad/s (closed form " << wn << "), ζ = "
+          << load->damping_ratio << " (" << zeta << ")");
+  // The valve is shut (the spool at rest inside its overlap: areas and their derivatives 0)
+  // and at rest the chambers' law is linear along each coordinate: the differences carry
+  // round-off only (~1e-11; tests/solvers/test_linear.cpp): 1e-9.
+  CHECK(load->natural_frequency == doctest::Approx(wn).epsilon(1e-9));
+  CHECK(load->damping_ratio == doctest::Approx(zeta).epsilon(1e-9));
+  // Force → position: G(iω) = 1 / (K − m ω² + i c ω); force → p_A: −β A / V_A G(iω).
+  REQUIRE(lm.response.size() == 2);
+  REQUIRE(lm.frequencies_hz.size() == 200);
+  for (Eigen::Index i = 0; i < lm.frequencies_hz.size(); i += 13) {
+    const double w = 2 * M_PI * lm.frequencies_hz[i];
+    const std::complex<double> x = 1.0 / std::complex<double>(K - m * w * w, c * w), p = -beta * A / Va * x;
+    CAPTURE(lm.frequencies_hz[i]);
+    CHECK(std::abs(lm.response[0][i]) == doctest::Approx(std::abs(x)).epsilon(1e-9));
+    CHECK(std::arg(lm.response[0][i]) == doctest::Approx(std::arg(x)).epsilon(1e-9));
+    CHECK(std::abs(lm.response[1][i]) == doctest::Approx(std::abs(p)).epsilon(1e-9));
+  }
+  // The rest: the spool's second-order lag (200 rad/s, ζ = 0.707, the command fixed) and
+  // four λ = 0 modes: the oil trapped in each chamber (a pressure level held with the
+  // position that balances it) and the supply's and the tank's volume counters.
+  REQUIRE(lm.modes.size() == 6);
+  int neutral = 0;
+  for (const LinearMode& mode : lm.modes) {
+    if (std::abs(mode.eigenvalue) < 1e-9 * wn) ++neutral;
+    if (lm.state_names[mode.participation[0].first].rfind("valve.", 0) == 0) {
+      CHECK(mode.natural_frequency == doctest::Approx(200).epsilon(1e-9));
+      CHECK(mode.damping_ratio == doctest::Approx(0.707).epsilon(1e-9));
+    }
+  }
+  CHECK(neutral == 4);
+  CHECK(lm.stability == "marginally stable");
 }
 
 TEST_CASE("excavator_hydraulic: the trapped pressures hold the pose, the pump's flow moves the boom, oil and energy balance") {

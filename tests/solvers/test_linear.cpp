@@ -11,8 +11,7 @@
 #include <complex>
 #include <numbers>
 
-#include "jourdain_test.hpp"
-#include "jourdain/solvers/linear.hpp"
+#include "linear_helpers.hpp"
 
 using namespace jourdain;
 
@@ -20,21 +19,8 @@ namespace {
 
 constexpr double kRel = 1e-7;
 
-// Full precision in netlist text (std::to_string keeps six decimals).
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
-LinearRunResult linear(const std::string& netlist_text, const std::string& linear_json) {
-  Netlist net = test::load(netlist_text);
-  const LinearSettings s = linear_settings_from_json(nlohmann::json::parse(linear_json), {"", "/linear", "", ""});
-  LinearRunResult r = run_linear(net, s, {});
-  INFO(r.failure);
-  REQUIRE(r.finished);
-  return r;
-}
+using test::linear;
+using test::num;
 
 std::string msd(double m, double k, double c, double x0) {
   return R"({
