@@ -221,7 +221,8 @@ TEST_CASE("four-bar: one mode pair, whatever the Baumgarte gains, equal to the m
   const double w_exact = std::sqrt(V2 / fb.generalized_mass(t_eq));
 
   std::vector<double> frequencies;
-  for (auto [alpha, beta] : {std::pair{10.0, 10.0}, std::pair{1.0, 100.0}, std::pair{200.0, 5.0}}) {
+  for (const auto& gains : {std::pair{10.0, 10.0}, std::pair{1.0, 100.0}, std::pair{200.0, 5.0}}) {
+    const double alpha = gains.first, beta = gains.second;
     // Started 0.3 rad from the equilibrium: Newton's method finds it.
     const LinearRunResult r = linear(fb.netlist(t_eq + 0.3, alpha, beta), R"({"at": "equilibrium"})");
     const LinearModel& lm = r.linear;
