@@ -161,16 +161,7 @@ class MechanismSolver final : public BlockSolver {
   bool projects() const override { return settings_.projection; }
 
   bool project(const Model& model, Context& ctx) const override {
-    const MechanismEval me = eval(model, ctx);
-    me.publish_kinematics();
-    me.evaluate();
-    const double before = me.ws.state.phi.lpNorm<Eigen::Infinity>(),
-                 rate = me.ws.state.phidot.lpNorm<Eigen::Infinity>();
-    if (before <= settings_.projection_tolerance && rate <= settings_.projection_tolerance) return false;
-    assemble(me, *formulation_, Eval::Phase::Project, settings_.projection_tolerance,
-             "the projection onto the constraints failed");
-    project_velocities(me, *formulation_, Eval::Phase::Project);
-    return true;
+    return reassemble(model, ctx, settings_.projection_tolerance, "the projection onto the constraints failed");
   }
 
   // h = (Φ, Φ̇) over the whole state vector: ∂Φ/∂q = Φ_q, ∂Φ̇/∂q̇ = Φ_q, and ∂Φ̇/∂q =
@@ -227,19 +218,10 @@ class MechanismSolver final : public BlockSolver {
     return pairs;
   }
 
-  // Assembly to the assembly tolerance, then the velocities: what the projection does,
-  // but whatever world.constraints.projection says.
+  // What the projection does, to the assembly tolerance, whatever
+  // world.constraints.projection says.
   bool restore_invariants(const Model& model, Context& ctx) const override {
-    const MechanismEval me = eval(model, ctx);
-    me.publish_kinematics();
-    me.evaluate();
-    const double before = me.ws.state.phi.lpNorm<Eigen::Infinity>(),
-                 rate = me.ws.state.phidot.lpNorm<Eigen::Infinity>();
-    if (before <= settings_.assembly_tolerance && rate <= settings_.assembly_tolerance) return false;
-    assemble(me, *formulation_, Eval::Phase::Project, settings_.assembly_tolerance,
-             "the mechanism cannot be brought back onto its constraints");
-    project_velocities(me, *formulation_, Eval::Phase::Project);
-    return true;
+    return reassemble(model, ctx, settings_.assembly_tolerance, "the mechanism cannot be brought back onto its constraints");
   }
 
   bool supports(Analysis analysis) const override { return analysis == Analysis::Kinematic || analysis == Analysis::Static; }
@@ -297,6 +279,20 @@ class MechanismSolver final : public BlockSolver {
       return w;
     });
     return {model, system_, ctx, ws};
+  }
+
+  // Positions back onto Φ = 0 (Newton, minimum-norm steps), then velocities onto Φ̇ = 0,
+  // unless both are within `tolerance` already. Returns true if ctx.x changed.
+  bool reassemble(const Model& model, Context& ctx, double tolerance, const char* failure) const {
+    const MechanismEval me = eval(model, ctx);
+    me.publish_kinematics();
+    me.evaluate();
+    const double before = me.ws.state.phi.lpNorm<Eigen::Infinity>(),
+                 rate = me.ws.state.phidot.lpNorm<Eigen::Infinity>();
+    if (before <= tolerance && rate <= tolerance) return false;
+    assemble(me, *formulation_, Eval::Phase::Project, tolerance, failure);
+    project_velocities(me, *formulation_, Eval::Phase::Project);
+    return true;
   }
 
   // The formulation that finds q̈ and λ in `analysis` (see the header).

@@ -9,6 +9,9 @@ namespace jourdain::test {
 
 struct Oscillator {
   double m = 1.0, k = 100.0, c = 2.0, x0 = 0.1;
+  // A force on the mass from a signal.constant "push" (its value the input of a linear
+  // analysis): m x'' + c x' + k x = push.value.
+  bool force_input = false;
 
   std::string netlist(const std::string& solver_json) const {
     return R"({
@@ -17,9 +20,15 @@ struct Oscillator {
         "spring": {"type": "mechanical1d.spring", "params": {"stiffness": )" + std::to_string(k) + R"(}},
         "damper": {"type": "mechanical1d.damper", "params": {"damping": )" + std::to_string(c) + R"(}},
         "mass":   {"type": "mechanical1d.mass", "params": {"mass": )" + std::to_string(m) + R"(},
-                   "initial": {"x": )" + std::to_string(x0) + R"(}}
+                   "initial": {"x": )" + std::to_string(x0) + R"(}})" +
+           (force_input ? R"(,
+        "push":     {"type": "signal.constant", "params": {"value": 0}},
+        "actuator": {"type": "mechanical1d.force_source"})"
+                        : "") +
+           R"(
       },
-      "connections": [["wall.p", "spring.a"], ["mass.p", "spring.b"], ["wall.p", "damper.a"], ["mass.p", "damper.b"]],
+      "connections": [["wall.p", "spring.a"], ["mass.p", "spring.b"], ["wall.p", "damper.a"], ["mass.p", "damper.b"])" +
+           (force_input ? R"(, ["push.out", "actuator.f"], ["actuator.p", "mass.p"])" : "") + R"(],
       "record": ["mass.x"],
       "solver": )" + solver_json + "}";
   }

@@ -12,6 +12,7 @@
 #include <numbers>
 
 #include "linear_helpers.hpp"
+#include "oscillator.hpp"
 
 using namespace jourdain;
 
@@ -22,21 +23,11 @@ constexpr double kRel = 1e-7;
 using test::linear;
 using test::num;
 
+// The solver tests' oscillator with a force input ("push.value"). Its numbers go through
+// std::to_string: keep them exact in six decimals.
 std::string msd(double m, double k, double c, double x0) {
-  return R"({
-    "components": {
-      "wall":   {"type": "mechanical1d.fixed"},
-      "spring": {"type": "mechanical1d.spring", "params": {"stiffness": )" + std::to_string(k) + R"(}},
-      "damper": {"type": "mechanical1d.damper", "params": {"damping": )" + std::to_string(c) + R"(}},
-      "mass":   {"type": "mechanical1d.mass", "params": {"mass": )" + std::to_string(m) + R"(},
-                 "initial": {"x": )" + std::to_string(x0) + R"(}},
-      "push":   {"type": "signal.constant", "params": {"value": 0}},
-      "actuator": {"type": "mechanical1d.force_source"}
-    },
-    "connections": [["wall.p", "spring.a"], ["mass.p", "spring.b"], ["wall.p", "damper.a"], ["mass.p", "damper.b"],
-                    ["push.out", "actuator.f"], ["actuator.p", "mass.p"]],
-    "solver": {"method": "dopri5", "t_end": 1}
-  })";
+  test::Oscillator osc{m, k, c, x0, true};
+  return osc.netlist(R"({"method": "dopri5", "t_end": 1})");
 }
 
 }  // namespace
