@@ -379,6 +379,7 @@ void modes_of(LinearModel& lm) {
     const bool on_axis = std::abs(l.real()) <= tol;
     m.time_constant = on_axis ? std::numeric_limits<double>::infinity() : -1.0 / l.real();
     m.stable = l.real() < -tol;
+    m.unstable = l.real() > tol;
     unstable = unstable || l.real() > tol;
     marginal = marginal || on_axis;
     // Participation factors p_k = |w_k v_k| (Pérez-Arriaga, Verghese & Schweppe 1982),
@@ -483,11 +484,17 @@ LinearModel linearize(const Model& model, const Context& ctx_in, const LinearSet
   }
 
   // What a linear model cannot follow is held at its operating-point value.
-  int discretes = 0;
+  std::string discretes;
+  int count = 0;
   for (const auto& v : model.recordable())
-    if (v.source == RecordableVariable::Source::Discrete) ++discretes;
-  if (discretes > 0)
-    lm.frozen.push_back(std::to_string(discretes) + " discrete state(s) held at their operating-point values");
+    if (v.source == RecordableVariable::Source::Discrete) {
+      std::ostringstream value;
+      value << model.value(ctx, v);
+      discretes += (count++ == 0 ? "" : ", ") + v.name + " = " + value.str();
+    }
+  if (count > 0)
+    lm.frozen.push_back(std::to_string(count) + " discrete state(s) held at their operating-point values (" +
+                        discretes + ")");
   if (model.zero_crossing_count() > 0)
     lm.frozen.push_back(std::to_string(model.zero_crossing_count()) +
                         " zero-crossing function(s) ignored: no event happens in the linear model");
@@ -501,6 +508,7 @@ LinearModel linearize(const Model& model, const Context& ctx_in, const LinearSet
 
 namespace {
 
+const char* stability_of(const LinearMode& m) { return m.stable ? "stable" : m.unstable ? "unstable" : "marginal"; }
 json complex_json(const cd& z) { return json::array({z.real(), z.imag()}); }
 json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
@@ -569,6 +577,7 @@ json to_json(const LinearModel& lm) {
                      {"time_constant_s", finite_or_null(m.time_constant)},
                      {"kind", m.oscillatory ? "oscillatory" : "real"},
                      {"stable", m.stable},
+                     {"stability", stability_of(m)},
                      {"participation", participation},
                      {"shape", shape}});
   }
@@ -662,14 +671,14 @@ void write_linear_files(const LinearModel& lm, const std::filesystem::path& dir)
   write_text(dir / "D.csv", matrix_csv(lm.D, lm.outputs, lm.inputs));
   const double two_pi = 2.0 * std::numbers::pi;
   std::string modes =
-      "mode,real_1_per_s,imag_rad_per_s,natural_frequency_hz,damped_frequency_hz,damping_ratio,time_constant_s,stable,"
+      "mode,real_1_per_s,imag_rad_per_s,natural_frequency_hz,damped_frequency_hz,damping_ratio,time_constant_s,stability,"
       "main_state,main_participation\n";
   for (size_t k = 0; k < lm.modes.size(); ++k) {
     const LinearMode& m = lm.modes[k];
     modes += std::to_string(k + 1) + "," + number(m.eigenvalue.real()) + "," + number(m.eigenvalue.imag()) + "," +
              number(m.natural_frequency / two_pi) + "," + number(std::abs(m.eigenvalue.imag()) / two_pi) + "," +
              (std::isfinite(m.damping_ratio) ? number(m.damping_ratio) : "") + "," +
-             (std::isfinite(m.time_constant) ? number(m.time_constant) : "") + "," + (m.stable ? "yes" : "no") + "," +
+             (std::isfinite(m.time_constant) ? number(m.time_constant) : "") + "," + (stability_of(m)) + "," +
              lm.state_names[lm.independent[m.participation.front().first]] + "," +
              number(m.participation.front().second) + "\n";
   }

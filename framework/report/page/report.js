@@ -669,10 +669,16 @@ function modeOf(ev) {
   return (LIN.modes || []).findIndex(m => m.eigenvalue && close(m.eigenvalue[0], ev[0]) &&
                                           close(m.eigenvalue[1], Math.abs(ev[1])));
 }
+// A mode's stability: "stable", "marginal" (on the imaginary axis) or "unstable", as
+// linear.json states it ("stability"), else from its "stable" flag.
+function modeStability(m) {
+  if (m.stability) return m.stability;
+  return m.stable === false ? "unstable" : "stable";
+}
 // Whether an eigenvalue is an unstable one: its mode says so, else Re λ > 0.
 function unstableEigen(ev) {
   const k = modeOf(ev);
-  return k >= 0 && LIN.modes[k].stable !== undefined ? LIN.modes[k].stable === false : ev[0] > 0;
+  return k >= 0 ? modeStability(LIN.modes[k]) === "unstable" : ev[0] > 0;
 }
 
 // The eigenvalues on the complex plane (Re λ across, Im λ up), axes through zero, the
@@ -745,12 +751,12 @@ function buildModeTable(parent, select) {
     .map(p => p.state + " " + Math.round(p.factor * 100) + "%").join(", ");
   const rows = modes.map((m, k) => [String(k + 1), fmtEigen(m.eigenvalue || [null, 0], true), fmt(m.natural_frequency_hz),
     fmt(m.natural_frequency_rad_s), fmt(m.damped_frequency_hz), fmt(m.damping_ratio, 3), fmt(m.time_constant_s),
-    m.stable === false ? "unstable" : "stable", participation(m)]);
+    modeStability(m), participation(m)]);
   const t = table(box, ["mode", "λ [1/s]", "fn [Hz]", "ωn [rad/s]", "fd [Hz]", "ζ", "τ [s]", "stability", "participating states"],
                   rows, [true, true, true, true, true, true, true, false, false]);
   t.id = "mode-table";
   Array.from(t.tBodies[0].rows).forEach((tr, k) => {
-    if (modes[k].stable === false) tr.classList.add("unstable");
+    if (modeStability(modes[k]) === "unstable") tr.classList.add("unstable");
     if (select && select.has(k)) {
       tr.classList.add("pick");
       tr.title = "show this mode's shape";

@@ -70,6 +70,7 @@ struct LinearMode {
   double time_constant = 0.0;       // −1 / Re λ, s (inf when Re λ = 0)
   bool oscillatory = false;         // a conjugate pair
   bool stable = false;              // Re λ < 0 (beyond the differentiation's accuracy)
+  bool unstable = false;            // Re λ > 0 (likewise); neither: on the imaginary axis
   int column = 0;                   // its eigenvector's column in LinearModel::right
   std::vector<std::pair<int, double>> participation;  // (independent state, factor), largest first, Σ = 1
   Eigen::VectorXcd shape;           // over every state of the model, its largest participant = 1
