@@ -289,6 +289,10 @@ void reach_operating_point(const Model& model, Context& ctx, const LinearSetting
       const int max_iterations = 50;
       for (int it = 0; it < max_iterations; ++it) {
         const Partition p = partition(model, ctx);
+        if (p.independent.empty()) {  // nothing free to move (no states, or all driven)
+          if (how) *how = "the initial state: no independent state to bring to rest";
+          return;
+        }
         Eigen::MatrixXd A, C;
         tangent_jacobians(model, ctx, p, {}, A, C);
         Eigen::VectorXd f(static_cast<Eigen::Index>(p.independent.size()));
@@ -307,8 +311,9 @@ void reach_operating_point(const Model& model, Context& ctx, const LinearSetting
           if (res > 1e-6) {
             std::ostringstream msg;
             msg << "no equilibrium near the initial state: Newton's method stalls with |ẋ| = " << res
-                << " (a load nothing resists, a source that keeps flowing?); choose another operating point: "
-                   "\"at\": \"initial\" or a time";
+                << " where its Jacobian is singular in the direction it needs (a load nothing resists, a source "
+                   "that keeps flowing, or a start where the restoring stiffness vanishes); start nearer an "
+                   "equilibrium or choose another operating point: \"at\": \"initial\" or a time";
             throw SimulationError(ctx.t, {}, msg.str());
           }
           if (how) *how = "the equilibrium found in " + std::to_string(it + 1) + " Newton iteration(s)";
@@ -338,7 +343,7 @@ double axis_tolerance(const Eigen::VectorXcd& lambda) {
 void modes_of(LinearModel& lm) {
   const int n = static_cast<int>(lm.A.rows());
   if (n == 0) {
-    lm.stability = "asymptotically stable";
+    lm.stability = "no dynamics: no independent state (y = D u)";
     return;
   }
   Eigen::EigenSolver<Eigen::MatrixXd> es(lm.A, true);

@@ -259,3 +259,27 @@ TEST_CASE("linear settings: bad input names its path") {
   REQUIRE(initial.finished);
   CHECK(initial.linear.stability == "marginally stable");
 }
+
+TEST_CASE("a fully driven mechanism and a model with no states: no independent state, y = D u") {
+  // The slider-crank's crank is driven: every coordinate follows the constraints.
+  Netlist crank = test::load(test::read_text(test::netlist_path("slider_crank")));
+  const LinearRunResult r = run_linear(crank, {}, {});
+  REQUIRE(r.finished);
+  CHECK(r.linear.A.rows() == 0);
+  CHECK(r.linear.dependent.size() == 18);
+  CHECK(r.linear.modes.empty());
+  CHECK(r.linear.stability.find("no dynamics") == 0);
+  // An amplifier with feedback (an algebraic loop, no state): D is its closed-loop gain.
+  Netlist amp = test::load(test::read_text(test::netlist_path("feedback_amplifier")));
+  LinearSettings s;
+  s.inputs = {"input.before"};
+  s.outputs = {"amplifier.out"};
+  const LinearRunResult g = run_linear(amp, s, {});
+  REQUIRE(g.finished);
+  CHECK(g.linear.A.rows() == 0);
+  // The loop is linear, so Newton's method solves each perturbed evaluation to round-off:
+  // the difference quotient carries ε |y| / h ≈ 1e-10.
+  CHECK(g.linear.D(0, 0) == doctest::Approx(1e5 / (1 + 1e5 * 0.1)).epsilon(1e-8));
+  REQUIRE(g.linear.response.size() == 1);
+  CHECK(std::abs(g.linear.response[0][0]) == doctest::Approx(1e5 / (1 + 1e4)).epsilon(1e-8));
+}
