@@ -183,9 +183,10 @@ Partition partition(const Model& model, Context& ctx) {
   Eigen::MatrixXd HD(H.rows(), d), HI(H.rows(), r);
   for (Eigen::Index k = 0; k < d; ++k) HD.col(k) = H.col(p.dependent[static_cast<size_t>(k)]);
   for (Eigen::Index k = 0; k < r; ++k) HI.col(k) = H.col(p.independent[static_cast<size_t>(k)]);
-  const Eigen::MatrixXd coupling = -HD.colPivHouseholderQr().solve(HI);
   p.basis = Eigen::MatrixXd::Zero(n, r);
   for (Eigen::Index k = 0; k < r; ++k) p.basis(p.independent[static_cast<size_t>(k)], k) = 1.0;
+  if (r == 0 || d == 0) return p;  // every state dependent (a driven mechanism), or none: no coupling
+  const Eigen::MatrixXd coupling = -HD.colPivHouseholderQr().solve(HI);
   for (Eigen::Index k = 0; k < d; ++k) p.basis.row(p.dependent[static_cast<size_t>(k)]) = coupling.row(k);
   return p;
 }
