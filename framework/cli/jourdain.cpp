@@ -76,14 +76,16 @@ struct LinearRequest {
   std::optional<double> from_hz, to_hz;
 };
 
-int cmd_linear(Registry& registry, const std::string& file, const std::string& out_dir,
-               const std::vector<std::string>& sets, const LinearRequest& request, bool report, bool quiet);
+// The linear analysis of a loaded netlist (`run` hands over a netlist whose analysis is
+// linear without loading it again).
+int run_linear_analysis(Registry& registry, const Netlist& net, const std::string& out_dir,
+                        const LinearRequest& request, bool report, bool quiet);
 
 int cmd_run(Registry& registry, const std::string& file, const std::string& out_dir,
             const std::vector<std::string>& sets, std::optional<double> t_end, bool report, bool quiet) {
   NetlistOverrides overrides{sets};
   Netlist net = load_netlist(file, registry, overrides);
-  if (net.linear_analysis) return cmd_linear(registry, file, out_dir, sets, {}, report, quiet);
+  if (net.linear_analysis) return run_linear_analysis(registry, net, out_dir, {}, report, quiet);
   std::filesystem::path dir = out_dir.empty() ? std::filesystem::path("results") / net.name : std::filesystem::path(out_dir);
   // Read here for the progress bar and the log line; run_netlist reads them again and
   // reports their warnings.
@@ -147,7 +149,13 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
 int cmd_linear(Registry& registry, const std::string& file, const std::string& out_dir,
                const std::vector<std::string>& sets, const LinearRequest& request, bool report, bool quiet) {
   NetlistOverrides overrides{sets};
-  Netlist net = load_netlist(file, registry, overrides);
+  const Netlist net = load_netlist(file, registry, overrides);
+  return run_linear_analysis(registry, net, out_dir, request, report, quiet);
+}
+
+int run_linear_analysis(Registry& registry, const Netlist& net, const std::string& out_dir,
+                        const LinearRequest& request, bool report, bool quiet) {
+  const std::string file = net.file.string();
   LinearSettings settings = linear_settings_from_json(net.linear, {file, "/linear", "", ""});
   if (!request.at.empty()) parse_operating_point(request.at, settings, {file, "--at", "", ""});
   if (!request.inputs.empty()) settings.inputs = request.inputs;

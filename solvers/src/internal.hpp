@@ -2,9 +2,12 @@
 // method's extra settings, and the built-in methods' constructors (for the SolverRegistry).
 #pragma once
 
+#include <filesystem>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "jourdain/recorder.hpp"
 #include "jourdain/solvers/explicit.hpp"
 #include "jourdain/solvers/solver_registry.hpp"
 
@@ -32,6 +35,15 @@ void complete_extra_settings(SolverSettings& s, const std::vector<SolverSetting>
 void check_shared_bounds(const SolverSettings& s, const InputLocation& where);
 // Whether `key` names one of SolverSettings' fields (then it is not an extra setting).
 bool is_settings_field(const std::string& key);
+
+// Writes `text` to `file`, checking the open, the write and the close (a full disk shows
+// at the flush); returns "" or what went wrong. Every file a run writes besides
+// results.csv (summary.json, linear.json, …) goes through here.
+std::string write_file(const std::filesystem::path& file, const std::string& text);
+// summary.json's lists shared by every analysis: the event log, and the recorded
+// variables with their units.
+nlohmann::json events_json(const std::vector<EventRecord>& events);
+nlohmann::json variables_json(const Recorder& recorder);
 
 std::shared_ptr<const SolverMethod> make_rk4_method();
 std::shared_ptr<const SolverMethod> make_dopri5_method();

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <limits>
 #include <numbers>
 #include <optional>
@@ -14,6 +13,7 @@
 #include <Eigen/Dense>
 #include <Eigen/Eigenvalues>
 
+#include "internal.hpp"
 #include "jourdain/solvers/solver_registry.hpp"
 #include "jourdain/units.hpp"
 #include "jourdain/version.hpp"
@@ -633,15 +633,9 @@ json to_json(const LinearModel& lm) {
 
 namespace {
 
-// Writes `text` to dir/name, checking the open, the write and the close.
+// The checked write of the run's other files (internal.hpp), failing as bad output.
 void write_text(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream out(file, std::ios::binary);
-  if (!out) throw Error("cannot open " + file.string() + " for writing");
-  out << text;
-  out.flush();
-  if (!out) throw Error("cannot write " + file.string());
-  out.close();
-  if (out.fail()) throw Error("cannot close " + file.string());
+  if (const std::string error = detail::write_file(file, text); !error.empty()) throw Error(file.string() + ": " + error);
 }
 
 std::string number(double v) {
@@ -789,14 +783,9 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
   const LinearModel& lm = result.linear;
   for (const auto& f : lm.frozen) result.warnings.push_back("linear analysis: " + f);
 
-  json events = json::array();
-  for (const auto& e : ctx.events)
-    events.push_back({{"time", e.time}, {"component", e.component}, {"description", e.description}});
   json final_values = json::object();
   const auto& last = recorder.last_row();
   for (size_t k = 1; k < last.size(); ++k) final_values[recorder.variables()[k - 1]->name] = last[k];
-  json variables = json::array();
-  for (const auto* v : recorder.variables()) variables.push_back({{"name", v->name}, {"unit", v->unit}});
   result.summary = {{"jourdain_version", JOURDAIN_VERSION},
                     {"netlist", netlist.file.string()},
                     {"name", netlist.name},
@@ -804,9 +793,9 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
                     {"analysis", "linear"},
                     {"wall_time_s", wall},
                     {"rows", recorder.rows()},
-                    {"events", events},
+                    {"events", detail::events_json(ctx.events)},
                     {"warnings", result.warnings},
-                    {"variables", variables},
+                    {"variables", detail::variables_json(recorder)},
                     {"final_values", final_values}};
   if (result.finished) {
     json modes = json::array();

@@ -7,6 +7,7 @@
 #include <exception>
 #include <fstream>
 
+#include "internal.hpp"
 #include "jourdain/recorder.hpp"
 #include "jourdain/solvers/solver_registry.hpp"
 #include "jourdain/version.hpp"
@@ -54,17 +55,18 @@ class RecordingObserver final : public Observer {
   long max_rows_;
 };
 
-// Writes summary.json; returns "" or what went wrong. Each stage is checked: the open (a
-// folder where the file should be, no permission), the write and the close (a full disk
-// shows at the flush).
-std::string write_summary(const std::filesystem::path& file, const nlohmann::json& summary) {
+}  // namespace
+
+namespace detail {
+
+std::string write_file(const std::filesystem::path& file, const std::string& text) {
   auto failed = [](const char* stage) {
     return std::string("cannot ") + stage + " the file" + (errno != 0 ? std::string(": ") + std::strerror(errno) : "");
   };
   errno = 0;
-  std::ofstream out(file);
+  std::ofstream out(file, std::ios::binary);
   if (!out) return failed("open");
-  out << summary.dump(2) << "\n";
+  out << text;
   out.flush();
   if (!out) return failed("write");
   out.close();
@@ -72,7 +74,19 @@ std::string write_summary(const std::filesystem::path& file, const nlohmann::jso
   return "";
 }
 
-}  // namespace
+nlohmann::json events_json(const std::vector<EventRecord>& events) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& e : events) out.push_back({{"time", e.time}, {"component", e.component}, {"description", e.description}});
+  return out;
+}
+
+nlohmann::json variables_json(const Recorder& recorder) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto* v : recorder.variables()) out.push_back({{"name", v->name}, {"unit", v->unit}});
+  return out;
+}
+
+}  // namespace detail
 
 RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   RunResult result;
@@ -133,14 +147,9 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   result.row_count = recorder.rows();
   result.stats.algebraic_iterations = ctx.algebraic_iterations;
 
-  nlohmann::json events = nlohmann::json::array();
-  for (const auto& e : result.events)
-    events.push_back({{"time", e.time}, {"component", e.component}, {"description", e.description}});
   nlohmann::json final_values = nlohmann::json::object();
   const auto& last = recorder.last_row();
   for (size_t k = 1; k < last.size(); ++k) final_values[result.columns[k]] = last[k];
-  nlohmann::json variables = nlohmann::json::array();
-  for (const auto* v : recorder.variables()) variables.push_back({{"name", v->name}, {"unit", v->unit}});
   result.summary = {{"jourdain_version", JOURDAIN_VERSION},
                     {"netlist", netlist.file.string()},
                     {"name", netlist.name},
@@ -149,9 +158,9 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
                     {"statistics", to_json(result.stats)},
                     {"wall_time_s", result.wall_time_s},
                     {"rows", result.row_count},
-                    {"events", events},
+                    {"events", detail::events_json(result.events)},
                     {"warnings", result.warnings},
-                    {"variables", variables},
+                    {"variables", detail::variables_json(recorder)},
                     {"final_values", final_values},
                     {"schedule", {{"steps", model.schedule().steps.size()}, {"algebraic_loops", model.schedule().loop_count()}}}};
   result.summary["analysis"] = to_string(netlist.analysis);
@@ -165,7 +174,8 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   }
   if (!result.finished) result.summary["failure"] = {{"message", result.failure}, {"time", result.failure_time}};
   std::string summary_error;
-  if (!options.output_dir.empty()) summary_error = write_summary(options.output_dir / "summary.json", result.summary);
+  if (!options.output_dir.empty())
+    summary_error = detail::write_file(options.output_dir / "summary.json", result.summary.dump(2) + "\n");
   if (defect) std::rethrow_exception(defect);
   if (!summary_error.empty())
     throw InputError({(options.output_dir / "summary.json").string(), "", "", ""},

@@ -235,6 +235,27 @@ TEST_CASE("four-bar: one mode pair, whatever the Baumgarte gains, equal to the m
   CHECK(off.linear.A.rows() == 2);
 }
 
+TEST_CASE("independent states are a coordinate and its own rate, also while the mechanism moves") {
+  // netlists/four_bar.json starts with the crank at 10 rad/s: ∂Φ̇/∂q is then far from zero,
+  // and a partition over (q, q̇) together could keep two rates and no coordinate.
+  Netlist net = test::load(test::read_text(test::netlist_path("four_bar")));
+  LinearSettings s;
+  s.at = LinearSettings::At::Initial;
+  const LinearRunResult r = run_linear(net, s, {});
+  REQUIRE(r.finished);
+  const LinearModel& lm = r.linear;
+  REQUIRE(lm.independent.size() == 2);
+  const std::string q = lm.state_names[lm.independent[0]], rate = lm.state_names[lm.independent[1]];
+  CAPTURE(q);
+  CAPTURE(rate);
+  const auto dot = q.rfind('.');
+  REQUIRE(dot != std::string::npos);
+  CHECK(rate.substr(0, dot) == q.substr(0, dot));  // one body
+  const std::string coordinate = q.substr(dot + 1), its_rate = rate.substr(dot + 1);
+  CHECK(((coordinate == "x" && its_rate == "vx") || (coordinate == "y" && its_rate == "vy") ||
+         (coordinate == "theta" && its_rate == "omega")));
+}
+
 TEST_CASE("linear settings: bad input names its path") {
   Netlist net = test::load(msd(1, 100, 2, 0));
   auto settings = [](const char* text) {
