@@ -438,6 +438,32 @@ void Model::set_parameter(Context& ctx, const std::string& name, const nlohmann:
   ctx.parameters[p.index] = v;
 }
 
+void Model::set_initial_state(Context& ctx, const std::string& name, const nlohmann::json& value) const {
+  const auto dot = name.rfind('.');
+  InputLocation where{world_.file, "", name.substr(0, dot == std::string::npos ? name.size() : dot), ""};
+  for (size_t i = 0; i < components_.size() && dot != std::string::npos; ++i) {
+    if (components_[i]->name() != where.component) continue;
+    const auto& states = components_[i]->states();
+    for (size_t k = 0; k < states.size(); ++k) {
+      if (states[k].name != name.substr(dot + 1)) continue;
+      const std::string what = "initial value of state '" + states[k].name + "'";
+      double v = 0.0;
+      try {
+        if (value.is_number()) v = value.get<double>();
+        else if (value.is_string()) v = parse_quantity(value.get<std::string>(), states[k].unit);
+        else throw InputError(where, what + ": expected a number or a string with a unit");
+      } catch (const UnitError& e) {
+        throw InputError(where, what + ": " + e.what());
+      }
+      if (!std::isfinite(v)) throw InputError(where, what + ": not a finite number");
+      if (ctx.x.size() != ctx_sizes_.states) throw std::logic_error("set_initial_state: the context was not made by this model");
+      ctx.x[layouts_[i].state_offset + static_cast<Eigen::Index>(k)] = v;
+      return;
+    }
+  }
+  throw InputError(where, "no continuous state '" + name + "'" + closest(name, state_names()));
+}
+
 Context Model::make_context(double t0) const {
   Context ctx;
   ctx.t = t0;

@@ -93,7 +93,10 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   InputLocation where{netlist.file.string(), "/solver", "", ""};
   std::optional<SolverRegistry> builtin;
   const SolverRegistry& solvers = options.solvers ? *options.solvers : builtin.emplace();
-  result.settings = solver_settings_from_json(netlist.solver, where, solvers, &result.warnings);
+  nlohmann::json solver = netlist.solver;
+  if (!options.solver.is_object()) throw InputError(where, "the run's solver settings must be an object");
+  for (const auto& [key, value] : options.solver.items()) solver[key] = value;
+  result.settings = solver_settings_from_json(solver, where, solvers, &result.warnings);
   if (options.t_end) {
     if (!(*options.t_end > result.settings.t_start))
       throw InputError({netlist.file.string(), "--t-end", "", ""}, "must be after t_start");
@@ -106,6 +109,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   Context ctx = model.make_context(result.settings.t_start);
   ctx.analysis = netlist.analysis;
   for (const auto& [name, value] : options.parameters) model.set_parameter(ctx, name, value);
+  for (const auto& [name, value] : options.initial) model.set_initial_state(ctx, name, value);
   Recorder recorder(model, netlist.record);
   for (auto* l : options.listeners) recorder.add_listener(*l);
   result.columns.push_back("time");

@@ -76,6 +76,11 @@ class Model {
   // ("250 bar"), checked against the parameter's unit and range. The model is not
   // touched: the next evaluation of ctx uses the value. Throws InputError.
   void set_parameter(Context& ctx, const std::string& name, const nlohmann::json& value) const;
+  // Gives ctx a new initial value of a continuous state ("mass.x"): a number (SI) or a
+  // string with a unit ("20 mm"), as the netlist's "initial" takes it. Call it between
+  // make_context and initialize (a block solver, such as a mechanism's assembly, may
+  // still move it there). Throws InputError naming the state, with close names.
+  void set_initial_state(Context& ctx, const std::string& name, const nlohmann::json& value) const;
 
   // A Context sized for this model, holding the default parameter values and the
   // initial states and discrete states.

@@ -33,6 +33,13 @@ struct RunOptions {
   // itself is not touched, so one loaded netlist serves runs with different values, in
   // any number of threads at once. Bad names or values are InputErrors.
   std::vector<std::pair<std::string, nlohmann::json>> parameters;
+  // Initial values of continuous states for this run ("mass.x" -> a number in SI or a
+  // string with a unit), given to the run's Context (Model::set_initial_state) like the
+  // parameters above.
+  std::vector<std::pair<std::string, nlohmann::json>> initial;
+  // Solver settings for this run: keys of the netlist's "solver" object ("method",
+  // "rtol", "t_end", ...) that replace the netlist's own, checked as if written there.
+  nlohmann::json solver = nlohmann::json::object();
   // The methods the netlist's solver.method is chosen from; null: the built-in ones. An
   // application with plugins passes its own: &jourdain::solvers(registry).
   const SolverRegistry* solvers = nullptr;

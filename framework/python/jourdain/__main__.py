@@ -1,0 +1,116 @@
+"""python3 -m jourdain sweep: parameter studies from the command line.
+
+    python3 -m jourdain sweep netlists/position_servo.json \\
+        --param controller.kp=10:80:8 --param "load.mass=2 kg,4 kg" \\
+        --output load.x:max --output wall_time -o results/servo_study
+
+A parameter's values: ``START:STOP:COUNT [UNIT]`` (evenly spaced, both ends included),
+a comma-separated list (``"180 bar,200 bar"``; a bare number is SI), or, with ``--lhs N``
+or ``--monte-carlo N``, a distribution: ``uniform:LOW:HIGH [UNIT]`` or
+``normal:MEAN:STD [UNIT]``. Lists and ranges combine as a full factorial (``--zip``: the
+k-th values together). Exit codes as ``jourdain``: 0 done (every run finished), 1 done
+with failed runs (their rows say why), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import study
+from .model import InputError
+
+
+def parse_values(text: str, sampled: bool):
+    """The values (or, for a sampled study, the distribution) of one --param."""
+    head, _, unit = text.strip().partition(" ")
+    unit = unit.strip()
+    parts = head.split(":")
+    try:
+        if parts[0] in ("uniform", "normal"):
+            if not sampled:
+                raise ValueError("a distribution needs --lhs N or --monte-carlo N")
+            low, high = float(parts[1]), float(parts[2])
+            return study.Uniform(low, high, unit) if parts[0] == "uniform" else study.Normal(low, high, unit)
+        if len(parts) == 3:
+            return study.linspace(float(parts[0]), float(parts[1]), int(parts[2]), unit)
+    except (IndexError, ValueError) as exc:
+        raise InputError(f"--param value '{text}': {exc}") from None
+    if sampled:
+        raise InputError(f"--param value '{text}': a sampled study takes uniform:LOW:HIGH or normal:MEAN:STD")
+    values = []
+    for item in text.split(","):
+        number, unit = study.split_quantity(item)
+        if not isinstance(number, float):
+            raise InputError(f"--param value '{text}': '{item.strip()}' is not a number (with a unit), "
+                             f"START:STOP:COUNT, or a distribution")
+        values.append(item.strip() if unit else number)
+    return values
+
+
+def build_runs(params: list[str], zip_lists: bool, lhs: int | None, monte_carlo: int | None, seed: int):
+    values = {}
+    for spec in params:
+        name, eq, text = spec.partition("=")
+        if not eq or not name or not text:
+            raise InputError(f"--param '{spec}': expected NAME=VALUES")
+        values[name.strip()] = parse_values(text, sampled=bool(lhs or monte_carlo))
+    if lhs:
+        return study.latin_hypercube(values, lhs, seed)
+    if monte_carlo:
+        return study.monte_carlo(values, monte_carlo, seed)
+    return study.zipped(values) if zip_lists else study.grid(values)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m jourdain", description="Jourdain parameter studies")
+    commands = parser.add_subparsers(dest="command", required=True)
+    sweep = commands.add_parser("sweep", help="run a netlist over a set of parameter values (dask.distributed)")
+    sweep.add_argument("netlist")
+    sweep.add_argument("--param", action="append", default=[], metavar="NAME=VALUES", help="repeatable")
+    sweep.add_argument("--output", action="append", default=[], metavar="SPEC",
+                       help="VAR[:final|initial|min|max|absmax|mean|tmin|tmax], wall_time, summary:PATH; repeatable")
+    sweep.add_argument("--zip", action="store_true", help="take the k-th value of every list together")
+    sweep.add_argument("--lhs", type=int, metavar="N", help="N Latin-hypercube samples of the distributions")
+    sweep.add_argument("--monte-carlo", type=int, metavar="N", help="N random samples of the distributions")
+    sweep.add_argument("--seed", type=int, default=0)
+    sweep.add_argument("--solver", action="append", default=[], metavar="KEY=VALUE",
+                       help="a solver setting for every run (method=bdf, rtol=1e-8); repeatable")
+    sweep.add_argument("--t-end", type=float)
+    sweep.add_argument("--scheduler", help="a dask scheduler's address (tcp://HOST:8786); default: a local cluster")
+    sweep.add_argument("--workers", type=int, help="local cluster: worker processes (default: one per core)")
+    sweep.add_argument("--plugin", action="append", default=[], help="a plugin to load on every worker")
+    sweep.add_argument("-o", "--output-dir", required=True, help="sweep.csv, sweep.html, rows.jsonl (resumable)")
+    sweep.add_argument("-q", "--quiet", action="store_true")
+    args = parser.parse_args(argv)
+
+    try:
+        runs = build_runs(args.param, args.zip, args.lhs, args.monte_carlo, args.seed)
+        solver = {}
+        for item in args.solver:
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise InputError(f"--solver '{item}': expected KEY=VALUE")
+            try:
+                solver[key] = float(value) if key != "method" else value
+            except ValueError:
+                solver[key] = value
+
+        def progress(done: int, total: int) -> None:
+            if not args.quiet and sys.stderr.isatty():
+                print(f"\r{done}/{total} runs", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+        frame = study.sweep(args.netlist, runs, args.output or ["wall_time"], output_dir=args.output_dir,
+                            scheduler=args.scheduler, workers=args.workers, solver=solver, t_end=args.t_end,
+                            plugins=args.plugin, progress=progress)
+    except (InputError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    not_finished = int((frame["status"] != "finished").sum())
+    if not args.quiet:
+        print(f"{len(frame)} runs, {not_finished} not finished: {args.output_dir}/sweep.csv, {args.output_dir}/sweep.html")
+    return 1 if not_finished else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,256 @@
+"""Models, runs and their results: the Python face of `jourdain run` and `jourdain linearize`.
+
+A :class:`Model` is a netlist loaded once and never changed: every :meth:`Model.run` gets
+its own parameter values, initial states and solver settings, so one model serves any
+number of runs, in threads at once (the GIL is released while a run integrates).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from . import _jourdain
+
+InputError = _jourdain.InputError  # bad input: a ValueError naming file, JSON path, component, port
+Error = _jourdain.Error  # Jourdain's other errors (a file that cannot be written, ...)
+SimulationError = _jourdain.SimulationError
+
+
+class SimulationFailed(SimulationError):
+    """A run that ended before its end time. ``result`` holds everything up to the failure."""
+
+    def __init__(self, result: "Result"):
+        super().__init__(f"simulation failed {result.failure}")
+        self.result = result
+
+
+def _value_text(value: Any) -> str:
+    """A parameter or initial value as the JSON the core reads: a number (SI) or a string
+    with a unit ("250 bar"). numpy scalars become Python numbers first."""
+    if isinstance(value, (np.floating, np.integer)):
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise TypeError(f"expected a number or a string with a unit, not {value!r}")
+    return json.dumps(value)
+
+
+def _named_values(values: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    return [(str(name), _value_text(value)) for name, value in (values or {}).items()]
+
+
+def _plain(value: Any) -> Any:
+    """Solver settings with numpy scalars made JSON-friendly."""
+    if isinstance(value, (np.floating, np.integer)):
+        return value.item()
+    return value
+
+
+class Library:
+    """The component types and solver methods models are built from: the built-in ones and
+    the plugins loaded here (shared libraries, as ``jourdain --plugin``)."""
+
+    def __init__(self, plugins: Iterable[str | os.PathLike] = ()):
+        self._core = _jourdain.Library()
+        for plugin in plugins:
+            self.load_plugin(plugin)
+
+    def load_plugin(self, path: str | os.PathLike) -> None:
+        self._core.load_plugin(os.fspath(path))
+
+    def types(self) -> list[dict]:
+        """Every component type: name, one-line summary, origin (built-in or a plugin's path)."""
+        return json.loads(self._core.types())
+
+    def describe(self, type_name: str) -> dict:
+        """Ports, parameters (units, defaults, ranges), states and variables of a type, as
+        ``jourdain describe TYPE --json``."""
+        return json.loads(self._core.describe(type_name))
+
+    def solvers(self) -> dict:
+        """The solver methods and their settings, as ``jourdain solvers --json``."""
+        return json.loads(self._core.solvers())
+
+    def load(self, source: str | os.PathLike | Mapping, *, file: str | os.PathLike | None = None,
+             configuration: Mapping[str, Any] | None = None) -> "Model":
+        """Loads a netlist: a file path, a dict, or JSON text (a string starting with ``{``).
+
+        ``file`` names a dict's or a text's netlist in messages and is the folder its plugins
+        and subsystem files are found from (default: the working folder). ``configuration``
+        overrides parameters that shape the model (as ``--set``); numeric parameters are
+        better given to each run.
+        """
+        sets = [f"{name}={_value_text(value) if not isinstance(value, str) else value}"
+                for name, value in (configuration or {}).items()]
+        if isinstance(source, Mapping):
+            text = json.dumps(source)
+        elif isinstance(source, str) and source.lstrip().startswith("{"):
+            text = source
+        else:
+            path = os.fspath(source)
+            return Model(_jourdain.load_file(self._core, path, sets), self)
+        name = os.fspath(file) if file is not None else os.path.join(os.getcwd(), "<netlist>.json")
+        return Model(_jourdain.load_text(self._core, text, name, sets), self)
+
+
+def load(source: str | os.PathLike | Mapping, *, file: str | os.PathLike | None = None,
+         configuration: Mapping[str, Any] | None = None, plugins: Iterable[str | os.PathLike] = ()) -> "Model":
+    """Loads a netlist into a new :class:`Library` (built-in types and ``plugins``)."""
+    return Library(plugins).load(source, file=file, configuration=configuration)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A numeric parameter of a loaded model: settable per run."""
+    name: str
+    unit: str
+    default: float  # SI: the netlist's value, else the type's default
+    range: str
+
+
+class Model:
+    """A loaded netlist. Immutable: runs differ by the values given to :meth:`run`."""
+
+    def __init__(self, core: Any, library: Library):
+        self._core = core
+        self.library = library
+        self._info = json.loads(core.info())
+
+    name = property(lambda self: self._info["name"])
+    description = property(lambda self: self._info["description"])
+    file = property(lambda self: self._info["file"])
+    analysis = property(lambda self: self._info["analysis"], doc="dynamic, kinematic, static or linear")
+    document = property(lambda self: self._info["document"], doc="the netlist as read (a dict)")
+    solver = property(lambda self: dict(self._info["solver"]), doc="the netlist's solver settings")
+    record = property(lambda self: list(self._info["record"]), doc="the variables a run records")
+    states = property(lambda self: list(self._info["states"]), doc="continuous states, 'component.state'")
+    components = property(lambda self: {c["name"]: c["type"] for c in self._info["components"]})
+
+    @property
+    def parameters(self) -> dict[str, Parameter]:
+        return {p["name"]: Parameter(p["name"], p["unit"], p["default"], p["range"]) for p in self._info["parameters"]}
+
+    @property
+    def variables(self) -> dict[str, str]:
+        """Every recordable variable and its SI unit."""
+        return {v["name"]: v["unit"] for v in self._info["recordable"]}
+
+    def run(self, parameters: Mapping[str, Any] | None = None, *, initial: Mapping[str, Any] | None = None,
+            solver: Mapping[str, Any] | None = None, t_end: float | None = None,
+            output_dir: str | os.PathLike | None = None, report: bool = True, check: bool = True) -> "Result":
+        """Runs the model once.
+
+        ``parameters`` and ``initial`` map ``"component.parameter"`` / ``"component.state"`` to a
+        number (SI) or a string with a unit (``"250 bar"``). ``solver`` replaces keys of the
+        netlist's solver object (``{"method": "bdf", "rtol": 1e-8}``). With ``output_dir`` the
+        run writes results.csv, summary.json and (``report``) report.html there, as
+        ``jourdain run -o``. Bad input raises :class:`InputError`; a run that fails raises
+        :class:`SimulationFailed` carrying the partial result (``check=False``: it is returned).
+        """
+        raw = self._core.run(_named_values(parameters), _named_values(initial),
+                             json.dumps({k: _plain(v) for k, v in (solver or {}).items()}), t_end,
+                             os.fspath(output_dir) if output_dir is not None else "", report)
+        result = Result(columns=raw["columns"], data=raw["rows"], summary=json.loads(raw["summary"]),
+                        warnings=list(raw["warnings"]), failure=raw["failure"], wall_time_s=raw["wall_time_s"],
+                        parameters=dict(parameters or {}))
+        if check and not result.finished:
+            raise SimulationFailed(result)
+        return result
+
+    def linearize(self, at: str | float | None = None, *, inputs: Iterable[str] = (), outputs: Iterable[str] = (),
+                  frequency_from: float | None = None, frequency_to: float | None = None,
+                  parameters: Mapping[str, Any] | None = None, output_dir: str | os.PathLike | None = None,
+                  check: bool = True) -> "LinearModel":
+        """The linear model dx/dt = A x + B u, y = C x + D u at an operating point, as
+        ``jourdain linearize``: ``at`` is "equilibrium" (default), "initial" or a time
+        (2.5 or "250 ms"); inputs are numeric parameters, outputs recordable variables."""
+        at_text = "" if at is None else (repr(float(at)) if isinstance(at, (int, float)) else str(at))
+        raw = self._core.linearize(at_text, list(inputs), list(outputs), frequency_from, frequency_to,
+                                   _named_values(parameters), os.fspath(output_dir) if output_dir is not None else "")
+        if check and not raw["finished"]:
+            raise SimulationError(f"linear analysis failed {raw['failure']}")
+        return LinearModel(raw)
+
+
+@dataclass
+class Result:
+    """One run: time and every recorded variable as numpy arrays, the summary (summary.json
+    as a dict), warnings and events. ``result["load.x"]`` is a column."""
+    columns: list[str]
+    data: np.ndarray  # rows × columns, "time" first, SI units
+    summary: dict
+    warnings: list[str]
+    failure: str = ""
+    wall_time_s: float = 0.0
+    parameters: dict = field(default_factory=dict)
+
+    @property
+    def status(self) -> str:
+        return self.summary.get("status", "failed")
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+    @property
+    def time(self) -> np.ndarray:
+        return self["time"]
+
+    @property
+    def events(self) -> list[dict]:
+        return list(self.summary.get("events", []))
+
+    @property
+    def units(self) -> dict[str, str]:
+        return {v["name"]: v.get("unit", "") for v in self.summary.get("variables", [])}
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        try:
+            return self.data[:, self.columns.index(name)]
+        except ValueError:
+            raise KeyError(f"no recorded variable '{name}'; recorded: {', '.join(self.columns[1:])}") from None
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.columns
+
+    def to_pandas(self):
+        """A DataFrame indexed by time, one column per recorded variable."""
+        import pandas as pd
+        return pd.DataFrame(self.data[:, 1:], index=pd.Index(self.data[:, 0], name="time"), columns=self.columns[1:])
+
+
+class LinearModel:
+    """A, B, C, D as numpy arrays, the states they are over, the eigenvalues and modes, and
+    the frequency response (``linear.json``'s content as ``.data``)."""
+
+    def __init__(self, raw: Mapping[str, Any]):
+        self.finished = bool(raw["finished"])
+        self.failure = raw["failure"]
+        self.warnings = list(raw["warnings"])
+        self.summary = json.loads(raw["summary"])
+        self.data = json.loads(raw["linear"]) if self.finished else {}
+        empty = np.zeros((0, 0))
+        self.A = np.asarray(raw.get("A", empty))
+        self.B = np.asarray(raw.get("B", empty))
+        self.C = np.asarray(raw.get("C", empty))
+        self.D = np.asarray(raw.get("D", empty))
+        self.x = np.asarray(raw.get("x", np.zeros(0)))
+        self.basis = np.asarray(raw.get("basis", empty))
+        self.eigenvalues = np.asarray(raw.get("eigenvalues", np.zeros(0, dtype=complex)))
+        self.frequencies_hz = np.asarray(raw.get("frequencies_hz", np.zeros(0)))
+        response = raw.get("response", [])
+        # G[output, input, frequency]: the core lists the pairs output-major.
+        n_out, n_in = self.C.shape[0], self.B.shape[1]
+        self.response = (np.asarray(response).reshape(n_out, n_in, len(self.frequencies_hz))
+                         if len(response) else np.zeros((n_out, n_in, 0), dtype=complex))
+
+    states = property(lambda self: list(self.data.get("states", [])), doc="the states of A (independent coordinates)")
+    inputs = property(lambda self: [u["name"] for u in self.data.get("inputs", [])])
+    outputs = property(lambda self: [y["name"] for y in self.data.get("outputs", [])])
+    modes = property(lambda self: list(self.data.get("modes", [])))
+    stability = property(lambda self: self.data.get("stability", ""))

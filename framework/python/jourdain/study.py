@@ -1,0 +1,430 @@
+"""Parameter studies: many runs of one netlist on dask.distributed, one table row per run.
+
+A study is a list of runs, each a dict of parameter values (numbers in SI, or strings
+with a unit: ``"250 bar"``): :func:`grid` (full factorial), :func:`zipped`,
+:func:`latin_hypercube` and :func:`monte_carlo` build them. :func:`sweep` runs them on a
+dask cluster (a local one of worker processes by default, or any scheduler) and returns a
+pandas DataFrame: the parameters, the outputs asked for, the status, the error message
+and the wall time of every run. A failed run is a row with its error, never a failed
+study; rows are appended to ``rows.jsonl`` in the output folder as they complete, so an
+interrupted study, started again with the same folder, runs only what is missing.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import json
+import math
+import os
+import re
+import socket
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from .model import InputError, Library, Result, SimulationFailed
+
+# ---------------------------------------------------------------------------------------
+# Designs: which runs a study makes
+
+
+def linspace(start: float, stop: float, count: int, unit: str = "") -> list:
+    """``count`` evenly spaced values from ``start`` to ``stop`` (both included), in ``unit``."""
+    return [_with_unit(float(v), unit) for v in np.linspace(start, stop, int(count))]
+
+
+def grid(parameters: Mapping[str, Sequence[Any]]) -> list[dict]:
+    """Full factorial: every combination of the listed values (the last parameter varies fastest)."""
+    names = list(parameters)
+    return [dict(zip(names, combo)) for combo in itertools.product(*(list(parameters[n]) for n in names))]
+
+
+def zipped(parameters: Mapping[str, Sequence[Any]]) -> list[dict]:
+    """The k-th run takes the k-th value of every list (the lists must be of one length)."""
+    lengths = {name: len(values) for name, values in parameters.items()}
+    if len(set(lengths.values())) > 1:
+        raise ValueError(f"zipped parameters need lists of one length, got {lengths}")
+    names = list(parameters)
+    return [dict(zip(names, combo)) for combo in zip(*(parameters[n] for n in names))]
+
+
+@dataclass(frozen=True)
+class Uniform:
+    """Uniform on [low, high], in ``unit``."""
+    low: float
+    high: float
+    unit: str = ""
+
+    def quantile(self, u: np.ndarray) -> np.ndarray:
+        return self.low + (self.high - self.low) * u
+
+
+@dataclass(frozen=True)
+class Normal:
+    """Normal with this mean and standard deviation, in ``unit`` (a tolerance: mean ± 3 std)."""
+    mean: float
+    std: float
+    unit: str = ""
+
+    def quantile(self, u: np.ndarray) -> np.ndarray:
+        dist = statistics.NormalDist(self.mean, self.std)
+        return np.array([dist.inv_cdf(float(min(max(p, 1e-12), 1 - 1e-12))) for p in u])
+
+
+@dataclass(frozen=True)
+class LogNormal:
+    """Log-normal: ln of the value is normal around ln(median) with standard deviation ``sigma``."""
+    median: float
+    sigma: float
+    unit: str = ""
+
+    def quantile(self, u: np.ndarray) -> np.ndarray:
+        return self.median * np.exp(Normal(0.0, self.sigma).quantile(u))
+
+
+def latin_hypercube(distributions: Mapping[str, Any], count: int, seed: int) -> list[dict]:
+    """``count`` runs, each parameter's range cut into ``count`` strata of equal probability
+    and each stratum sampled once (McKay, Beckman & Conover 1979), independently shuffled
+    per parameter. The same seed gives the same runs."""
+    rng = np.random.default_rng(seed)
+    columns = {}
+    for name, dist in distributions.items():
+        strata = (rng.permutation(count) + rng.random(count)) / count
+        columns[name] = [_with_unit(float(v), dist.unit) for v in dist.quantile(strata)]
+    return zipped(columns)
+
+
+def monte_carlo(distributions: Mapping[str, Any], count: int, seed: int) -> list[dict]:
+    """``count`` independent random runs (the same seed gives the same runs)."""
+    rng = np.random.default_rng(seed)
+    columns = {name: [_with_unit(float(v), dist.unit) for v in dist.quantile(rng.random(count))]
+               for name, dist in distributions.items()}
+    return zipped(columns)
+
+
+def _with_unit(value: float, unit: str):
+    # repr() keeps every digit: the run sees exactly the sampled number.
+    return f"{value!r} {unit}" if unit else value
+
+
+_QUANTITY = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(.*?)\s*$")
+
+
+def split_quantity(value: Any) -> tuple[Any, str]:
+    """(number, unit) of a parameter value as given: 250 -> (250.0, ""), "250 bar" -> (250.0, "bar")."""
+    if isinstance(value, str):
+        match = _QUANTITY.match(value)
+        if match and (not match.group(2) or match.group(2)[0].isalpha() or match.group(2)[0] in "%°µ"):
+            return float(match.group(1)), match.group(2)
+        return value, ""
+    return float(value), ""
+
+
+# ---------------------------------------------------------------------------------------
+# Outputs: what each run reports
+
+STATISTICS = ("final", "initial", "min", "max", "mean", "absmax", "tmin", "tmax")
+
+
+def output_value(spec: str | Callable, result: Result) -> dict[str, Any]:
+    """The figure(s) ``spec`` asks of one run, by column name.
+
+    - ``"load.x"`` or ``"load.x:final"``: the last recorded value; ``:initial``, ``:min``,
+      ``:max``, ``:absmax``, ``:mean`` (time average, trapezoidal), ``:tmin`` / ``:tmax``
+      (the time of the extremum).
+    - ``"wall_time"``: the run's wall time (s); ``"summary:statistics.steps"``,
+      ``"summary:monitors.NAME.max_abs"``, ``"summary:events"`` (a list gives its length):
+      any figure of summary.json.
+    - a function of the :class:`Result`: its value, or a dict of named values.
+    """
+    if callable(spec):
+        value = spec(result)
+        if isinstance(value, Mapping):
+            return {str(k): v for k, v in value.items()}
+        return {_output_name(spec): value}
+    if spec == "wall_time":
+        return {spec: result.wall_time_s}
+    if spec.startswith("summary:"):
+        node: Any = result.summary
+        for key in spec[len("summary:"):].split("."):
+            if isinstance(node, Mapping) and key in node:
+                node = node[key]
+            else:
+                raise KeyError(f"output '{spec}': summary.json has no '{key}' there")
+        return {spec: len(node) if isinstance(node, list) else node}
+    variable, _, stat = spec.rpartition(":") if ":" in spec else (spec, "", "final")
+    if stat not in STATISTICS:
+        raise KeyError(f"output '{spec}': unknown statistic '{stat}' (one of {', '.join(STATISTICS)})")
+    values, t = result[variable], result.time
+    if len(values) == 0:
+        return {spec: math.nan}
+    figure = {
+        "final": lambda: values[-1],
+        "initial": lambda: values[0],
+        "min": lambda: np.min(values),
+        "max": lambda: np.max(values),
+        "absmax": lambda: np.max(np.abs(values)),
+        "mean": lambda: (np.trapz(values, t) / (t[-1] - t[0])) if t[-1] > t[0] else values[0],
+        "tmin": lambda: t[int(np.argmin(values))],
+        "tmax": lambda: t[int(np.argmax(values))],
+    }[stat]()
+    return {spec: float(figure)}
+
+
+def _output_name(spec: str | Callable) -> str:
+    """An output's column: the spec, or a function's name (a function returning a dict
+    names its own columns)."""
+    return spec if isinstance(spec, str) else getattr(spec, "__name__", "output")
+
+
+# ---------------------------------------------------------------------------------------
+# One run, on a worker
+
+
+@functools.lru_cache(maxsize=4)
+def _loaded(text: str, file: str, plugins: tuple[str, ...]):
+    # A worker process keeps the last few models it loaded: loading is the costly part of a
+    # short run, and a model serves every run of a study (runs differ in their Context).
+    return Library(plugins).load(text, file=file)
+
+
+def run_one(index: int, values: Mapping[str, Any], netlist_text: str, netlist_file: str, plugins: tuple[str, ...],
+            outputs: Sequence[str | Callable], solver: Mapping[str, Any], t_end: float | None,
+            initial_names: frozenset[str]) -> dict:
+    """Runs one point of a study and returns its row. Never raises for a property of the
+    model or of the values: a bad value, a failed run or a failing output function is the
+    row's status and error."""
+    row: dict[str, Any] = {"run": index}
+    started = time.perf_counter()
+    status, error, result = "finished", "", None
+    try:
+        model = _loaded(netlist_text, netlist_file, plugins)
+        parameters = {k: v for k, v in values.items() if k not in initial_names}
+        initial = {k: v for k, v in values.items() if k in initial_names}
+        result = model.run(parameters, initial=initial, solver=solver, t_end=t_end, report=False)
+    except SimulationFailed as failed:
+        status, error, result = "failed", str(failed), failed.result
+    except Exception as exc:  # bad input for this point: its row says why
+        status, error = "error", f"{type(exc).__name__}: {exc}"
+    for spec in outputs:
+        try:
+            if result is None or status != "finished":
+                raise LookupError("no finished run")
+            row.update(output_value(spec, result))
+        except LookupError:
+            row[_output_name(spec)] = math.nan
+        except Exception as exc:
+            row[_output_name(spec)] = math.nan
+            if status == "finished":
+                status, error = "error", f"output {_output_name(spec)}: {type(exc).__name__}: {exc}"
+    row["status"] = status
+    row["error"] = error
+    row["wall_time_s"] = time.perf_counter() - started
+    row["worker"] = f"{socket.gethostname()}:{os.getpid()}"
+    return row
+
+
+# ---------------------------------------------------------------------------------------
+# The study
+
+
+def _study_digest(netlist_text: str, netlist_file: str, runs: Sequence[Mapping], outputs: Sequence,
+                  solver: Mapping, t_end: float | None) -> str:
+    """What makes two studies the same one (resuming one folder with another study's
+    rows would mix them)."""
+    key = json.dumps({"netlist": netlist_text, "file": netlist_file, "runs": runs,
+                      "outputs": [_output_name(o) for o in outputs], "solver": solver, "t_end": t_end},
+                     sort_keys=True, default=str)
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+class _RowLog:
+    """rows.jsonl: one JSON line per finished run, appended and flushed to disk as each run
+    completes, so that a study stopped at any moment keeps every row it had."""
+
+    def __init__(self, folder: Path | None, digest: str, description: dict):
+        self.path = None
+        self.done: dict[int, dict] = {}
+        if folder is None:
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        manifest = folder / "study.json"
+        self.path = folder / "rows.jsonl"
+        if manifest.exists():
+            previous = json.loads(manifest.read_text())
+            if previous.get("digest") != digest:
+                raise InputError(f"{folder}: holds the rows of another study (netlist, runs, outputs or solver "
+                                 f"differ); choose another folder or empty this one")
+            if self.path.exists():
+                text = self.path.read_text(encoding="utf-8")
+                complete, _, torn = text.rpartition("\n")
+                if torn:  # a row cut short by a crash: that run is made again
+                    self.path.write_text(complete + "\n" if complete else "", encoding="utf-8")
+                for line in complete.splitlines():
+                    row = json.loads(line)
+                    self.done[int(row["run"])] = row
+        manifest.write_text(json.dumps({**description, "digest": digest}, indent=2, default=str) + "\n")
+
+    def append(self, row: dict) -> None:
+        self.done[int(row["run"])] = row
+        if self.path is None:
+            return
+        # One write of the whole line: a study killed at any moment leaves whole rows (and at
+        # worst one torn last line, dropped when the study resumes).
+        with open(self.path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(row, default=_json_default) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+
+
+def _json_default(value: Any):
+    if isinstance(value, (np.floating, np.integer)):
+        return value.item()
+    return str(value)
+
+
+def _netlist_source(netlist: str | os.PathLike | Mapping, file: str | os.PathLike | None) -> tuple[str, str]:
+    """The netlist as text and the absolute file it stands for (workers resolve plugins and
+    subsystem files from it: the study's folder must be reachable from every worker)."""
+    if isinstance(netlist, Mapping):
+        return json.dumps(netlist), os.path.abspath(file or "<netlist>.json")
+    if isinstance(netlist, str) and netlist.lstrip().startswith("{"):
+        return netlist, os.path.abspath(file or "<netlist>.json")
+    path = os.path.abspath(os.fspath(netlist))
+    try:
+        return Path(path).read_text(encoding="utf-8"), path
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the netlist: {exc.strerror}") from None
+
+
+def _connect(scheduler: Any, workers: int | None):
+    """The dask client of a study, and whether the study owns it (and closes it)."""
+    from dask.distributed import Client, LocalCluster
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    if scheduler:
+        return Client(scheduler), True
+    # One single-threaded worker process per core: a run holds one core, and processes keep
+    # a crashing plugin from taking the study with it.
+    cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    return Client(cluster), True
+
+
+def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]],
+          outputs: Sequence[str | Callable] = ("wall_time",), *, output_dir: str | os.PathLike | None = None,
+          scheduler: Any = None, workers: int | None = None, solver: Mapping[str, Any] | None = None,
+          t_end: float | None = None, plugins: Iterable[str] = (), file: str | os.PathLike | None = None,
+          progress: Callable[[int, int], None] | None = None):
+    """Runs ``netlist`` once per entry of ``runs`` on dask.distributed and returns a pandas
+    DataFrame with one row per run (in the order of ``runs``).
+
+    ``scheduler``: None for a local cluster of ``workers`` processes (default: one per core),
+    a scheduler address (``"tcp://host:8786"``) or a ``dask.distributed.Client``. With
+    ``output_dir`` the rows go to ``rows.jsonl`` as they complete, and ``sweep.csv`` and
+    ``sweep.html`` are written at the end; a folder that already holds part of this same
+    study is resumed (finished runs are not run again).
+    """
+    import pandas as pd
+
+    runs = [dict(r) for r in runs]
+    if not runs:
+        raise ValueError("a study needs at least one run")
+    outputs = list(outputs)
+    solver = dict(solver or {})
+    plugins = tuple(os.path.abspath(p) for p in plugins)
+    text, path = _netlist_source(netlist, file)
+    # Checked here, before any cluster starts: the netlist loads and every name exists.
+    model = Library(plugins).load(text, file=path)
+    names = sorted({name for run in runs for name in run})
+    states = frozenset(model.states)
+    unknown = [n for n in names if n not in model.parameters and n not in states]
+    if unknown:
+        raise InputError(f"{path}: no numeric parameter or state named {', '.join(repr(n) for n in unknown)}; "
+                         f"parameters: {', '.join(sorted(model.parameters))}")
+    folder = Path(output_dir) if output_dir is not None else None
+    digest = _study_digest(text, path, runs, outputs, solver, t_end)
+    description = {"netlist": path, "runs": len(runs), "parameters": names,
+                   "outputs": [_output_name(o) for o in outputs], "solver": solver, "t_end": t_end}
+    log = _RowLog(folder, digest, description)
+    todo = [i for i in range(len(runs)) if i not in log.done]
+
+    if todo:
+        from dask.distributed import as_completed
+        client, owned = _connect(scheduler, workers)
+        try:
+            futures = [client.submit(run_one, i, runs[i], text, path, plugins, outputs, solver, t_end, states,
+                                     key=f"jourdain-{digest}-{i}", pure=False, retries=2)
+                       for i in todo]
+            index_of = {future.key: i for future, i in zip(futures, todo)}
+            for future in as_completed(futures):
+                index = index_of[future.key]
+                try:
+                    row = future.result()
+                except Exception as exc:  # the run's worker died more often than dask retries
+                    row = {"run": index, "status": "error", "error": f"{type(exc).__name__}: {exc}",
+                           "wall_time_s": math.nan, "worker": ""}
+                log.append(row)
+                if progress:
+                    progress(len(log.done), len(runs))
+        finally:
+            if owned:
+                cluster = getattr(client, "cluster", None)
+                client.close()
+                if cluster is not None:
+                    cluster.close()
+
+    frame = _frame(runs, names, [log.done[i] for i in range(len(runs))], outputs)
+    if folder is not None:
+        _write_study(folder, frame, names, outputs, path)
+    return frame
+
+
+def _frame(runs: Sequence[Mapping], names: Sequence[str], rows: Sequence[dict], outputs: Sequence):
+    """The study's table: parameters as numbers (in the unit each was given in, listed in
+    ``frame.attrs["units"]``), then the outputs, status, error, wall time and worker."""
+    import pandas as pd
+
+    table: dict[str, list] = {"run": [r["run"] for r in rows]}
+    units: dict[str, str] = {}
+    for name in names:
+        values = [split_quantity(run.get(name, math.nan)) for run in runs]
+        column_units = {u for v, u in values if not (isinstance(v, float) and math.isnan(v))}
+        if len(column_units) <= 1 and all(isinstance(v, float) for v, _ in values):
+            table[name] = [v for v, _ in values]
+            units[name] = next(iter(column_units), "")
+        else:  # mixed units: the values as given
+            table[name] = [run.get(name) for run in runs]
+    output_columns: list[str] = []
+    for row in rows:
+        for key in row:
+            if key not in ("run", "status", "error", "wall_time_s", "worker") and key not in output_columns:
+                output_columns.append(key)
+    for key in output_columns:
+        table[key] = [row.get(key, math.nan) for row in rows]
+    for key in ("status", "error", "wall_time_s", "worker"):
+        table[key] = [row.get(key, "") for row in rows]
+    frame = pd.DataFrame(table)
+    frame.attrs["units"] = units
+    frame.attrs["parameters"] = list(names)
+    frame.attrs["outputs"] = output_columns
+    return frame
+
+
+def _write_study(folder: Path, frame, names: Sequence[str], outputs: Sequence, netlist: str) -> None:
+    from .sweep_page import sweep_page
+
+    frame.to_csv(folder / "sweep.csv", index=False, float_format="%.17g")
+    failed = int((frame["status"] != "finished").sum())
+    notes = [f"netlist: {netlist}", f"{len(frame)} runs, {failed} not finished"]
+    units = dict(frame.attrs.get("units", {}))
+    numeric_outputs = [c for c in frame.attrs["outputs"] if frame[c].dtype.kind in "fi"]
+    page = sweep_page(frame, [n for n in names if n in units], numeric_outputs,
+                      title=f"Parameter study of {Path(netlist).name}", units=units, notes=notes)
+    (folder / "sweep.html").write_text(page, encoding="utf-8")

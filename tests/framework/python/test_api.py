@@ -1,0 +1,189 @@
+"""The Python API against the command line and closed forms: the same numbers, the same
+messages, and one model running in several threads at once."""
+
+import json
+import math
+import threading
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import jourdain
+from conftest import NETLISTS, run_cli
+
+
+@pytest.mark.parametrize("netlist", ["mass_spring_damper.json", "position_servo.json", "four_bar.json"])
+def test_results_equal_the_command_line_bit_for_bit(netlist, tmp_path):
+    cli = run_cli("run", "-q", "--no-report", str(NETLISTS / netlist), "-o", str(tmp_path / "cli"))
+    assert cli.returncode == 0, cli.stderr
+    # results.csv prints every double with 17 significant digits: read back, they are the
+    # run's own numbers, so the comparison is exact.
+    csv = pd.read_csv(tmp_path / "cli" / "results.csv", float_precision="round_trip")
+    result = jourdain.load(NETLISTS / netlist).run()
+    # The file's header is "name [unit]".
+    assert [c.rsplit(" [", 1)[0] for c in csv.columns] == result.columns
+    assert csv.columns[1] == f"{result.columns[1]} [{result.units[result.columns[1]] or '1'}]"
+    assert result.data.shape == csv.shape
+    assert np.array_equal(result.data, csv.to_numpy(), equal_nan=True)
+    summary = json.loads((tmp_path / "cli" / "summary.json").read_text())
+    assert result.summary["final_values"] == summary["final_values"]
+    assert result.summary["statistics"] == summary["statistics"]
+
+
+def test_run_with_units_initial_values_and_solver_settings():
+    model = jourdain.load(NETLISTS / "mass_spring_damper.json")
+    assert model.parameters["spring.stiffness"].unit == "N/m"
+    assert model.parameters["spring.stiffness"].default == 100.0
+    assert "mass.x" in model.states and model.variables["mass.x"] == "m"
+    # k = 400 N/m, x0 = 20 mm, no damping: x(t) = x0 cos(ωt), ω = 20 rad/s.
+    result = model.run({"spring.stiffness": "0.4 kN/m", "damper.damping": 0}, initial={"mass.x": "20 mm"},
+                       solver={"rtol": 1e-10, "atol": 1e-13, "t_end": 1.0})
+    t = result.time
+    assert t[-1] == pytest.approx(1.0, abs=1e-12)
+    # rtol 1e-10 on a 1 s oscillation: the error stays near 1e-10 of the amplitude.
+    assert np.max(np.abs(result["mass.x"] - 0.02 * np.cos(20.0 * t))) < 1e-9
+    frame = result.to_pandas()
+    assert frame.index.name == "time" and list(frame.columns) == result.columns[1:]
+    assert result.status == "finished" and result.finished and result.warnings == []
+    assert result.summary["solver"]["rtol"] == 1e-10
+    # The model itself is untouched: the next run has the netlist's values.
+    again = model.run(solver={"t_end": 0.5})
+    assert again["mass.x"][0] == pytest.approx(0.1, abs=0)
+
+
+def test_component_types_describe_and_solvers():
+    library = jourdain.Library()
+    names = [t["name"] for t in library.types()]
+    assert "hydraulic.relief_valve" in names and names == sorted(names)
+    relief = library.describe("hydraulic.relief_valve")
+    assert any(p["name"] == "cracking_pressure" for p in relief["parameters"])
+    with pytest.raises(jourdain.InputError, match="did you mean"):
+        library.describe("hydraulic.relief_valv")
+    assert "rk4" in json.dumps(library.solvers())
+
+
+def test_load_from_a_dict_and_from_json_text():
+    document = json.loads((NETLISTS / "mass_spring_damper.json").read_text())
+    from_dict = jourdain.load(document, file=NETLISTS / "mass_spring_damper.json").run(solver={"t_end": 0.2})
+    from_text = jourdain.load(json.dumps(document)).run(solver={"t_end": 0.2})
+    assert np.array_equal(from_dict.data, from_text.data)
+
+
+@pytest.mark.parametrize("mutate, pattern", [
+    (lambda d: d["components"]["spring"]["params"].update(stiffness="100 N/mm/s"), r"/components/spring/params/stiffness"),
+    (lambda d: d["connections"].append(["mass.q", "spring.a"]), r"mass.*port|port.*'q'"),
+    (lambda d: d["components"].update(extra={"type": "mechanical1d.spirng"}), r"did you mean"),
+    (lambda d: d.update(solvr={}), r"solvr"),
+])
+def test_bad_netlists_raise_input_errors_naming_the_place(mutate, pattern, tmp_path):
+    document = json.loads((NETLISTS / "mass_spring_damper.json").read_text())
+    mutate(document)
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(jourdain.InputError, match=pattern) as error:
+        jourdain.load(path)
+    assert isinstance(error.value, ValueError)
+    assert str(path) in str(error.value)
+    # The command line says the same.
+    cli = run_cli("check", str(path))
+    assert cli.returncode == 2 and str(error.value) in cli.stderr
+
+
+def test_bad_run_values_raise_input_errors():
+    model = jourdain.load(NETLISTS / "mass_spring_damper.json")
+    with pytest.raises(jourdain.InputError, match=r"spring.*stiffness.*unit|unknown unit"):
+        model.run({"spring.stiffness": "100 bar"})
+    with pytest.raises(jourdain.InputError, match=r"did you mean|spring.stiffness"):
+        model.run({"spring.stifness": 1.0})
+    with pytest.raises(jourdain.InputError, match=r"range"):
+        model.run({"mass.mass": -1})
+    with pytest.raises(jourdain.InputError, match=r"no continuous state"):
+        model.run(initial={"mass.y": 0.0})
+    with pytest.raises(jourdain.InputError, match=r"method"):
+        model.run(solver={"method": "rk5"})
+    with pytest.raises(FileNotFoundError if False else jourdain.InputError, match="no_such_file"):
+        jourdain.load(NETLISTS / "no_such_file.json")
+
+
+def test_a_failed_run_carries_its_partial_result(tmp_path):
+    model = jourdain.load(NETLISTS / "mass_spring_damper.json")
+    with pytest.raises(jourdain.SimulationFailed, match="max_steps") as failure:
+        model.run(solver={"max_steps": 50}, output_dir=tmp_path)
+    partial = failure.value.result
+    assert isinstance(failure.value, jourdain.SimulationError)
+    assert partial.status == "failed" and not partial.finished
+    assert 0 < len(partial.time) < 501 and partial.time[-1] < 5.0
+    assert partial["mass.x"][0] == 0.1
+    assert json.loads((tmp_path / "summary.json").read_text())["status"] == "failed"
+    # check=False returns it instead.
+    assert model.run(solver={"max_steps": 50}, check=False).status == "failed"
+
+
+def test_output_folder_gets_the_command_lines_files(tmp_path):
+    jourdain.load(NETLISTS / "mass_spring_damper.json").run(solver={"t_end": 0.3}, output_dir=tmp_path)
+    for name in ("results.csv", "summary.json", "report.html"):
+        assert (tmp_path / name).is_file()
+
+
+def test_one_model_in_four_threads_equals_four_serial_runs():
+    model = jourdain.load(NETLISTS / "position_servo.json")
+    gains = [0.01, 0.02, 0.0264, 0.04]
+    serial = [model.run({"pi.kp": k}) for k in gains]
+    parallel = [None] * len(gains)
+
+    def worker(i):
+        parallel[i] = model.run({"pi.kp": gains[i]})
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(gains))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for a, b in zip(serial, parallel):
+        assert np.array_equal(a.data, b.data)
+    # Different gains made different runs (the threads did not share one context).
+    assert not np.array_equal(serial[0]["load.x"], serial[3]["load.x"])
+
+
+def test_the_gil_is_released_while_a_run_integrates():
+    model = jourdain.load(NETLISTS / "mass_spring_damper.json")
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(1)
+            done.wait(0.001)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    try:
+        # 2000 s of oscillation at rtol 1e-11: about half a second of integration.
+        result = model.run({"damper.damping": 0},
+                           solver={"t_end": 2000, "rtol": 1e-11, "atol": 1e-14, "output_interval": 1})
+    finally:
+        done.set()
+        ticker.join()
+    # The ticker wakes every millisecond; blocked by the GIL during the run it would count
+    # about 1, free it counts about one per millisecond of the run.
+    assert result.wall_time_s > 0.1
+    assert len(ticks) >= 0.25 * result.wall_time_s * 1000
+
+
+def test_linear_model_of_the_oscillator_is_the_closed_form():
+    model = jourdain.load(NETLISTS / "mass_spring_damper.json")
+    linear = model.linearize("initial", inputs=["spring.stiffness"], outputs=["mass.x", "spring.force"])
+    # States (x, v): A = [[0, 1], [-k/m, -c/m]] with k = 100 N/m, c = 2 N·s/m, m = 1 kg.
+    # Central differences with step ε^(1/3) on a linear model: exact to rounding (~1e-9).
+    assert linear.states == ["mass.x", "mass.v"]
+    np.testing.assert_allclose(linear.A, [[0, 1], [-100, -2]], atol=1e-6)
+    # u = k: ∂v̇/∂k = -x/m = -0.1 at the initial x = 0.1 m.
+    np.testing.assert_allclose(linear.B, [[0], [-0.1]], atol=1e-6)
+    # spring.force is the spring's tension, k (x_b − x_a − free_length) = k x.
+    np.testing.assert_allclose(linear.C, [[1, 0], [100, 0]], atol=1e-6)
+    assert linear.inputs == ["spring.stiffness"] and linear.outputs == ["mass.x", "spring.force"]
+    assert sorted(np.abs(linear.eigenvalues)) == pytest.approx([10.0, 10.0], rel=1e-7)
+    assert linear.modes[0]["damping_ratio"] == pytest.approx(0.1, rel=1e-7)
+    assert linear.response.shape == (2, 1, len(linear.frequencies_hz))

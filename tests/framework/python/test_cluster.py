@@ -1,0 +1,114 @@
+"""A study on a real dask cluster, started here as separate processes (a scheduler and two
+workers on 127.0.0.1, as on a cluster's nodes): it runs there, survives a worker killed in
+the middle, and a study whose own process is killed resumes without rerunning rows."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import jourdain
+from conftest import NETLISTS
+
+OSCILLATOR = NETLISTS / "mass_spring_damper.json"
+# Runs long enough (about half a second each) that a study is still going when a test
+# interrupts it: 2000 s of oscillation at rtol 1e-11.
+SLOW = {"t_end": 2000, "rtol": 1e-11, "atol": 1e-14, "output_interval": 1}
+STIFFNESS = {"spring.stiffness": [100.0 + 50.0 * i for i in range(8)]}
+
+
+def wait_for(condition, timeout, what):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"waited {timeout} s for {what}")
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    """A scheduler and two worker processes (no nanny: a killed worker stays dead)."""
+    scheduler_file = tmp_path / "scheduler.json"
+    env = dict(os.environ)
+    processes = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                   "--port", "0", "--no-dashboard", "--scheduler-file", str(scheduler_file)],
+                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        wait_for(lambda: scheduler_file.exists() and scheduler_file.stat().st_size > 0, 60, "the scheduler")
+        address = json.loads(scheduler_file.read_text())["address"]
+        workers = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                     "--no-nanny", "--no-dashboard", "--host", "127.0.0.1", "--name", f"w{i}"],
+                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                   for i in range(2)]
+        processes += workers
+        from dask.distributed import Client
+        with Client(address) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address, workers
+    finally:
+        for p in reversed(processes):
+            p.kill()
+            p.wait()
+
+
+def test_sweep_on_a_cluster_of_separate_processes(cluster, tmp_path):
+    address, workers = cluster
+    frame = jourdain.sweep(OSCILLATOR, jourdain.grid(STIFFNESS), ["mass.x:final", "mass.x:min"], scheduler=address,
+                           solver=SLOW, output_dir=tmp_path / "study")
+    assert (frame["status"] == "finished").all()
+    # The runs ran in the worker processes, not here.
+    pids = {int(w.rsplit(":", 1)[1]) for w in frame["worker"]}
+    assert pids <= {p.pid for p in workers} and len(pids) == 2
+    # The same runs here, one after another, give the same numbers.
+    model = jourdain.load(OSCILLATOR)
+    for i, k in enumerate(STIFFNESS["spring.stiffness"][:2]):
+        assert frame["mass.x:min"][i] == float(min(model.run({"spring.stiffness": k}, solver=SLOW)["mass.x"]))
+
+
+def test_a_worker_killed_in_the_middle_loses_no_row(cluster, tmp_path):
+    address, workers = cluster
+    victim = workers[1]
+
+    def kill_after_first_row(done, total):
+        if done == 1:
+            victim.send_signal(signal.SIGKILL)
+
+    runs = jourdain.grid({"spring.stiffness": [100.0 + 25.0 * i for i in range(12)]})
+    frame = jourdain.sweep(OSCILLATOR, runs, ["mass.x:final"], scheduler=address, solver=SLOW,
+                           output_dir=tmp_path / "study", progress=kill_after_first_row)
+    victim.wait(timeout=30)
+    assert victim.returncode == -signal.SIGKILL
+    assert list(frame["run"]) == list(range(12))
+    assert (frame["status"] == "finished").all(), frame[["status", "error"]]
+    # The victim finished at most the rows it had done before it died (it held about half
+    # of the runs then); the survivor ran the rest, the victim's included.
+    assert sum(w.endswith(f":{victim.pid}") for w in frame["worker"]) <= 2
+    assert sum(w.endswith(f":{workers[0].pid}") for w in frame["worker"]) >= 10
+
+
+def test_a_killed_study_resumes_where_it_stopped(cluster, tmp_path):
+    address, _ = cluster
+    out = tmp_path / "study"
+    command = [sys.executable, "-m", "jourdain", "sweep", str(OSCILLATOR), "--param", "spring.stiffness=100:400:10",
+               "--output", "mass.x:final", "--scheduler", address, "-o", str(out), "-q"]
+    command += [f"--solver={key}={value}" for key, value in SLOW.items()]
+    log = out / "rows.jsonl"
+    study = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_for(lambda: log.exists() and len(log.read_text().splitlines()) >= 2, 120, "two rows")
+    finally:
+        study.send_signal(signal.SIGKILL)
+        study.wait()
+    before = log.read_text().splitlines()
+    assert 2 <= len(before) < 10
+    resumed = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    after = log.read_text().splitlines()
+    # The rows kept are untouched and not run again; the others ran once each.
+    assert after[:len(before)] == before
+    assert sorted(json.loads(line)["run"] for line in after) == list(range(10))

@@ -1,0 +1,159 @@
+"""Parameter studies on a local dask cluster: designs, outputs, rows on disk as they
+complete, resuming, and the study command line."""
+
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import jourdain
+from jourdain import study
+from conftest import NETLISTS
+
+OSCILLATOR = NETLISTS / "mass_spring_damper.json"
+
+
+def test_designs():
+    runs = jourdain.grid({"a": [1, 2, 3], "b": ["1 bar", "2 bar"]})
+    assert len(runs) == 6 and runs[0] == {"a": 1, "b": "1 bar"} and runs[1] == {"a": 1, "b": "2 bar"}
+    assert jourdain.zipped({"a": [1, 2], "b": [3, 4]}) == [{"a": 1, "b": 3}, {"a": 2, "b": 4}]
+    with pytest.raises(ValueError, match="one length"):
+        jourdain.zipped({"a": [1, 2], "b": [3]})
+    assert jourdain.linspace(1000, 2000, 3, "rpm") == ["1000.0 rpm", "1500.0 rpm", "2000.0 rpm"]
+    # Latin hypercube: each of the n strata of each parameter holds exactly one sample.
+    n = 16
+    lhs = jourdain.latin_hypercube({"k": jourdain.Uniform(100, 200, "N/m"), "m": jourdain.Uniform(1, 2)}, n, seed=7)
+    k = np.array([study.split_quantity(r["k"])[0] for r in lhs])
+    m = np.array([r["m"] for r in lhs])
+    assert sorted(np.floor((k - 100) / 100 * n).astype(int)) == list(range(n))
+    assert sorted(np.floor((m - 1) * n).astype(int)) == list(range(n))
+    assert all(r["k"].endswith(" N/m") for r in lhs)
+    # Seeds make studies repeatable; Monte Carlo of a normal has its mean and spread.
+    assert lhs == jourdain.latin_hypercube({"k": jourdain.Uniform(100, 200, "N/m"), "m": jourdain.Uniform(1, 2)}, n, 7)
+    mc = np.array([r["x"] for r in jourdain.monte_carlo({"x": jourdain.Normal(5.0, 0.5)}, 4000, seed=1)])
+    # Standard errors: 0.5/√4000 ≈ 0.008 for the mean; ≈ 0.0056 for the standard deviation.
+    assert abs(mc.mean() - 5.0) < 0.04 and abs(mc.std() - 0.5) < 0.03
+    assert study.split_quantity("250 bar") == (250.0, "bar") and study.split_quantity(3) == (3.0, "")
+
+
+def test_outputs_of_a_known_result():
+    t = np.linspace(0.0, math.pi, 2001)
+    result = jourdain.Result(columns=["time", "x"], data=np.column_stack([t, np.sin(t)]),
+                             summary={"statistics": {"steps": 42}, "events": [{}, {}]}, warnings=[], wall_time_s=0.5)
+    value = lambda spec: study.output_value(spec, result)
+    assert value("x") == {"x": pytest.approx(0.0, abs=1e-12)}
+    assert value("x:max")["x:max"] == pytest.approx(1.0, abs=1e-6)
+    assert value("x:tmax")["x:tmax"] == pytest.approx(math.pi / 2, abs=1e-3)
+    # Time average of sin over [0, π] is 2/π; the trapezoidal rule's error is ~h²/12 ≈ 2e-7.
+    assert value("x:mean")["x:mean"] == pytest.approx(2 / math.pi, abs=1e-6)
+    assert value("summary:statistics.steps") == {"summary:statistics.steps": 42}
+    assert value("summary:events") == {"summary:events": 2}
+    assert value("wall_time") == {"wall_time": 0.5}
+
+    def peak_and_area(r):
+        return {"peak": float(np.max(r["x"])), "area": float(np.trapz(r["x"], r.time))}
+
+    assert value(peak_and_area)["area"] == pytest.approx(2.0, abs=1e-6)
+    with pytest.raises(KeyError, match="statistic"):
+        value("x:median")
+
+
+def half_period(result):
+    """The time of the first minimum of x(t): half a damped period, π / ω_d."""
+    return float(result.time[int(np.argmin(result["mass.x"]))])
+
+
+@pytest.fixture(scope="module")
+def client():
+    from dask.distributed import Client, LocalCluster
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+def test_sweep_on_a_local_cluster(client, tmp_path):
+    runs = jourdain.grid({"spring.stiffness": ["100 N/m", "400 N/m"], "mass.mass": [1.0, 4.0]})
+    runs.append({"spring.stiffness": "-5 N/m", "mass.mass": 1.0})  # out of range: an error row
+    runs.append({"spring.stiffness": "1e9 N/m", "mass.mass": 1.0})  # too stiff for 20000 steps: a failed run
+    frame = jourdain.sweep(OSCILLATOR, runs, ["mass.x:min", half_period, "summary:statistics.steps", "wall_time"],
+                           scheduler=client, solver={"t_end": 1.0, "output_interval": 0.001, "max_steps": 20000},
+                           output_dir=tmp_path)
+    assert list(frame["run"]) == list(range(6))
+    assert list(frame["status"]) == ["finished"] * 4 + ["error", "failed"]
+    assert "range" in frame["error"][4] and "max_steps" in frame["error"][5]
+    assert frame.attrs["units"] == {"spring.stiffness": "N/m", "mass.mass": ""}
+    assert list(frame["spring.stiffness"][:4]) == [100.0, 100.0, 400.0, 400.0]
+    # Half a damped period: π / (ω0 √(1-ζ²)), ω0 = √(k/m), ζ = c / (2 √(k m)), c = 2 N·s/m;
+    # read off a 1 ms output grid: within half a millisecond.
+    for i in range(4):
+        k, m = frame["spring.stiffness"][i], frame["mass.mass"][i]
+        w0, zeta = math.sqrt(k / m), 2.0 / (2.0 * math.sqrt(k * m))
+        expected = math.pi / (w0 * math.sqrt(1 - zeta**2))
+        if expected < 1.0:
+            assert frame["half_period"][i] == pytest.approx(expected, abs=6e-4)
+    assert math.isnan(frame["mass.x:min"][4]) and math.isnan(frame["mass.x:min"][5])
+    # What is on disk: a row per run as it completed, the table, the page.
+    lines = (tmp_path / "rows.jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["run"] for line in lines) == list(range(6))
+    on_disk = pd.read_csv(tmp_path / "sweep.csv", float_precision="round_trip")
+    assert list(on_disk["status"]) == list(frame["status"])
+    assert np.allclose(on_disk["mass.x:min"][:4], frame["mass.x:min"][:4], rtol=0, atol=0)
+    page = (tmp_path / "sweep.html").read_text()
+    assert page.count("<svg") >= 2 and "https://" not in page
+
+
+def test_an_interrupted_study_resumes_without_rerunning_finished_rows(client, tmp_path):
+    runs = jourdain.grid({"spring.stiffness": [100.0, 200.0, 300.0, 400.0]})
+    outputs = ["mass.x:min"]
+    solver = {"t_end": 0.5}
+    first = jourdain.sweep(OSCILLATOR, runs, outputs, scheduler=client, solver=solver, output_dir=tmp_path)
+    # As if the study had stopped after its first two rows: drop the others from the log.
+    log = tmp_path / "rows.jsonl"
+    kept = sorted(log.read_text().splitlines(), key=lambda line: json.loads(line)["run"])[:2]
+    log.write_text("\n".join(kept) + "\n" + '{"run": 3, "torn')  # and a line torn by the crash
+    done = []
+    resumed = jourdain.sweep(OSCILLATOR, runs, outputs, scheduler=client, solver=solver, output_dir=tmp_path,
+                             progress=lambda n, total: done.append(n))
+    assert done == [3, 4]  # two runs made, the two kept ones not
+    assert resumed.drop(columns=["wall_time_s", "worker"]).equals(first.drop(columns=["wall_time_s", "worker"]))
+    for line in kept:
+        row = json.loads(line)
+        assert resumed["worker"][row["run"]] == row["worker"]
+        assert resumed["wall_time_s"][row["run"]] == row["wall_time_s"]
+    # A finished study in its folder: nothing to run, no cluster needed.
+    again = jourdain.sweep(OSCILLATOR, runs, outputs, scheduler="tcp://127.0.0.1:1", solver=solver,
+                           output_dir=tmp_path)
+    assert again["worker"].equals(resumed["worker"])
+    # Another study in the same folder is refused rather than mixed in.
+    with pytest.raises(jourdain.InputError, match="another study"):
+        jourdain.sweep(OSCILLATOR, runs, ["mass.x:max"], scheduler=client, solver=solver, output_dir=tmp_path)
+
+
+def test_bad_study_input_is_refused_before_anything_runs(tmp_path):
+    with pytest.raises(jourdain.InputError, match="spring.stifness"):
+        jourdain.sweep(OSCILLATOR, [{"spring.stifness": 1.0}], scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(jourdain.InputError, match="no_such"):
+        jourdain.sweep(NETLISTS / "no_such.json", [{}], scheduler="tcp://127.0.0.1:1")
+
+
+def test_study_command_line(tmp_path):
+    out = tmp_path / "study"
+    command = [sys.executable, "-m", "jourdain", "sweep", str(OSCILLATOR), "--param", "spring.stiffness=100:400:3 N/m",
+               "--param", "mass.mass=1 kg,2 kg", "--output", "mass.x:min", "--output", "mass.x:tmin",
+               "--solver", "t_end=1", "--workers", "2", "-o", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "6 runs, 0 not finished" in done.stdout
+    frame = pd.read_csv(out / "sweep.csv")
+    assert list(frame["spring.stiffness"]) == [100.0, 100.0, 250.0, 250.0, 400.0, 400.0]
+    assert list(frame["mass.mass"]) == [1.0, 2.0] * 3
+    assert (frame["status"] == "finished").all()
+    assert (out / "sweep.html").is_file()
+    bad = subprocess.run(command[:5] + ["--param", "spring.stiffness=1:2", "-o", str(out / "bad")],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "error:" in bad.stderr
