@@ -25,15 +25,22 @@ def step_response(result):
     return {"overshoot": overshoot, "settling_time": settling}
 
 
-parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-parser.add_argument("-o", "--output-dir", default="results/servo_study")
-parser.add_argument("--quick", action="store_true", help="4 runs (the test suite's)")
-parser.add_argument("--scheduler", help="a dask scheduler's address; default: a local cluster")
-args = parser.parse_args()
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-o", "--output-dir", default="results/servo_study")
+    parser.add_argument("--quick", action="store_true", help="4 runs (the test suite's)")
+    parser.add_argument("--scheduler", help="a dask scheduler's address; default: a local cluster")
+    args = parser.parse_args()
 
-runs = jourdain.latin_hypercube({"pi.kp": jourdain.Uniform(0.01, 0.05), "pi.ki": jourdain.Uniform(0.0, 0.002)},
-                                4 if args.quick else 32, seed=1)
-frame = jourdain.sweep("netlists/position_servo.json", runs, [step_response, "load.x:max", "wall_time"],
-                       output_dir=args.output_dir, scheduler=args.scheduler)
-print(frame[["pi.kp", "pi.ki", "overshoot", "settling_time", "status"]].to_string(index=False))
-print(f"{args.output_dir}/sweep.html")
+    runs = jourdain.latin_hypercube({"pi.kp": jourdain.Uniform(0.01, 0.05), "pi.ki": jourdain.Uniform(0.0, 0.002)},
+                                    4 if args.quick else 32, seed=1)
+    frame = jourdain.sweep("netlists/position_servo.json", runs, [step_response, "load.x:max", "wall_time"],
+                           output_dir=args.output_dir, scheduler=args.scheduler)
+    print(frame[["pi.kp", "pi.ki", "overshoot", "settling_time", "status"]].to_string(index=False))
+    print(f"{args.output_dir}/sweep.html")
+
+
+# A local cluster starts worker processes that import this file again: the study must
+# only run when the file is the program, not when it is imported.
+if __name__ == "__main__":
+    main()

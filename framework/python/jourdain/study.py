@@ -230,8 +230,77 @@ def run_one(index: int, values: Mapping[str, Any], netlist_text: str, netlist_fi
     return row
 
 
+def run_batch(points: Sequence[tuple[int, Mapping[str, Any]]], **common) -> list[dict]:
+    """Several points of a study in one task (short runs: see _dispatch)."""
+    return [run_one(index, values, **common) for index, values in points]
+
+
 # ---------------------------------------------------------------------------------------
 # The study
+
+# How long one task should run: long enough that dask's own cost per task (a few
+# milliseconds of scheduling and transfer) is small beside it, short enough that rows
+# still come in steadily and a lost worker loses little.
+TASK_SECONDS = 1.0
+
+
+def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
+              progress: Callable[[int, int], None] | None, total: int) -> None:
+    """Runs ``points`` on the cluster, recording each row as its task completes.
+
+    The first task of each worker holds one run; from the run times reported, later tasks
+    group runs so that each takes about TASK_SECONDS (a 5 ms run would otherwise spend more
+    time in dask than in Jourdain), and never more than an even share of what is left
+    (guided self-scheduling, Polychronopoulos & Kuck 1987: the workers finish together).
+    Each worker has two tasks in flight, so that it always holds its next one. The tasks
+    are placed here rather than by the scheduler, whose duration estimates cannot know
+    that tasks differ in size; the placement is loose, so a task whose worker died runs
+    on another (dask retries it; if its workers keep dying, it becomes error rows).
+    """
+    from dask.distributed import as_completed
+
+    addresses = sorted(client.scheduler_info().get("workers", {})) or [None]
+    pending = list(reversed(points))
+    running = as_completed()
+    placed: dict[str, tuple[list, Any]] = {}
+    in_flight = {address: 0 for address in addresses}
+    run_times: list[float] = []
+
+    def batch_size() -> int:
+        if not run_times:
+            return 1
+        by_time = TASK_SECONDS / max(statistics.median(run_times[-64:]), 1e-6)
+        even_share = math.ceil(len(pending) / (2 * len(addresses)))
+        return max(1, min(64, int(by_time), even_share))
+
+    def submit(address: Any) -> None:
+        batch = [pending.pop() for _ in range(min(batch_size(), len(pending)))]
+        future = client.submit(task, batch, key=f"jourdain-{digest}-{batch[0][0]}-{batch[-1][0]}", pure=False,
+                               retries=2, workers=None if address is None else [address],
+                               allow_other_workers=True)
+        placed[future.key] = (batch, address)
+        in_flight[address] += 1
+        running.add(future)
+
+    for _ in range(2):
+        for address in addresses:
+            if pending:
+                submit(address)
+    for future in running:
+        batch, address = placed.pop(future.key)
+        in_flight[address] -= 1
+        try:
+            rows = future.result()
+        except Exception as exc:  # noqa: BLE001 (the task's workers died more often than dask retries)
+            rows = [{"run": index, "status": "error", "error": f"{type(exc).__name__}: {exc}", "wall_time_s": math.nan,
+                     "worker": ""} for index, _ in batch]
+        log.extend(rows)
+        run_times.extend(r["wall_time_s"] for r in rows
+                         if isinstance(r.get("wall_time_s"), float) and math.isfinite(r["wall_time_s"]))
+        if progress:
+            progress(len(log.done), total)
+        while pending and in_flight[address] < 2:
+            submit(address)
 
 
 def _study_digest(netlist_text: str, netlist_file: str, runs: Sequence[Mapping], outputs: Sequence,
@@ -271,14 +340,15 @@ class _RowLog:
                     self.done[int(row["run"])] = row
         manifest.write_text(json.dumps({**description, "digest": digest}, indent=2, default=str) + "\n")
 
-    def append(self, row: dict) -> None:
-        self.done[int(row["run"])] = row
-        if self.path is None:
+    def extend(self, rows: Sequence[dict]) -> None:
+        for row in rows:
+            self.done[int(row["run"])] = row
+        if self.path is None or not rows:
             return
-        # One write of the whole line: a study killed at any moment leaves whole rows (and at
+        # One write of whole lines, synced: a study killed at any moment leaves whole rows (at
         # worst one torn last line, dropped when the study resumes).
         with open(self.path, "a", encoding="utf-8") as out:
-            out.write(json.dumps(row, default=_json_default) + "\n")
+            out.write("".join(json.dumps(row, default=_json_default) + "\n" for row in rows))
             out.flush()
             os.fsync(out.fileno())
 
@@ -310,10 +380,19 @@ def _connect(scheduler: Any, workers: int | None):
         return scheduler, False
     if scheduler:
         return Client(scheduler), True
+    import dask
+
     # One single-threaded worker process per core: a run holds one core, and processes keep
-    # a crashing plugin from taking the study with it.
-    cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+    # a crashing plugin from taking the study with it. Two of dask's defaults cost a study
+    # of short runs dearly, measured with tests/bench/bench_sweep.py: the nanny's
+    # MALLOC_TRIM_THRESHOLD_=65536 makes glibc hand memory back to the system at nearly
+    # every free (a 43 ms position_servo run took 56 ms), and the workers' profiler samples
+    # their stacks every 10 ms. Here the threshold is glibc's own ceiling for it (32 MiB)
+    # and the profiler is off.
+    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 32 * 1024 * 1024,
+                          "distributed.worker.profile.enabled": False}):
+        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
     return Client(cluster), True
 
 
@@ -356,23 +435,11 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
     todo = [i for i in range(len(runs)) if i not in log.done]
 
     if todo:
-        from dask.distributed import as_completed
         client, owned = _connect(scheduler, workers)
         try:
-            futures = [client.submit(run_one, i, runs[i], text, path, plugins, outputs, solver, t_end, states,
-                                     key=f"jourdain-{digest}-{i}", pure=False, retries=2)
-                       for i in todo]
-            index_of = {future.key: i for future, i in zip(futures, todo)}
-            for future in as_completed(futures):
-                index = index_of[future.key]
-                try:
-                    row = future.result()
-                except Exception as exc:  # the run's worker died more often than dask retries
-                    row = {"run": index, "status": "error", "error": f"{type(exc).__name__}: {exc}",
-                           "wall_time_s": math.nan, "worker": ""}
-                log.append(row)
-                if progress:
-                    progress(len(log.done), len(runs))
+            task = functools.partial(run_batch, netlist_text=text, netlist_file=path, plugins=plugins, outputs=outputs,
+                                     solver=solver, t_end=t_end, initial_names=states)
+            _dispatch(client, task, [(i, runs[i]) for i in todo], digest, log, progress, len(runs))
         finally:
             if owned:
                 cluster = getattr(client, "cluster", None)
@@ -380,15 +447,18 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
                 if cluster is not None:
                     cluster.close()
 
-    frame = _frame(runs, names, [log.done[i] for i in range(len(runs))], outputs)
+    si_units = {**model.variables, **{name: p.unit for name, p in model.parameters.items()}}
+    frame = _frame(runs, names, [log.done[i] for i in range(len(runs))], si_units)
     if folder is not None:
         _write_study(folder, frame, names, outputs, path)
     return frame
 
 
-def _frame(runs: Sequence[Mapping], names: Sequence[str], rows: Sequence[dict], outputs: Sequence):
-    """The study's table: parameters as numbers (in the unit each was given in, listed in
-    ``frame.attrs["units"]``), then the outputs, status, error, wall time and worker."""
+def _frame(runs: Sequence[Mapping], names: Sequence[str], rows: Sequence[dict], si_units: Mapping[str, str]):
+    """The study's table: parameters as numbers (in the unit they were given in; SI for
+    bare numbers), then the outputs (SI), status, error, wall time and worker.
+    ``frame.attrs["units"]`` holds the columns' units (``si_units``: of every parameter and
+    recordable variable), ``attrs["parameters"]`` and ``attrs["outputs"]`` their names."""
     import pandas as pd
 
     table: dict[str, list] = {"run": [r["run"] for r in rows]}
@@ -398,7 +468,7 @@ def _frame(runs: Sequence[Mapping], names: Sequence[str], rows: Sequence[dict], 
         column_units = {u for v, u in values if not (isinstance(v, float) and math.isnan(v))}
         if len(column_units) <= 1 and all(isinstance(v, float) for v, _ in values):
             table[name] = [v for v, _ in values]
-            units[name] = next(iter(column_units), "")
+            units[name] = next(iter(column_units), "") or si_units.get(name, "")
         else:  # mixed units: the values as given
             table[name] = [run.get(name) for run in runs]
     output_columns: list[str] = []
@@ -410,11 +480,21 @@ def _frame(runs: Sequence[Mapping], names: Sequence[str], rows: Sequence[dict], 
         table[key] = [row.get(key, math.nan) for row in rows]
     for key in ("status", "error", "wall_time_s", "worker"):
         table[key] = [row.get(key, "") for row in rows]
+    for key in output_columns:
+        units[key] = _output_unit(key, si_units)
     frame = pd.DataFrame(table)
     frame.attrs["units"] = units
     frame.attrs["parameters"] = list(names)
     frame.attrs["outputs"] = output_columns
     return frame
+
+
+def _output_unit(column: str, variables: Mapping[str, str]) -> str:
+    """An output's unit: its variable's for a value of it, seconds for a time."""
+    variable, _, stat = column.rpartition(":") if ":" in column else (column, "", "final")
+    if column == "wall_time" or stat in ("tmin", "tmax"):
+        return "s"
+    return variables.get(variable, "") if stat in STATISTICS else ""
 
 
 def _write_study(folder: Path, frame, names: Sequence[str], outputs: Sequence, netlist: str) -> None:
@@ -425,6 +505,6 @@ def _write_study(folder: Path, frame, names: Sequence[str], outputs: Sequence, n
     notes = [f"netlist: {netlist}", f"{len(frame)} runs, {failed} not finished"]
     units = dict(frame.attrs.get("units", {}))
     numeric_outputs = [c for c in frame.attrs["outputs"] if frame[c].dtype.kind in "fi"]
-    page = sweep_page(frame, [n for n in names if n in units], numeric_outputs,
+    page = sweep_page(frame, [n for n in names if frame[n].dtype.kind in "fi"], numeric_outputs,
                       title=f"Parameter study of {Path(netlist).name}", units=units, notes=notes)
     (folder / "sweep.html").write_text(page, encoding="utf-8")

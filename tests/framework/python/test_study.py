@@ -86,7 +86,8 @@ def test_sweep_on_a_local_cluster(client, tmp_path):
     assert list(frame["run"]) == list(range(6))
     assert list(frame["status"]) == ["finished"] * 4 + ["error", "failed"]
     assert "range" in frame["error"][4] and "max_steps" in frame["error"][5]
-    assert frame.attrs["units"] == {"spring.stiffness": "N/m", "mass.mass": ""}
+    assert frame.attrs["units"] == {"spring.stiffness": "N/m", "mass.mass": "kg", "mass.x:min": "m", "half_period": "",
+                                    "summary:statistics.steps": "", "wall_time": "s"}
     assert list(frame["spring.stiffness"][:4]) == [100.0, 100.0, 400.0, 400.0]
     # Half a damped period: π / (ω0 √(1-ζ²)), ω0 = √(k/m), ζ = c / (2 √(k m)), c = 2 N·s/m;
     # read off a 1 ms output grid: within half a millisecond.
