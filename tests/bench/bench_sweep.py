@@ -81,9 +81,10 @@ def main() -> int:
     from dask.distributed import Client, LocalCluster
 
     # The clusters jourdain.sweep starts itself (study.py, _connect): dask's profiler off and
-    # glibc's trim threshold left high.
+    # glibc's malloc left at its defaults.
     started = time.perf_counter()
-    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 32 * 1024 * 1024,
+    single_threaded = {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1}
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": single_threaded,
                           "distributed.worker.profile.enabled": False}):
         clusters = {n: LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
                     for n in (1, 2)}

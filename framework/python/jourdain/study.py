@@ -384,12 +384,14 @@ def _connect(scheduler: Any, workers: int | None):
 
     # One single-threaded worker process per core: a run holds one core, and processes keep
     # a crashing plugin from taking the study with it. Two of dask's defaults cost a study
-    # of short runs dearly, measured with tests/bench/bench_sweep.py: the nanny's
-    # MALLOC_TRIM_THRESHOLD_=65536 makes glibc hand memory back to the system at nearly
-    # every free (a 43 ms position_servo run took 56 ms), and the workers' profiler samples
-    # their stacks every 10 ms. Here the threshold is glibc's own ceiling for it (32 MiB)
-    # and the profiler is off.
-    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": 32 * 1024 * 1024,
+    # of short runs dearly (tests/bench/bench_sweep.py): the nanny sets
+    # MALLOC_TRIM_THRESHOLD_=65536 in the workers' environment, and any such setting turns
+    # off glibc's dynamic mmap threshold, so every block over 128 KiB is mapped and unmapped
+    # again at each allocation (a 43 ms position_servo run took 56 ms); and the workers'
+    # profiler samples their stacks every 10 ms. Here the workers keep glibc's defaults
+    # (and dask's one-thread settings for numerical libraries) and the profiler is off.
+    single_threaded = {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1}
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": single_threaded,
                           "distributed.worker.profile.enabled": False}):
         cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                                dashboard_address=None)
