@@ -7,6 +7,7 @@
 //   jourdain describe --all --markdown      (the component reference, components/README.md)
 //   jourdain schema [-o FILE]               (the netlist's JSON Schema, for editors)
 //   jourdain solvers [METHOD] [--json]
+//   jourdain sweep NETLIST --param ... -o DIR  (python3 -m jourdain sweep: parameter studies)
 // Exit codes: 0 success; 1 the simulation failed (results so far are kept); 2 bad input
 // (including an output folder where results cannot be written);
 // 3 an internal error (a defect in Jourdain or a plugin, to be reported; results so far
@@ -14,11 +15,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -329,9 +335,52 @@ std::string unknown_command(const CLI::App& app, int argc, char** argv) {
   return "";
 }
 
+// When the command is `sweep` (after any of -v, -q, --plugin P): the arguments of
+// `python3 -m jourdain sweep` (program name first; -q and the plugins passed on); else none.
+std::vector<char*> sweep_arguments(int argc, char** argv) {
+  std::vector<char*> global;
+  int i = 1;
+  for (; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "-v" || a == "--verbose") continue;
+    if (a == "-q" || a == "--quiet") global.push_back(argv[i]);
+    else if (a == "--plugin" && i + 1 < argc) global.push_back(argv[i]), global.push_back(argv[++i]);
+    else break;
+  }
+  if (i == argc || std::string(argv[i]) != "sweep") return {};
+  std::vector<char*> args{argv[0]};
+  args.insert(args.end(), argv + i, argv + argc);
+  args.insert(args.end(), global.begin(), global.end());
+  return args;
+}
+
+// `jourdain sweep ...` is `python3 -m jourdain sweep ...` (framework/python/jourdain/__main__.py):
+// parameter studies run on dask.distributed, from the Python package built beside this
+// program. Replaces this process; returns only when that cannot be done.
+int hand_over_to_python_sweep(int argc, char** argv) {
+#ifdef JOURDAIN_PYTHON_EXECUTABLE
+  std::string path = JOURDAIN_PYTHON_PATH;
+  if (const char* existing = std::getenv("PYTHONPATH"); existing && *existing) path += std::string(":") + existing;
+  setenv("PYTHONPATH", path.c_str(), 1);
+  std::vector<char*> args{const_cast<char*>(JOURDAIN_PYTHON_EXECUTABLE), const_cast<char*>("-m"),
+                          const_cast<char*>("jourdain")};
+  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  execv(JOURDAIN_PYTHON_EXECUTABLE, args.data());
+  std::cerr << "error: jourdain sweep: cannot start " JOURDAIN_PYTHON_EXECUTABLE ": " << std::strerror(errno) << "\n";
+#else
+  (void)argc, (void)argv;
+  std::cerr << "error: jourdain sweep needs the Python package, which this build does not have (install Debian's "
+               "python3-pybind11 and pybind11-dev and build again; README.md, \"Python\")\n";
+#endif
+  return kBadInput;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (std::vector<char*> args = sweep_arguments(argc, argv); !args.empty())
+    return hand_over_to_python_sweep(static_cast<int>(args.size()), args.data());
   CLI::App app{"Jourdain " JOURDAIN_VERSION " - component-library simulation of multi-domain engineering systems"};
   app.require_subcommand(1);
   app.fallthrough();  // -v, -q and --plugin also after the subcommand
@@ -377,6 +426,9 @@ int main(int argc, char** argv) {
   std::string schema_file;
   auto* schema = app.add_subcommand("schema", "write the netlist's JSON Schema (for editors: \"$schema\" in a netlist)");
   schema->add_option("-o,--output", schema_file, "file to write (default: standard output)");
+  // Handed over to Python before parsing (sweep_arguments); listed here for --help.
+  app.add_subcommand("sweep", "parameter study on dask.distributed (python3 -m jourdain sweep; jourdain sweep --help)")
+      ->allow_extras();
   auto* solver_list = app.add_subcommand("solvers", "the solver methods (built-in and from plugins) and their settings");
   solver_list->add_option("method", method, "one method, e.g. rk4");
   solver_list->add_flag("--json", as_json, "machine-readable schema");

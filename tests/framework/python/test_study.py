@@ -12,7 +12,7 @@ import pytest
 
 import jourdain
 from jourdain import study
-from conftest import NETLISTS
+from conftest import JOURDAIN_EXE, NETLISTS
 
 OSCILLATOR = NETLISTS / "mass_spring_damper.json"
 
@@ -158,3 +158,10 @@ def test_study_command_line(tmp_path):
     bad = subprocess.run(command[:5] + ["--param", "spring.stiffness=1:2", "-o", str(out / "bad")],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "error:" in bad.stderr
+    # `jourdain sweep` is the same command (-q before it is passed on: nothing on stdout).
+    again = subprocess.run([JOURDAIN_EXE, "-q"] + command[3:-1] + [str(tmp_path / "from_jourdain")],
+                           capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == ""
+    assert pd.read_csv(tmp_path / "from_jourdain" / "sweep.csv").drop(columns=["wall_time_s", "worker"]).equals(
+        frame.drop(columns=["wall_time_s", "worker"]))
