@@ -426,12 +426,12 @@ int main(int argc, char** argv) {
   std::string schema_file;
   auto* schema = app.add_subcommand("schema", "write the netlist's JSON Schema (for editors: \"$schema\" in a netlist)");
   schema->add_option("-o,--output", schema_file, "file to write (default: standard output)");
-  // Handed over to Python before parsing (sweep_arguments); listed here for --help.
-  app.add_subcommand("sweep", "parameter study on dask.distributed (python3 -m jourdain sweep; jourdain sweep --help)")
-      ->allow_extras();
   auto* solver_list = app.add_subcommand("solvers", "the solver methods (built-in and from plugins) and their settings");
   solver_list->add_option("method", method, "one method, e.g. rk4");
   solver_list->add_flag("--json", as_json, "machine-readable schema");
+  // Handed over to Python before parsing (sweep_arguments); listed here for --help.
+  app.add_subcommand("sweep", "parameter study on dask.distributed (python3 -m jourdain sweep; jourdain sweep --help)")
+      ->allow_extras();
 
   try {
     app.parse(argc, argv);
