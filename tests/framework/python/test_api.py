@@ -3,6 +3,7 @@ messages, and one model running in several threads at once."""
 
 import json
 import math
+import os
 import threading
 from pathlib import Path
 
@@ -187,3 +188,19 @@ def test_linear_model_of_the_oscillator_is_the_closed_form():
     assert sorted(np.abs(linear.eigenvalues)) == pytest.approx([10.0, 10.0], rel=1e-7)
     assert linear.modes[0]["damping_ratio"] == pytest.approx(0.1, rel=1e-7)
     assert linear.response.shape == (2, 1, len(linear.frequencies_hz))
+
+
+def test_plugins_add_component_types():
+    library = jourdain.Library(plugins=[os.environ["JOURDAIN_TINY_PLUGIN"]])
+    ramp = [t for t in library.types() if t["name"] == "tiny.ramp"]
+    assert ramp and ramp[0]["origin"] == os.environ["JOURDAIN_TINY_PLUGIN"]
+    netlist = {"components": {"ramp": {"type": "tiny.ramp", "params": {"slope": "2 1/s"}}},
+               "solver": {"method": "rk4", "t_end": 1.0, "output_interval": 0.25}, "record": ["ramp.out"]}
+    result = library.load(netlist).run()
+    # y = slope t, exactly at the output times.
+    np.testing.assert_array_equal(result["ramp.out"], 2.0 * result.time)
+    # Without the plugin the type is unknown; a plugin built for another ABI is refused.
+    with pytest.raises(jourdain.InputError, match="tiny.ramp"):
+        jourdain.load(netlist)
+    with pytest.raises((jourdain.InputError, jourdain.Error), match="abi999"):
+        jourdain.Library(plugins=[os.environ["JOURDAIN_TINY_PLUGIN_ABI999"]])
