@@ -165,3 +165,13 @@ def test_study_command_line(tmp_path):
     assert again.stdout == ""
     assert pd.read_csv(tmp_path / "from_jourdain" / "sweep.csv").drop(columns=["wall_time_s", "worker"]).equals(
         frame.drop(columns=["wall_time_s", "worker"]))
+
+
+def test_a_state_in_a_study_sets_its_initial_value(client):
+    runs = jourdain.zipped({"mass.x": ["50 mm", "-20 mm"], "spring.stiffness": [100.0, 200.0]})
+    frame = jourdain.sweep(OSCILLATOR, runs, ["mass.x:initial", "spring.force:initial"], scheduler=client,
+                           solver={"t_end": 0.1})
+    assert list(frame["mass.x:initial"]) == [0.05, -0.02]
+    # The spring's tension k x at the start: the state and the parameter both reached the run.
+    assert list(frame["spring.force:initial"]) == pytest.approx([5.0, -4.0], rel=1e-12)
+    assert frame.attrs["units"]["mass.x"] == "mm"
