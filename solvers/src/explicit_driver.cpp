@@ -232,7 +232,7 @@ void ExplicitSolverMethod::check_bounds(const SolverSettings& s, const InputLoca
   if (steps > static_cast<double>(s.max_steps)) {
     InputLocation w = where;
     w.json_path = json_check::pointer(where.json_path, "step");
-    throw InputError(w, name() + " would take " + std::to_string(static_cast<long long>(steps)) +
+    throw InputError(w, name() + " would take " + detail::count_text(steps) +
                             " steps, more than max_steps = " + std::to_string(s.max_steps));
   }
 }

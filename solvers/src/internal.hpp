@@ -35,6 +35,10 @@ void complete_extra_settings(SolverSettings& s, const std::vector<SolverSetting>
 void check_shared_bounds(const SolverSettings& s, const InputLocation& where);
 // Whether `key` names one of SolverSettings' fields (then it is not an extra setting).
 bool is_settings_field(const std::string& key);
+// A count computed in floating point (rows, steps) for a message: as a whole number while
+// it is one exactly, else in exponent form ("1e+300"); never cast to an integer type,
+// which is undefined beyond its range.
+std::string count_text(double count);
 
 // Writes `text` to `file`, checking the open, the write and the close (a full disk shows
 // at the flush); returns "" or what went wrong. Every file a run writes besides

@@ -2,6 +2,7 @@
 // against the chosen method's schema (solver_registry.hpp).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -106,14 +107,25 @@ nlohmann::json read_solver_setting(const SolverSetting& setting, const nlohmann:
   const bool positive = r.min == 0.0 && !r.min_inclusive && std::isinf(r.max);
   const bool non_negative = r.min == 0.0 && r.min_inclusive && std::isinf(r.max);
   if (setting.kind == Kind::Integer) {
-    // JSON integers only: 5e7 is a real in JSON, and a count must not be rounded.
-    const bool whole = value.is_number_integer() &&
-                       !(value.is_number_unsigned() && value.get<unsigned long long>() >
-                                                           static_cast<unsigned long long>(std::numeric_limits<long>::max()));
+    // A JSON integer, or a real that is a whole number exactly (5e7, as the README writes
+    // counts): a count is never rounded. Beyond 2^53 a real no longer holds every whole
+    // number, so larger reals are refused rather than guessed at.
+    constexpr double exact_limit = 9007199254740992.0;  // 2^53
+    bool whole = false;
+    long count = 0;
+    if (value.is_number_integer()) {
+      whole = !(value.is_number_unsigned() &&
+                value.get<unsigned long long>() > static_cast<unsigned long long>(std::numeric_limits<long>::max()));
+      if (whole) count = value.get<long>();
+    } else if (value.is_number_float()) {
+      const double d = value.get<double>();
+      whole = std::isfinite(d) && std::trunc(d) == d && std::abs(d) <= exact_limit;
+      if (whole) count = static_cast<long>(d);
+    }
     const bool one_up = r.min == 1.0 && r.min_inclusive && std::isinf(r.max);
-    if (!whole || !r.contains(static_cast<double>(value.get<long>())))
+    if (!whole || !r.contains(static_cast<double>(count)))
       throw InputError(where, one_up ? "must be a positive whole number" : "must be a whole number in " + r.to_string(""));
-    return value.get<long>();
+    return count;
   }
   const double v = json_check::quantity(value, setting.unit, where);
   if (!std::isfinite(v)) throw InputError(where, "must be finite");
@@ -196,6 +208,13 @@ SolverSettings solver_settings_from_json(const nlohmann::json& j, const InputLoc
 
 namespace detail {
 
+std::string count_text(double count) {
+  char text[32];
+  if (std::abs(count) < 1e15) std::snprintf(text, sizeof text, "%.0f", std::floor(count));
+  else std::snprintf(text, sizeof text, "%.3g", count);
+  return text;
+}
+
 void check_shared_bounds(const SolverSettings& s, const InputLocation& where) {
   // The methods count output times and steps over [t_start, t_end]: a non-finite or
   // empty span has no meaning (and would make those counts undefined).
@@ -207,7 +226,7 @@ void check_shared_bounds(const SolverSettings& s, const InputLocation& where) {
   const double rows = span / interval;
   if (rows > static_cast<double>(s.max_output_rows))
     throw InputError(at(where, "output_interval"),
-                     "asks for " + std::to_string(static_cast<long long>(rows)) + " output rows over " +
+                     "asks for " + count_text(rows) + " output rows over " +
                          std::to_string(span) + " s, more than max_output_rows = " + std::to_string(s.max_output_rows) +
                          "; raise output_interval (or max_output_rows, knowingly)");
 }

@@ -124,6 +124,36 @@ TEST_CASE("the settings parser's messages come from the registry") {
   CHECK(refusal(R"({"method": "rk4", "step": -1})").find("/solver/step: must not be negative") != std::string::npos);
   CHECK(refusal(R"({"max_steps": 1.5})").find("/solver/max_steps: must be a positive whole number") != std::string::npos);
   CHECK(refusal(R"({"max_output_rows": 0})").find("must be a positive whole number") != std::string::npos);
+  // Counts written as reals are whole numbers when they are exactly (issue 18, D9); beyond
+  // 2^53 a real cannot say which whole number it means.
+  CHECK(parse(R"({"max_steps": 5e7, "max_output_rows": 2.0E6})").max_steps == 50'000'000);
+  CHECK(parse(R"({"max_output_rows": 2.0E6})").max_output_rows == 2'000'000);
+  CHECK(refusal(R"({"max_steps": 5.5e0})").find("must be a positive whole number") != std::string::npos);
+  CHECK(refusal(R"({"max_steps": 1e300})").find("must be a positive whole number") != std::string::npos);
+  // Counts too large for any integer are printed as reals, not cast (D10: the message said
+  // -9223372036854775808, from an out-of-range conversion).
+  auto bounds_refusal = [](const std::string& text) -> std::string {
+    try {
+      check_solver_bounds(parse(text), kWhere);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    FAIL("not refused: " << text);
+    return "";
+  };
+  const std::string tiny_interval = bounds_refusal(R"({"output_interval": 1e-300})");
+  const std::string huge_span = bounds_refusal(R"({"t_end": 1e300, "output_interval": 1})");
+  const std::string tiny_step = bounds_refusal(R"({"method": "rk4", "step": 1e-300})");
+  CAPTURE(tiny_interval);
+  CAPTURE(huge_span);
+  CAPTURE(tiny_step);
+  CHECK(tiny_interval.find("asks for 1e+300 output rows") != std::string::npos);
+  CHECK(huge_span.find("asks for 1e+300 output rows") != std::string::npos);
+  CHECK(tiny_step.find("rk4 would take 1e+300 steps") != std::string::npos);
+  for (const std::string& m : {tiny_interval, huge_span, tiny_step}) CHECK(m.find("-92233720") == std::string::npos);
+  // Below 1e15 the count is whole.
+  CHECK(bounds_refusal(R"({"output_interval": 1e-7, "t_end": 2})").find("asks for 20000000 output rows") !=
+        std::string::npos);
   CHECK(refusal(R"({"t_end": "2 bar"})").find("/solver/t_end") != std::string::npos);
   CHECK(refusal(R"({"t_start": 3, "t_end": 2})").find("/solver/t_end: t_end (2.000000 s) must be after t_start") !=
         std::string::npos);
