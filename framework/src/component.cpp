@@ -42,6 +42,23 @@ const char* to_string(ParamKind kind) {
   return "?";
 }
 
+// Infinity is a value only of a parameter whose own default is infinite: one that uses it
+// for "none", as an end stop's position does. Elsewhere "inf kg", "1e400 kg" or a
+// subsystem's $k/0 is a mistake that would otherwise only show at t = 0, as a non-finite
+// state far from the value that caused it.
+namespace {
+bool infinity_means_none(const ParamSpec& s) {
+  if (!s.default_value) return false;
+  const nlohmann::json& d = *s.default_value;
+  if (d.is_number()) return std::isinf(d.get<double>());
+  if (d.is_string()) {
+    const std::string t = d.get<std::string>();
+    return t == "inf" || t == "-inf" || t == "+inf";
+  }
+  return false;
+}
+}  // namespace
+
 bool Range::contains(double v) const {
   bool above = min_inclusive ? v >= min : v > min;
   bool below = max_inclusive ? v <= max : v < max;
@@ -266,6 +283,9 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
     switch (s.kind) {
       case ParamKind::Real: {
         double v = to_real(value, s.unit);
+        if (!std::isfinite(v) && !(std::isinf(v) && infinity_means_none(s)))
+          parameter_error(name, "value " + format_number(v) + (s.unit.empty() ? "" : " " + s.unit) +
+                                    " is not a finite number");
         if (!s.range.contains(v))
           parameter_error(name, "value " + format_number(v) + (s.unit.empty() ? "" : " " + s.unit) +
                                     " is out of its range " + s.range.to_string(s.unit));

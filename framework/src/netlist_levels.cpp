@@ -3,7 +3,9 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <numbers>
 #include <sstream>
@@ -17,8 +19,19 @@ using json_check::only_keys;
 using json_check::pointer;
 
 std::string read_text(const std::filesystem::path& file) {
+  // Regular files only, of a bounded size (issue 18, D14, D16): a directory is named as
+  // such, and a device (/dev/zero) or a FIFO would otherwise be read forever or block.
+  constexpr std::uintmax_t max_bytes = 64u << 20;
+  const InputLocation where{file.string(), "", "", ""};
+  std::error_code ec;
+  const auto status = std::filesystem::status(file, ec);
+  if (std::filesystem::is_directory(status)) throw InputError(where, "is a directory, not a netlist file");
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw InputError(where, "is not a regular file (a device, a FIFO or a socket): netlists are read from files only");
+  if (std::filesystem::is_regular_file(status) && std::filesystem::file_size(file, ec) > max_bytes)
+    throw InputError(where, "is larger than 64 MiB, the limit for a netlist file");
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError({file.string(), "", "", ""}, "cannot read the netlist file");
+  if (!in) throw InputError(where, "cannot read the netlist file");
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();

@@ -1,4 +1,8 @@
 // Netlist validation: every error names the JSON path, the component and the port.
+#include <sys/stat.h>
+
+#include <fstream>
+
 #include "jourdain_test.hpp"
 #include "test_components.hpp"
 
@@ -91,6 +95,22 @@ TEST_CASE("parameter errors name the parameter's path") {
     CHECK(e.where().json_path == "/components/t/params");
     CHECK(e.message().find("'curve'") != std::string::npos);
     CHECK(e.message().find("missing") != std::string::npos);
+  }
+  SUBCASE("not finite (issue 18, D8)") {
+    // Refused at load, at their place, rather than failing at t = 0.
+    for (const std::string value : {R"("inf kg")", R"("1e400 kg")", R"("-inf")"}) {
+      CAPTURE(value);
+      InputError e = error_of(std::string(R"({"components": {"m": {"type": "mechanical1d.mass", "params": {"mass": )") +
+                              value + "}}}}");
+      CHECK(e.where().json_path == "/components/m/params/mass");
+      CHECK(e.message().find("is not a finite number") != std::string::npos);
+    }
+    InputError set = error_of(R"({"components": {"m": {"type": "mechanical1d.mass"}}})", NetlistOverrides{{"m.mass=inf"}});
+    CHECK(set.where().json_path == "--set m.mass");
+    CHECK(set.message().find("is not a finite number") != std::string::npos);
+    // A parameter that uses infinity for "none" (an end stop) still takes it.
+    Netlist stops = load(R"({"components": {"m": {"type": "mechanical1d.mass", "params": {"x_min": "-inf", "x_max": "1e400 m"}}}})");
+    CHECK(std::isinf(stops.model.find_component("m")->parameter_value("x_max").get<double>()));
   }
   SUBCASE("wrong kind") {
     InputError e = error_of(R"({"components": {"m": {"type": "mechanical1d.mass", "params": {"mass": [1]}}}})");
@@ -219,4 +239,28 @@ TEST_CASE("unknown solver settings are errors") {
   // A maximum step that could never reach t_end within max_steps.
   Netlist n5 = load(std::string(R"({"components": {"m": )") + kMass + R"(}, "solver": {"max_step": 1e-300}})");
   CHECK_THROWS_WITH_AS(run_netlist(n5, {}), doctest::Contains("/solver/max_step"), InputError);
+}
+
+TEST_CASE("netlists are read from regular files only (issue 18, D14, D16)") {
+  Registry r = jourdain::test::builtin_registry();
+  jourdain::test::TempDir dir;
+  auto refusal = [&](const std::filesystem::path& file) -> std::string {
+    try {
+      load_netlist(file, r);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    FAIL("not refused: " << file);
+    return "";
+  };
+  CHECK(refusal(dir.path()).find("is a directory") != std::string::npos);
+  CHECK(refusal("/dev/zero").find("is not a regular file") != std::string::npos);
+  // A FIFO nobody writes to would block the read forever.
+  const auto fifo = dir.path() / "pipe.json";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK(refusal(fifo).find("is not a regular file") != std::string::npos);
+  // The same for a subsystem file.
+  const auto net = dir.path() / "net.json";
+  std::ofstream(net) << R"({"subsystems": {"sub": "pipe.json"}, "components": {"s": {"type": "sub"}}})";
+  CHECK(refusal(net).find("is not a regular file") != std::string::npos);
 }
