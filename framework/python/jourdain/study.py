@@ -412,8 +412,6 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
     ``sweep.html`` are written at the end; a folder that already holds part of this same
     study is resumed (finished runs are not run again).
     """
-    import pandas as pd
-
     runs = [dict(r) for r in runs]
     if not runs:
         raise ValueError("a study needs at least one run")

@@ -2,10 +2,8 @@
 messages, and one model running in several threads at once."""
 
 import json
-import math
 import os
 import threading
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
