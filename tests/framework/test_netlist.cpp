@@ -259,6 +259,11 @@ TEST_CASE("netlists are read from regular files only (issue 18, D14, D16)") {
   const auto fifo = dir.path() / "pipe.json";
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
   CHECK(refusal(fifo).find("is not a regular file") != std::string::npos);
+  // A file too large to be a netlist is refused before it is read (a sparse file: no disk).
+  const auto huge = dir.path() / "huge.json";
+  std::ofstream(huge) << "{}";
+  std::filesystem::resize_file(huge, (64u << 20) + 1);
+  CHECK(refusal(huge).find("larger than 64 MiB") != std::string::npos);
   // The same for a subsystem file.
   const auto net = dir.path() / "net.json";
   std::ofstream(net) << R"({"subsystems": {"sub": "pipe.json"}, "components": {"s": {"type": "sub"}}})";
