@@ -414,18 +414,30 @@ const ParameterInfo& Model::parameter(const std::string& name) const {
   throw InputError(where, "no numeric parameter '" + name + "'" + closest(name, all));
 }
 
-void Model::set_parameter(Context& ctx, const std::string& name, const nlohmann::json& value) const {
-  const ParameterInfo& p = parameter(name);
-  InputLocation where{world_.file, "", components_[p.component]->name(), ""};
-  const std::string what = "parameter '" + name.substr(name.rfind('.') + 1) + "'";
+namespace {
+
+// A value given to one run (a parameter, an initial state): a number in SI or a string
+// with a unit. `what` names it in messages; the caller checks the value itself.
+double run_value(const nlohmann::json& value, const std::string& unit, const InputLocation& where,
+                 const std::string& what) {
   double v = 0.0;
   try {
     if (value.is_number()) v = value.get<double>();
-    else if (value.is_string()) v = parse_quantity(value.get<std::string>(), p.unit);
+    else if (value.is_string()) v = parse_quantity(value.get<std::string>(), unit);
     else throw InputError(where, what + ": expected a number or a string with a unit");
   } catch (const UnitError& e) {
     throw InputError(where, what + ": " + e.what());
   }
+  return v;
+}
+
+}  // namespace
+
+void Model::set_parameter(Context& ctx, const std::string& name, const nlohmann::json& value) const {
+  const ParameterInfo& p = parameter(name);
+  InputLocation where{world_.file, "", components_[p.component]->name(), ""};
+  const std::string what = "parameter '" + name.substr(name.rfind('.') + 1) + "'";
+  const double v = run_value(value, p.unit, where, what);
   if (!std::isfinite(v) || !p.range.contains(v)) {
     std::ostringstream out;
     out.precision(8);
@@ -441,23 +453,15 @@ void Model::set_parameter(Context& ctx, const std::string& name, const nlohmann:
 void Model::set_initial_state(Context& ctx, const std::string& name, const nlohmann::json& value) const {
   const auto dot = name.rfind('.');
   InputLocation where{world_.file, "", name.substr(0, dot == std::string::npos ? name.size() : dot), ""};
-  for (size_t i = 0; i < components_.size() && dot != std::string::npos; ++i) {
-    if (components_[i]->name() != where.component) continue;
-    const auto& states = components_[i]->states();
+  if (auto it = component_index_.find(where.component); it != component_index_.end() && dot != std::string::npos) {
+    const auto& states = components_[it->second]->states();
     for (size_t k = 0; k < states.size(); ++k) {
       if (states[k].name != name.substr(dot + 1)) continue;
       const std::string what = "initial value of state '" + states[k].name + "'";
-      double v = 0.0;
-      try {
-        if (value.is_number()) v = value.get<double>();
-        else if (value.is_string()) v = parse_quantity(value.get<std::string>(), states[k].unit);
-        else throw InputError(where, what + ": expected a number or a string with a unit");
-      } catch (const UnitError& e) {
-        throw InputError(where, what + ": " + e.what());
-      }
+      const double v = run_value(value, states[k].unit, where, what);
       if (!std::isfinite(v)) throw InputError(where, what + ": not a finite number");
       if (ctx.x.size() != ctx_sizes_.states) throw std::logic_error("set_initial_state: the context was not made by this model");
-      ctx.x[layouts_[i].state_offset + static_cast<Eigen::Index>(k)] = v;
+      ctx.x[layouts_[it->second].state_offset + static_cast<Eigen::Index>(k)] = v;
       return;
     }
   }
