@@ -184,8 +184,7 @@ py::dict linearize_model(const LoadedNetlist& loaded, const std::string& at, con
     out["basis"] = lm.basis;
     out["eigenvalues"] = lm.eigenvalues;
     out["frequencies_hz"] = lm.frequencies_hz;
-    std::vector<Eigen::VectorXcd> response = lm.response;
-    out["response"] = response;
+    out["response"] = lm.response;
     out["linear"] = to_json(lm).dump();
   }
   return out;
