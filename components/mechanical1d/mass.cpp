@@ -139,8 +139,12 @@ class Mass final : public Component {
   void impact(Eval& e, bool lower) const {
     const double stop = lower ? x_min_ : x_max_;
     const double v_impact = e.state(v_);
-    const double v_after = -e.param(restitution_) * v_impact;
     e.set_state(x_, stop);
+    // A mass already moving away from the stop has not hit it: its position crossed the
+    // stop by rounding (an interpolant a few ulps off just after a bounce). Reversing its
+    // velocity there would send it into the stop, from where no crossing is seen again.
+    if (lower ? v_impact > 0.0 : v_impact < 0.0) return;
+    const double v_after = -e.param(restitution_) * v_impact;
     const double contact = lower ? -1.0 : 1.0;
     if (std::abs(v_after) <= e.param(rest_velocity_)) {
       e.set_state(v_, 0.0);

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,6 +47,98 @@ namespace {
 using namespace jourdain;
 
 constexpr int kOk = 0, kSimulationFailed = 1, kBadInput = 2, kInternalError = 3;
+
+// The signal that asked a run to stop (SIGINT, SIGTERM, SIGHUP), 0 while none has. A
+// signal handler can only set a flag: this is the one piece of global state the program
+// has, read by the run between steps (RunOptions::stop_requested).
+volatile std::sig_atomic_t stop_signal = 0;
+
+extern "C" void request_stop(int signal) { stop_signal = signal; }
+
+// The first Ctrl-C (or TERM, HUP) stops the run cleanly: the row being written is
+// finished, summary.json (status "interrupted") and the report are written, and the exit
+// code is 128 + the signal's number, as a shell reports a process the signal killed. The
+// handlers reset themselves, so a second signal ends the program at once. A signal the
+// program was started with ignored stays ignored (nohup's SIGHUP, a background job's
+// SIGINT).
+void stop_cleanly_on_signals() {
+  struct sigaction action {};
+  action.sa_handler = request_stop;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND;
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction current {};
+    if (sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) continue;
+    sigaction(signal, &action, nullptr);
+  }
+  // A file size limit (ulimit -f) shows as a write error naming the file, like a full
+  // disk, instead of killing the process with nothing said.
+  std::signal(SIGXFSZ, SIG_IGN);
+}
+
+// Text from a netlist or the command line echoed to a terminal: control characters (an
+// escape sequence in a component's description or a key) are shown as \xNN, never sent.
+std::string printable(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    // C1 controls in UTF-8 (U+0080..U+009F) are the bytes C2 80..C2 9F.
+    const bool c1 = c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F || c1) {
+      const unsigned char shown = c1 ? static_cast<unsigned char>(text[++i]) : c;
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", shown);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+// What the user allows a netlist (netlist.hpp, NetlistOverrides): the command line's
+// options and the folders named in the environment.
+struct Trust {
+  bool allow_plugins = false;
+  bool allow_any_path = false;
+  std::size_t max_components = NetlistOverrides{}.max_components;
+  std::vector<std::string> library_folders;
+
+  NetlistOverrides overrides(const std::vector<std::string>& sets) const {
+    NetlistOverrides o;
+    o.parameters = sets;
+    o.max_components = max_components;
+    o.allow_plugins = allow_plugins;
+    o.allow_any_path = allow_any_path;
+    for (const auto& folder : library_folders) o.library_folders.emplace_back(folder);
+    // JOURDAIN_PLUGIN_PATH and JOURDAIN_LIBRARY_PATH: folders the user trusts, ':'-separated.
+    auto folders = [](const char* variable, std::vector<std::filesystem::path>& into) {
+      const char* value = std::getenv(variable);
+      for (std::string rest = value ? value : ""; !rest.empty();) {
+        const auto colon = rest.find(':');
+        if (std::string item = rest.substr(0, colon); !item.empty()) into.emplace_back(item);
+        rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
+      }
+    };
+    folders("JOURDAIN_PLUGIN_PATH", o.plugin_folders);
+    folders("JOURDAIN_LIBRARY_PATH", o.library_folders);
+    return o;
+  }
+};
+
+// The default output folder, results/<name>: the netlist's name made one plain folder
+// name, so that a "name" of "../../x" or "/tmp/x" cannot place files outside results/.
+std::filesystem::path default_output_folder(const std::string& name) {
+  std::string folder;
+  for (char c : name)
+    folder += (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.'
+                  ? c
+                  : '_';
+  if (folder.find_first_not_of('.') == std::string::npos) folder = "netlist";  // "", ".", ".."
+  return std::filesystem::path("results") / folder;
+}
 
 // A progress bar on stderr, redrawn at most ten times a second, only on a terminal.
 class ProgressBar {
@@ -88,11 +181,11 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
                         const LinearRequest& request, bool report, bool quiet);
 
 int cmd_run(Registry& registry, const std::string& file, const std::string& out_dir,
-            const std::vector<std::string>& sets, std::optional<double> t_end, bool report, bool quiet) {
-  NetlistOverrides overrides{sets};
-  Netlist net = load_netlist(file, registry, overrides);
+            const std::vector<std::string>& sets, const Trust& trust, std::optional<double> t_end, bool report,
+            bool quiet) {
+  Netlist net = load_netlist(file, registry, trust.overrides(sets));
   if (net.linear_analysis) return run_linear_analysis(registry, net, out_dir, {}, report, quiet);
-  std::filesystem::path dir = out_dir.empty() ? std::filesystem::path("results") / net.name : std::filesystem::path(out_dir);
+  std::filesystem::path dir = out_dir.empty() ? default_output_folder(net.name) : std::filesystem::path(out_dir);
   // Read here for the progress bar and the log line; run_netlist reads them again and
   // reports their warnings.
   SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""}, solvers(registry));
@@ -101,6 +194,7 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
   options.output_dir = dir;
   options.t_end = t_end;
   options.progress = [&](double t) { bar.update(t); };
+  options.stop_requested = [] { return stop_signal != 0; };
   // The run and its report meet here: the report listens to the recorded rows (keeping
   // a bounded digest of them in memory) and is written from it and the run's summary
   // once the run ends, after a failure too. Neither library knows the other.
@@ -117,15 +211,15 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
                integrates ? "method " + settings.method : std::string(to_string(net.analysis)) + " analysis");
   RunResult r = run_netlist(net, options);
   bar.finish();
-  for (const auto& w : r.warnings) spdlog::warn("{}", w);
+  for (const auto& w : r.warnings) spdlog::warn("{}", printable(w));
   const std::filesystem::path report_file = dir / "report.html";
-  std::string report_line;
+  std::string report_line, report_failure;
   if (page) {
     try {
       report::write_page(report_file, page->data({net.name, net.description, net.file.string()}, r.summary));
       report_line = "report: " + report_file.string() + "\n";
-    } catch (const std::exception& e) {  // the results stand without it
-      spdlog::warn("report.html not written: {}", e.what());
+    } catch (const OutputError& e) {  // a full disk: results.csv and summary.json are whole
+      report_failure = std::string(e.what()) + " (results.csv and summary.json are complete)";
     }
   }
   const auto& st = r.stats;
@@ -136,12 +230,26 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
     spdlog::info("{} analysis at {} output times, {} events, {:.3f} s wall", to_string(net.analysis), st.steps + 1,
                  st.events, r.wall_time_s);
   // -q: errors only (on stderr); stdout says nothing, the files are where -o put them.
+  if (r.interrupted) {
+    spdlog::error("run {} by signal {} ({})", printable(r.failure), static_cast<int>(stop_signal),
+                  strsignal(static_cast<int>(stop_signal)));
+    if (!quiet)
+      std::cout << "results up to the interruption: " << (dir / "results.csv").string() << "\n"
+                << "summary: " << (dir / "summary.json").string() << "\n"
+                << report_line;
+    return 128 + static_cast<int>(stop_signal);
+  }
   if (!r.finished) {
-    spdlog::error("simulation failed {}", r.failure);
+    spdlog::error("simulation failed {}", printable(r.failure));
+    if (!report_failure.empty()) spdlog::error("{}", printable(report_failure));
     if (!quiet)
       std::cout << "results up to the failure: " << (dir / "results.csv").string() << "\n"
                 << "summary: " << (dir / "summary.json").string() << "\n"
                 << report_line;
+    return kSimulationFailed;
+  }
+  if (!report_failure.empty()) {
+    spdlog::error("{}", printable(report_failure));
     return kSimulationFailed;
   }
   if (!quiet)
@@ -153,9 +261,9 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
 }
 
 int cmd_linear(Registry& registry, const std::string& file, const std::string& out_dir,
-               const std::vector<std::string>& sets, const LinearRequest& request, bool report, bool quiet) {
-  NetlistOverrides overrides{sets};
-  const Netlist net = load_netlist(file, registry, overrides);
+               const std::vector<std::string>& sets, const Trust& trust, const LinearRequest& request, bool report,
+               bool quiet) {
+  const Netlist net = load_netlist(file, registry, trust.overrides(sets));
   return run_linear_analysis(registry, net, out_dir, request, report, quiet);
 }
 
@@ -168,7 +276,7 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
   if (!request.outputs.empty()) settings.outputs = request.outputs;
   if (request.from_hz) settings.frequency_from = *request.from_hz;
   if (request.to_hz) settings.frequency_to = *request.to_hz;
-  std::filesystem::path dir = out_dir.empty() ? std::filesystem::path("results") / net.name : std::filesystem::path(out_dir);
+  std::filesystem::path dir = out_dir.empty() ? default_output_folder(net.name) : std::filesystem::path(out_dir);
   LinearRunOptions options;
   options.output_dir = dir;
   options.solvers = &solvers(registry);
@@ -180,8 +288,8 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
   spdlog::info("linear analysis of {} ({} components, {} states)", net.name, net.model.components().size(),
                net.model.state_count());
   LinearRunResult r = run_linear(net, settings, options);
-  for (const auto& w : r.warnings) spdlog::warn("{}", w);
-  std::string report_line;
+  for (const auto& w : r.warnings) spdlog::warn("{}", printable(w));
+  std::string report_line, report_failure;
   if (page) {
     try {
       if (r.finished) {
@@ -194,13 +302,18 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
       }
       report::write_page(dir / "report.html", page->data({net.name, net.description, net.file.string()}, r.summary));
       report_line = "report: " + (dir / "report.html").string() + "\n";
-    } catch (const std::exception& e) {  // the results stand without it
-      spdlog::warn("report.html not written: {}", e.what());
+    } catch (const OutputError& e) {  // a full disk: the other files are whole
+      report_failure = std::string(e.what()) + " (linear.json, the CSV files and summary.json are complete)";
     }
   }
   if (!r.finished) {
-    spdlog::error("linear analysis failed {}", r.failure);
+    spdlog::error("linear analysis failed {}", printable(r.failure));
+    if (!report_failure.empty()) spdlog::error("{}", printable(report_failure));
     if (!quiet) std::cout << "summary: " << (dir / "summary.json").string() << "\n" << report_line;
+    return kSimulationFailed;
+  }
+  if (!report_failure.empty()) {
+    spdlog::error("{}", printable(report_failure));
     return kSimulationFailed;
   }
   if (!quiet) {
@@ -226,13 +339,13 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
   return kOk;
 }
 
-int cmd_check(Registry& registry, const std::string& file) {
-  Netlist net = load_netlist(file, registry);
+int cmd_check(Registry& registry, const std::string& file, const Trust& trust) {
+  Netlist net = load_netlist(file, registry, trust.overrides({}));
   const Model& m = net.model;
   std::vector<std::string> warnings;
   const SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""}, solvers(registry), &warnings);
   check_solver_bounds(settings, {file, "/solver", "", ""}, solvers(registry));
-  for (const auto& w : warnings) spdlog::warn("{}", w);
+  for (const auto& w : warnings) spdlog::warn("{}", printable(w));
   std::vector<const Component*> comps;
   for (const auto& c : m.components()) comps.push_back(c.get());
   std::cout << "netlist " << net.name << ": OK\n"
@@ -310,8 +423,7 @@ int cmd_schema(Registry& registry, const std::string& out_file) {
     std::cout << text;
     return kOk;
   }
-  std::ofstream out(out_file, std::ios::binary);
-  if (!(out << text)) throw Error("cannot write " + out_file);
+  write_text_file(out_file, text);
   return kOk;
 }
 
@@ -336,14 +448,15 @@ std::string unknown_command(const CLI::App& app, int argc, char** argv) {
 }
 
 // When the command is `sweep` (after any of -v, -q, --plugin P): the arguments of
-// `python3 -m jourdain sweep` (program name first; -q and the plugins passed on); else none.
+// `python3 -m jourdain sweep` (program name first; -q, --allow-plugins and the plugins
+// passed on); else none.
 std::vector<char*> sweep_arguments(int argc, char** argv) {
   std::vector<char*> global;
   int i = 1;
   for (; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-v" || a == "--verbose") continue;
-    if (a == "-q" || a == "--quiet") global.push_back(argv[i]);
+    if (a == "-q" || a == "--quiet" || a == "--allow-plugins") global.push_back(argv[i]);
     else if (a == "--plugin" && i + 1 < argc) global.push_back(argv[i]), global.push_back(argv[++i]);
     else break;
   }
@@ -390,6 +503,14 @@ int main(int argc, char** argv) {
   app.add_flag("-v,--verbose", verbose, "more log output");
   app.add_flag("-q,--quiet", quiet, "errors only, no progress bar");
   app.add_option("--plugin", plugins, "load a plugin: components, solver methods (shared library path); repeatable");
+  Trust trust;
+  app.add_flag("--allow-plugins", trust.allow_plugins,
+               "load the plugins a netlist names in \"plugins\" (they run code: only for netlists you trust)");
+  app.add_option("--library", trust.library_folders,
+                 "a folder subsystem files may also be read from (besides the netlist's own); repeatable");
+  app.add_flag("--allow-any-path", trust.allow_any_path, "read subsystem files from anywhere the netlist names");
+  app.add_option("--max-components", trust.max_components,
+                 "most components and subsystem instances a netlist may stand for (default 100000)");
 
   std::string netlist, out_dir, type, method;
   std::vector<std::string> sets;
@@ -449,35 +570,36 @@ int main(int argc, char** argv) {
   spdlog::set_pattern("%^%l%$: %v");
   spdlog::set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
 
+  stop_cleanly_on_signals();
   Registry registry;
   try {
     register_builtin_components(registry);
     for (const auto& p : plugins) registry.load_plugin(p);
-    if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, t_end, !no_report, quiet);
+    if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, trust, t_end, !no_report, quiet);
     if (linearize->parsed()) {
       if (from_option->count()) linear_request.from_hz = from_hz;
       if (to_option->count()) linear_request.to_hz = to_hz;
-      return cmd_linear(registry, netlist, out_dir, sets, linear_request, !no_report, quiet);
+      return cmd_linear(registry, netlist, out_dir, sets, trust, linear_request, !no_report, quiet);
     }
-    if (check->parsed()) return cmd_check(registry, netlist);
+    if (check->parsed()) return cmd_check(registry, netlist, trust);
     if (describe->parsed()) return cmd_describe(registry, type, all, as_json, markdown);
     if (schema->parsed()) return cmd_schema(registry, schema_file);
     if (solver_list->parsed()) return cmd_solvers(registry, method, as_json);
     return cmd_list(registry);
   } catch (const InputError& e) {
-    spdlog::error("{}", e.what());
+    spdlog::error("{}", printable(e.what()));
     return kBadInput;
   } catch (const SimulationError& e) {
-    spdlog::error("simulation failed {}", e.what());
+    spdlog::error("simulation failed {}", printable(e.what()));
     return kSimulationFailed;
   } catch (const Error& e) {
-    // Jourdain's other errors are about the files it reads or writes (results.csv that
-    // cannot be written): the input (here the output folder) is at fault.
-    spdlog::error("{}", e.what());
+    // Jourdain's other errors that get here are about the files it reads or writes before
+    // a run (an output folder where results.csv cannot be created): the input is at fault.
+    spdlog::error("{}", printable(e.what()));
     return kBadInput;
   } catch (const std::exception& e) {
     // Not a property of the input or the model: a defect in Jourdain or in a plugin.
-    spdlog::error("internal error: {}", e.what());
+    spdlog::error("internal error: {}", printable(e.what()));
     spdlog::error("this is a defect in Jourdain (or in a plugin), not in your netlist: please report it with the "
                   "netlist and this message");
     return kInternalError;

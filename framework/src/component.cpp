@@ -94,6 +94,10 @@ void Eval::set_discrete(DiscreteId d, double value) {
 }
 
 void Eval::log_event(std::string description) {
+  if (ctx_.events.size() >= Context::kMaxLoggedEvents) {
+    ++ctx_.events_not_logged;
+    return;
+  }
   ctx_.events.push_back({ctx_.t, component_.name(), std::move(description)});
 }
 

@@ -1,5 +1,10 @@
 #include "jourdain/errors.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <sstream>
 
 namespace jourdain {
@@ -50,5 +55,26 @@ SimulationError::SimulationError(double time, std::vector<std::string> component
       time_(time),
       components_(std::move(components)),
       message_(message) {}
+
+OutputError::OutputError(std::string file, const std::string& reason)
+    : Error(file + ": " + reason), file_(std::move(file)), reason_(reason) {}
+
+void write_text_file(const std::string& file, const std::string& text) {
+  auto fail = [&](const char* what) { throw OutputError(file, std::string(what) + ": " + std::strerror(errno)); };
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) fail("cannot create the file");
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = n < 0 ? errno : ENOSPC;
+      ::close(fd);
+      errno = error;
+      fail("cannot write the file");
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) fail("cannot write the file");
+}
 
 }  // namespace jourdain

@@ -6,6 +6,7 @@
 
 #include "jourdain/suggest.hpp"
 #include "jourdain/units.hpp"
+#include "json_reader.hpp"
 #include "netlist_levels.hpp"
 
 namespace jourdain {
@@ -54,29 +55,23 @@ using json_check::pointer;
 // --set comp.param=value, where comp is the model's name of a component ("relief",
 // "arm/link2") or of a subsystem instance ("arm"). Read here; applied where the component
 // is placed (netlist_levels.cpp), so that a part of a subsystem can be given a value too.
-netlist_levels::ParameterOverrides read_overrides(const NetlistOverrides& o, const std::string& file) {
-  netlist_levels::ParameterOverrides out;
+netlist_levels::LoadState read_overrides(const NetlistOverrides& o, const std::string& file) {
+  netlist_levels::LoadState out;
   for (const auto& item : o.parameters) {
     auto eq = item.find('=');
     auto dot = item.find('.');
     if (eq == std::string::npos || dot == std::string::npos || dot > eq || dot == 0 || eq == dot + 1)
       throw InputError({file, "--set " + item, "", ""}, "expected component.parameter=value");
     std::string comp = item.substr(0, dot), param = item.substr(dot + 1, eq - dot - 1), text = item.substr(eq + 1);
-    json value;
-    try {
-      value = json::parse(text);
-    } catch (const json::parse_error&) {
-      value = text;  // "250 bar", a choice name, ...
-    } catch (const json::out_of_range&) {
-      value = text;  // a number too large for a double (1e400): read as a quantity
-    }
+    // Not JSON: a text ("250 bar", a choice name, 1e400 read as a quantity).
+    json value = json_reader::try_parse_value(text).value_or(json(text));
     out.by_component[comp][param] = {std::move(value), InputLocation{file, "--set " + comp + "." + param, comp, ""}};
   }
   return out;
 }
 
 // Every --set must have met its component: a name that was never placed is a typo.
-void check_overrides_placed(const netlist_levels::ParameterOverrides& o) {
+void check_overrides_placed(const netlist_levels::LoadState& o) {
   for (const auto& [comp, values] : o.by_component) {
     if (std::find(o.placed.begin(), o.placed.end(), comp) != o.placed.end()) continue;
     const std::string near = closest_name(comp, o.placed);
@@ -171,9 +166,15 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
                           const NetlistOverrides& overrides) {
   const std::string fname = file.string();
   InputLocation top{fname, "", "", ""};
-  json doc = netlist_levels::parse_json(text, fname);
+  json doc = json_reader::parse(text, fname);
   if (!doc.is_object()) throw InputError(top, "a netlist is a JSON object");
-  netlist_levels::ParameterOverrides set = read_overrides(overrides, fname);
+  netlist_levels::LoadState set = read_overrides(overrides, fname);
+  set.max_components = overrides.max_components;
+  if (!overrides.allow_any_path) {
+    set.subsystem_folders.push_back(netlist_levels::canonical_folder(file.parent_path()));
+    for (const auto& folder : overrides.library_folders)
+      set.subsystem_folders.push_back(netlist_levels::canonical_folder(folder));
+  }
   only_keys(doc, {"$schema", "name", "description", "world", "plugins", "subsystems", "components", "connections",
                   "solver", "record", "analysis", "linear", "display"},
             top);
@@ -210,6 +211,16 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
       if (!plugins[i].is_string()) throw InputError(w, "expected a path string");
       std::filesystem::path p = plugins[i].get<std::string>();
       if (p.is_relative()) p = file.parent_path() / p;  // relative to the netlist, never searched
+      // A shared library runs code as it loads (its constructors run before any entry
+      // point is looked up): only with the user's consent.
+      std::vector<std::filesystem::path> trusted;
+      for (const auto& folder : overrides.plugin_folders) trusted.push_back(netlist_levels::canonical_folder(folder));
+      if (!overrides.allow_plugins && !netlist_levels::is_within(p, trusted))
+        throw InputError(w, "the netlist asks to load the plugin '" + p.string() + "'. A plugin is a program that runs "
+                            "with your rights as it loads, so the plugins a netlist names load only with your consent: "
+                            "if you trust this netlist and the library, allow them (command line: --allow-plugins; "
+                            "Python: allow_plugins=True), put the library in a folder named by JOURDAIN_PLUGIN_PATH, "
+                            "or load it yourself (--plugin PATH) and remove it from \"plugins\"");
       try {
         registry.load_plugin(p);
       } catch (const InputError& e) {

@@ -1,6 +1,7 @@
 // Placing netlist levels: components, subsystems and composite components (netlist_levels.hpp).
 #include "netlist_levels.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <sstream>
 
 #include "jourdain/netlist.hpp"
+#include "json_reader.hpp"
 
 namespace jourdain::netlist_levels {
 
@@ -37,26 +39,21 @@ std::string read_text(const std::filesystem::path& file) {
   return s.str();
 }
 
-json parse_json(const std::string& text, const std::string& file) {
-  try {
-    return json::parse(text, nullptr, true, /*ignore_comments=*/true);
-  } catch (const json::parse_error& e) {
-    // Report line and column rather than a byte offset.
-    size_t line = 1, col = 1;
-    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') ++line, col = 1;
-      else ++col;
-    }
-    std::string what = e.what();
-    auto pos = what.find("parse error");
-    throw InputError({file, "", "", ""}, "malformed JSON at line " + std::to_string(line) + ", column " +
-                                             std::to_string(col) + ": " + (pos == std::string::npos ? what : what.substr(pos)));
-  } catch (const json::out_of_range& e) {
-    // A number too large for a double (1e400) is refused by the parser with out_of_range.
-    std::string what = e.what();
-    auto pos = what.find("number overflow");
-    throw InputError({file, "", "", ""}, "malformed JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+std::filesystem::path canonical_folder(const std::filesystem::path& folder) {
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(folder.empty() ? std::filesystem::path(".") : folder, ec);
+  auto canonical = std::filesystem::weakly_canonical(absolute, ec);
+  return ec ? absolute.lexically_normal() : canonical;
+}
+
+bool is_within(const std::filesystem::path& file, const std::vector<std::filesystem::path>& folders) {
+  const std::filesystem::path resolved = canonical_folder(file);
+  for (const auto& folder : folders) {
+    // Component by component: /data/lib2/x is not inside /data/lib.
+    auto [f, r] = std::mismatch(folder.begin(), folder.end(), resolved.begin(), resolved.end());
+    if (f == folder.end() || (std::next(f) == folder.end() && f->empty())) return true;
   }
+  return false;
 }
 
 namespace {
@@ -66,6 +63,13 @@ bool is_name(const std::string& s) {
   for (char c : s)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
   return true;
+}
+
+bool is_component_name(const std::string& s) {
+  // Spelled out rather than std::isalnum, whose answer for bytes above 0x7f depends on the locale.
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
 }
 
 std::string list_of(const std::map<std::string, json>& m) {
@@ -90,7 +94,9 @@ class Arithmetic {
 
  private:
   [[noreturn]] void fail(const std::string& why) const {
-    throw InputError(where_, "cannot evaluate '" + s_ + "': " + why);
+    // A long expression is shown by its start: the message must stay readable.
+    const std::string shown = s_.size() <= 120 ? s_ : s_.substr(0, 100) + "… (" + std::to_string(s_.size()) + " characters)";
+    throw InputError(where_, "cannot evaluate '" + shown + "': " + why);
   }
   void skip() {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
@@ -120,10 +126,13 @@ class Arithmetic {
     const double base = unary();
     return eat('^') ? std::pow(base, power()) : base;  // right-associative
   }
+  // Every level of nesting (parentheses, a function's argument, signs, powers) passes
+  // through here: the depth is bounded so that no expression can exhaust the stack.
   double unary() {
-    if (eat('-')) return -unary();
-    if (eat('+')) return unary();
-    return primary();
+    if (++depth_ > kMaxNesting) fail("nested more than " + std::to_string(kMaxNesting) + " levels deep");
+    const double v = eat('-') ? -unary() : eat('+') ? unary() : primary();
+    --depth_;
+    return v;
   }
   std::string word() {
     const size_t b = i_;
@@ -161,10 +170,12 @@ class Arithmetic {
     return v;
   }
 
+  static constexpr int kMaxNesting = 64;
   const std::string& s_;
   const std::map<std::string, json>& parameters_;
   const InputLocation& where_;
   size_t i_ = 0;
+  int depth_ = 0;
 };
 
 // "comp.port" written at this level → the model's endpoints it stands for.
@@ -266,9 +277,19 @@ void read_subsystem_types(const json& level, const Level& where, std::map<std::s
     if (def.is_string()) {
       std::filesystem::path f = def.get<std::string>();
       if (f.is_relative()) f = where.file.parent_path() / f;  // relative to the file that names it
+      // Checked before the file is opened: a netlist from someone else must not read
+      // (and echo in its error messages) other files of the user's.
+      if (where.load && !where.load->subsystem_folders.empty() && !is_within(f, where.load->subsystem_folders)) {
+        std::string folders;
+        for (const auto& d : where.load->subsystem_folders) folders += (folders.empty() ? "" : ", ") + d.string();
+        throw InputError(w, "the subsystem file '" + f.string() + "' lies outside the folders subsystem files are "
+                            "read from (" + folders + "): the netlist's own folder and the library folders you "
+                            "named. If you trust this netlist, name its folder as a library (command line: --library "
+                            "DIR) or allow any path (--allow-any-path)");
+      }
       json d;
       try {
-        d = parse_json(read_text(f), f.string());
+        d = json_reader::parse(read_text(f), f.string());
       } catch (const InputError& e) {
         throw InputError(w, e.message() + " (" + f.string() + ")");
       }
@@ -302,8 +323,11 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
     const std::string path = pointer(comps_path, name);
     const std::string full = where.prefix + name;
     InputLocation w{file, path, full, ""};
-    if (name.empty() || name.find_first_of(". /") != std::string::npos)
-      throw InputError(w, "a component name must be non-empty and contain no '.', '/' or space");
+    // Names end up in results.csv's header, file names, messages on a terminal and the
+    // report's page: plain ASCII keeps all of them valid without quoting or escaping.
+    if (!is_component_name(name))
+      throw InputError(w, "a component name is ASCII letters, digits, '_' and '-' (no '.', '/', spaces, quotes, commas "
+                          "or control characters)");
     only_keys(spec, {"type", "params", "initial", "description"}, w);
     if (!spec.contains("type") || !spec["type"].is_string())
       throw InputError(w, "needs a \"type\" string (see `jourdain list`)");
@@ -312,9 +336,14 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
     if (!params.is_object()) throw InputError(InputLocation{file, pointer(path, "params"), full, ""}, "expected an object of parameter values");
     // --set values for this component replace the file's, and answer for themselves.
     std::map<std::string, InputLocation> set_at;
-    if (where.overrides) {
-      where.overrides->placed.push_back(full);
-      if (auto o = where.overrides->by_component.find(full); o != where.overrides->by_component.end())
+    if (where.load) {
+      where.load->placed.push_back(full);
+      if (where.load->max_components > 0 && where.load->placed.size() > where.load->max_components)
+        throw InputError(w, "the netlist stands for more than " + std::to_string(where.load->max_components) +
+                                " components and subsystem instances, the limit for one model (subsystems that each "
+                                "place several of the next level multiply); if the model really is that large, raise "
+                                "the limit (command line: --max-components N)");
+      if (auto o = where.load->by_component.find(full); o != where.load->by_component.end())
         for (const auto& [pname, v] : o->second) {
           params[pname] = v.value;
           set_at[pname] = v.option;
@@ -328,7 +357,7 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
                          "from its parameters");
       Level inner{full + "/", sub->second.file, sub->second.json_path,
                   instance_parameters(sub->second, params, where, path, set_at), types, where.depth + 1,
-                  where.overrides};
+                  where.load};
       try {
         instances[name] = place(sub->second.definition, inner, registry, world, builder);
       } catch (const InputError& e) {
@@ -370,7 +399,7 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
       if (spec.contains("initial"))
         throw InputError(InputLocation{file, pointer(path, "initial"), full, ""},
                          "a composite component has no states of its own: its parameters set its parts' start");
-      Level inner{full + "/", where.file, path, {}, {}, where.depth + 1, where.overrides};
+      Level inner{full + "/", where.file, path, {}, {}, where.depth + 1, where.load};
       instances[name] = place(expansion, inner, registry, world, builder);
       continue;
     }

@@ -24,18 +24,26 @@ struct SubsystemType {
   std::string json_path;  // pointer of the definition inside `file` ("" for a file of its own)
 };
 
-// Parameter values given on the command line (--set comp.param=value), by the model's
-// name of the component: "relief" at the top, "arm/link2" for a part of subsystem
-// instance "arm" (or of a composite component), "arm" for the instance's own
-// parameters. They are applied over the file's values where the component is placed,
-// at whatever level, and messages about them name the option, not a place in the file.
-struct ParameterOverrides {
+// What loading one netlist keeps across its levels.
+// - Parameter values given on the command line (--set comp.param=value), by the model's
+//   name of the component: "relief" at the top, "arm/link2" for a part of subsystem
+//   instance "arm" (or of a composite component), "arm" for the instance's own
+//   parameters. They are applied over the file's values where the component is placed,
+//   at whatever level, and messages about them name the option, not a place in the file.
+// - Every component and instance placed (for --set names that match none, and for the
+//   limit on their number: a few kilobytes of subsystems that each place ten of the next
+//   level would stand for millions).
+// - The folders subsystem files may be read from (the netlist's own and those the user
+//   named); none: any file.
+struct LoadState {
   struct Value {
     nlohmann::json value;
     InputLocation option;  // {netlist, "--set comp.param", comp, ""}
   };
   std::map<std::string, std::map<std::string, Value>> by_component;
-  std::vector<std::string> placed;  // every component and instance placed, for unknown names
+  std::vector<std::string> placed;  // every component and instance placed, in order
+  std::size_t max_components = 0;   // 0: no limit
+  std::vector<std::filesystem::path> subsystem_folders;  // canonical
 };
 
 // One level being placed.
@@ -46,7 +54,7 @@ struct Level {
   std::map<std::string, nlohmann::json> parameters;   // this level's parameter values (SI numbers or raw)
   std::map<std::string, SubsystemType> types;         // subsystem types visible here
   int depth = 0;
-  ParameterOverrides* overrides = nullptr;            // --set values (none: nullptr)
+  LoadState* load = nullptr;                          // shared by every level of one load
 };
 
 // The inner endpoints ("arm/link.b") an external port of a placed level stands for.
@@ -61,9 +69,14 @@ PortMap place(const nlohmann::json& level, const Level& where, Registry& registr
 // Reads the "subsystems" object of a level into `types` (files relative to `where.file`).
 void read_subsystem_types(const nlohmann::json& level, const Level& where, std::map<std::string, SubsystemType>& types);
 
-// Reading JSON text, with line and column in the messages.
+// A netlist or subsystem file's text (regular files of a bounded size only).
 std::string read_text(const std::filesystem::path& file);
-nlohmann::json parse_json(const std::string& text, const std::string& file);
+
+// The folder as an absolute path with symbolic links resolved ("" is the working folder).
+std::filesystem::path canonical_folder(const std::filesystem::path& folder);
+// Whether `file`, with its symbolic links resolved, lies inside one of `folders`
+// (canonical_folder's), at any depth.
+bool is_within(const std::filesystem::path& file, const std::vector<std::filesystem::path>& folders);
 
 // Evaluates "$name" references and arithmetic on them ("-$length/2", "2*$EI/$l") in a
 // parameter value; other values are returned as they are. Exposed for tests.

@@ -1,6 +1,9 @@
 // results.csv writer (recorder.hpp).
 #include "jourdain/recorder.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -12,24 +15,42 @@ Recorder::Recorder(const Model& model, const std::vector<std::string>& variables
 }
 
 Recorder::~Recorder() {
-  if (file_) std::fclose(file_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 void Recorder::open(const std::filesystem::path& csv_file) {
-  file_ = std::fopen(csv_file.c_str(), "w");
-  if (!file_) throw Error("cannot write " + csv_file.string() + ": " + std::strerror(errno));
+  path_ = csv_file;
+  fd_ = ::open(csv_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd_ < 0) throw OutputError(csv_file.string(), std::string("cannot create the file: ") + std::strerror(errno));
   std::string header = "time [s]";
   for (const auto* v : variables_) header += "," + v->name + " [" + (v->unit.empty() ? "1" : v->unit) + "]";
-  header += "\n";
-  std::fputs(header.c_str(), file_);
-  std::fflush(file_);
+  append(header + "\n");
+}
+
+void Recorder::append(const std::string& text) {
+  // One write() for the whole text: no buffering in between, and nothing half-written
+  // left behind by a signal. Should the disk fill up part-way, the part is cut off again.
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = n < 0 ? errno : ENOSPC;
+      if (::ftruncate(fd_, written_) == 0) ::lseek(fd_, written_, SEEK_SET);
+      throw OutputError(path_.string(), std::string("cannot write the file: ") + std::strerror(error) + " (it keeps the " +
+                                            std::to_string(rows_) + " whole rows written before)");
+    }
+    done += static_cast<size_t>(n);
+  }
+  written_ += static_cast<long long>(text.size());
 }
 
 void Recorder::record(const Context& ctx) {
-  last_.assign(1, ctx.t);
-  for (const auto* v : variables_) last_.push_back(model_.value(ctx, *v));
+  next_.assign(1, ctx.t);
+  for (const auto* v : variables_) next_.push_back(model_.value(ctx, *v));
+  if (fd_ >= 0) write_row();
+  // Once written: a row that could not be written is neither counted nor the last one.
+  last_.swap(next_);
   ++rows_;
-  if (file_) write_row();
   // After the file: a listener's failure cannot cost results.csv its row.
   for (auto* l : listeners_) l->row_recorded(ctx, last_);
 }
@@ -38,14 +59,13 @@ void Recorder::write_row() {
   // Shortest text that reads back to the same double: exact and deterministic.
   line_.clear();
   char buf[32];
-  for (size_t k = 0; k < last_.size(); ++k) {
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, last_[k]);
+  for (size_t k = 0; k < next_.size(); ++k) {
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, next_[k]);
     if (k) line_ += ',';
     line_.append(buf, end);
   }
   line_ += '\n';
-  std::fputs(line_.c_str(), file_);
-  std::fflush(file_);
+  append(line_);
 }
 
 }  // namespace jourdain

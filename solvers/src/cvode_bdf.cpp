@@ -180,6 +180,7 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
     observer.output(ctx);
   };
 
+  EventAccumulationGuard accumulation(model, s);
   double t = ctx.t;
   while (!clock.done()) {
     double tout = clock.upcoming();
@@ -204,6 +205,7 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
       emit(t);  // just before the discrete change
       model.handle_zero_crossings(ctx, triggered);
       stats.events += static_cast<long>(triggered.size());
+      accumulation.after_events(ctx, triggered);
       if (!run.dummy) yv = ctx.x;
       emit(t);  // just after it
       base = stats;

@@ -68,6 +68,7 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
   const double h_max = s.max_step > 0.0 ? std::min(s.max_step, span) : span;
   const bool events = model.zero_crossing_count() > 0;
   const bool projecting = model.projects();
+  detail::EventAccumulationGuard accumulation(model, s);
 
   double t = ctx.t;
   Eigen::VectorXd x = ctx.x, f0, x1, f1, dense_x;
@@ -184,6 +185,7 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
       ctx.x = xe;
       model.handle_zero_crossings(ctx, triggered);
       stats.events += static_cast<long>(triggered.size());
+      accumulation.after_events(ctx, triggered);
       x = ctx.x;
       t = t_event;
       emit(t, x);  // and just after it

@@ -24,6 +24,31 @@ struct OutputClock {
   double upcoming() const { return time(next); }
 };
 
+// Watches the events of a run for accumulation (Zeno behaviour): a component whose
+// events follow each other ever faster, like a ball bouncing with restitution below one
+// that is never allowed to come to rest, has infinitely many of them before a finite
+// time. An integrator then either locates them until its time resolution runs out,
+// writing two rows per event without end, or misses one and goes on with a wrong state
+// (a mass tunnelling through its stop). Once kAccumulatedEvents events of one component
+// in a row each come within `resolution` of the previous one, the run stops with a
+// SimulationError naming the component and its zero crossing.
+class EventAccumulationGuard {
+ public:
+  static constexpr int kAccumulatedEvents = 50;
+  // resolution(t) = max(100 event_tolerance, 1e-9 max(1, |t|)): well above where the
+  // integrators place events (event_tolerance for rk4 and dopri5; a few rounding units of
+  // t for CVODE), far below the interval of any physical switching a model resolves.
+  EventAccumulationGuard(const Model& model, const SolverSettings& s);
+  // After Model::handle_zero_crossings(ctx, triggered) at ctx.t.
+  void after_events(const Context& ctx, const std::vector<int>& triggered);
+
+ private:
+  const Model& model_;
+  double event_tolerance_;
+  std::vector<double> last_time_;  // per component: its last event
+  std::vector<int> run_length_;    // per component: events in a row within the resolution
+};
+
 // Reads one setting's value as its schema declares it (a real with a unit converted to
 // SI, or a whole number), refusing a value of the wrong kind or outside its range.
 nlohmann::json read_solver_setting(const SolverSetting& setting, const nlohmann::json& value, const InputLocation& where);
@@ -40,10 +65,13 @@ bool is_settings_field(const std::string& key);
 // which is undefined beyond its range.
 std::string count_text(double count);
 
-// Writes `text` to `file`, checking the open, the write and the close (a full disk shows
-// at the flush); returns "" or what went wrong. Every file a run writes besides
-// results.csv (summary.json, linear.json, …) goes through here.
-std::string write_file(const std::filesystem::path& file, const std::string& text);
+// The output folder of a run, before it starts: created, results.csv opened by the
+// recorder, summary.json known to be writable. Throws InputError or OutputError.
+void open_output_folder(const std::filesystem::path& dir, Recorder& recorder);
+// Writes summary.json, last. If it cannot be written (a full disk), `summary` is changed
+// to a failed run's and the message returned names the file and what is kept; "" when
+// it was written.
+std::string write_summary(const std::filesystem::path& dir, nlohmann::json& summary, long rows);
 // summary.json's lists shared by every analysis: the event log, and the recorded
 // variables with their units.
 nlohmann::json events_json(const std::vector<EventRecord>& events);

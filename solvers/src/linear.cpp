@@ -633,11 +633,6 @@ json to_json(const LinearModel& lm) {
 
 namespace {
 
-// The checked write of the run's other files (internal.hpp), failing as bad output.
-void write_text(const std::filesystem::path& file, const std::string& text) {
-  if (const std::string error = detail::write_file(file, text); !error.empty()) throw Error(file.string() + ": " + error);
-}
-
 std::string number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", v);
@@ -660,15 +655,15 @@ std::string matrix_csv(const Eigen::MatrixXd& m, const std::vector<std::string>&
 }  // namespace
 
 void write_linear_files(const LinearModel& lm, const std::filesystem::path& dir) {
-  write_text(dir / "linear.json", to_json(lm).dump(2) + "\n");
+  write_text_file(dir / "linear.json", to_json(lm).dump(2) + "\n");
   std::vector<std::string> states;
   for (int i : lm.independent) states.push_back(lm.state_names[i]);
   std::vector<std::string> derivatives;
   for (const auto& s : states) derivatives.push_back("d(" + s + ")/dt");
-  write_text(dir / "A.csv", matrix_csv(lm.A, derivatives, states));
-  write_text(dir / "B.csv", matrix_csv(lm.B, derivatives, lm.inputs));
-  write_text(dir / "C.csv", matrix_csv(lm.C, lm.outputs, states));
-  write_text(dir / "D.csv", matrix_csv(lm.D, lm.outputs, lm.inputs));
+  write_text_file(dir / "A.csv", matrix_csv(lm.A, derivatives, states));
+  write_text_file(dir / "B.csv", matrix_csv(lm.B, derivatives, lm.inputs));
+  write_text_file(dir / "C.csv", matrix_csv(lm.C, lm.outputs, states));
+  write_text_file(dir / "D.csv", matrix_csv(lm.D, lm.outputs, lm.inputs));
   const double two_pi = 2.0 * std::numbers::pi;
   std::string modes =
       "mode,real_1_per_s,imag_rad_per_s,natural_frequency_hz,damped_frequency_hz,damping_ratio,time_constant_s,stability,"
@@ -682,7 +677,7 @@ void write_linear_files(const LinearModel& lm, const std::filesystem::path& dir)
              lm.state_names[lm.independent[m.participation.front().first]] + "," +
              number(m.participation.front().second) + "\n";
   }
-  write_text(dir / "modes.csv", modes);
+  write_text_file(dir / "modes.csv", modes);
   if (!lm.response.empty()) {
     std::string text = "frequency_hz";
     const size_t ni = lm.inputs.size();
@@ -700,7 +695,7 @@ void write_linear_files(const LinearModel& lm, const std::filesystem::path& dir)
         text += "," + number(std::abs(lm.response[q][k])) + "," + number(phases[q][static_cast<size_t>(k)]);
       text += "\n";
     }
-    write_text(dir / "bode.csv", text);
+    write_text_file(dir / "bode.csv", text);
   }
 }
 
@@ -761,12 +756,7 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
 
   Recorder recorder(model, netlist.record);
   for (auto* l : options.listeners) recorder.add_listener(*l);
-  if (!options.output_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(options.output_dir, ec);
-    if (ec) throw InputError({options.output_dir.string(), "", "", ""}, "cannot create the output folder: " + ec.message());
-    recorder.open(options.output_dir / "results.csv");
-  }
+  if (!options.output_dir.empty()) detail::open_output_folder(options.output_dir, recorder);
   const auto start = std::chrono::steady_clock::now();
   std::string how;
   try {
@@ -776,6 +766,8 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
     result.linear = linearize(model, ctx, settings);
     result.finished = true;
   } catch (const SimulationError& e) {
+    result.failure = e.what();
+  } catch (const OutputError& e) {
     result.failure = e.what();
   }
   result.operating_point = ctx;
@@ -818,8 +810,20 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
     result.summary["failure"] = {{"message", result.failure}, {"time", ctx.t}};
   }
   if (!options.output_dir.empty()) {
-    if (result.finished) write_linear_files(lm, options.output_dir);
-    write_text(options.output_dir / "summary.json", result.summary.dump(2) + "\n");
+    if (result.finished) {
+      try {
+        write_linear_files(lm, options.output_dir);
+      } catch (const OutputError& e) {  // a full disk: the analysis is done, its files are not all there
+        result.finished = false;
+        result.failure = e.what();
+        result.summary["status"] = "failed";
+        result.summary["failure"] = {{"message", result.failure}, {"time", ctx.t}};
+      }
+    }
+    if (std::string failed = detail::write_summary(options.output_dir, result.summary, recorder.rows()); !failed.empty()) {
+      result.finished = false;
+      result.failure = failed;
+    }
   }
   return result;
 }

@@ -1,6 +1,9 @@
 // Running a netlist (run.hpp).
 #include "jourdain/solvers/run.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -27,11 +30,18 @@ std::vector<double> RunResult::column(const std::string& name) const {
 
 namespace {
 
+// Thrown through the solver when RunOptions::stop_requested says so.
+class Interrupted final : public SimulationError {
+ public:
+  explicit Interrupted(double t) : SimulationError(t, {}, "interrupted (rows up to here are kept)") {}
+};
+
 class RecordingObserver final : public Observer {
  public:
   RecordingObserver(Recorder& recorder, RunResult& result, const RunOptions& options, long max_rows)
       : recorder_(recorder), result_(result), options_(options), max_rows_(max_rows) {}
   void output(const Context& ctx) override {
+    check_stop(ctx.t);
     // Output times are bounded up front (check_solver_bounds); events add two rows each,
     // so a model that keeps switching could still grow the file without end.
     if (recorder_.rows() >= max_rows_)
@@ -44,7 +54,12 @@ class RecordingObserver final : public Observer {
   }
   Eigen::VectorXd monitor_max;  // largest magnitude of each monitor over the recorded rows
 
+  void check_stop(double t) const {
+    if (options_.stop_requested && options_.stop_requested()) throw Interrupted(t);
+  }
+
   void progress(double t) override {
+    check_stop(t);
     if (options_.progress) options_.progress(t);
   }
 
@@ -59,19 +74,29 @@ class RecordingObserver final : public Observer {
 
 namespace detail {
 
-std::string write_file(const std::filesystem::path& file, const std::string& text) {
-  auto failed = [](const char* stage) {
-    return std::string("cannot ") + stage + " the file" + (errno != 0 ? std::string(": ") + std::strerror(errno) : "");
-  };
-  errno = 0;
-  std::ofstream out(file, std::ios::binary);
-  if (!out) return failed("open");
-  out << text;
-  out.flush();
-  if (!out) return failed("write");
-  out.close();
-  if (out.fail()) return failed("close");
-  return "";
+void open_output_folder(const std::filesystem::path& dir, Recorder& recorder) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError({dir.string(), "", "", ""}, "cannot create the output folder: " + ec.message());
+  recorder.open(dir / "results.csv");
+  // summary.json is written last: a folder where it cannot be is found now, not after the run.
+  const std::string summary = (dir / "summary.json").string();
+  const int fd = ::open(summary.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) throw OutputError(summary, std::string("cannot create the file: ") + std::strerror(errno));
+  ::close(fd);
+}
+
+std::string write_summary(const std::filesystem::path& dir, nlohmann::json& summary, long rows) {
+  try {
+    write_text_file((dir / "summary.json").string(), summary.dump(2) + "\n");
+    return "";
+  } catch (const OutputError& e) {
+    const std::string message = std::string(e.what()) + " (results.csv keeps the " + std::to_string(rows) + " rows written)";
+    const nlohmann::json time = summary.contains("failure") ? summary["failure"]["time"] : nlohmann::json();
+    summary["status"] = "failed";
+    summary["failure"] = {{"message", message}, {"time", time}};
+    return message;
+  }
 }
 
 nlohmann::json events_json(const std::vector<EventRecord>& events) {
@@ -114,12 +139,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   for (auto* l : options.listeners) recorder.add_listener(*l);
   result.columns.push_back("time");
   for (const auto* v : recorder.variables()) result.columns.push_back(v->name);
-  if (!options.output_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(options.output_dir, ec);
-    if (ec) throw InputError({options.output_dir.string(), "", "", ""}, "cannot create the output folder: " + ec.message());
-    recorder.open(options.output_dir / "results.csv");
-  }
+  if (!options.output_dir.empty()) detail::open_output_folder(options.output_dir, recorder);
 
   RecordingObserver observer(recorder, result, options, 2 * result.settings.max_output_rows + 2);
   const auto start = std::chrono::steady_clock::now();
@@ -131,9 +151,16 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
     if (netlist.analysis == Analysis::Dynamic) simulate(model, ctx, result.settings, observer, result.stats, solvers);
     else analyze_over_time(model, ctx, result.settings, observer, result.stats);
     result.finished = true;
+  } catch (const Interrupted& e) {
+    result.interrupted = true;
+    result.failure = e.what();
+    result.failure_time = e.time();
   } catch (const SimulationError& e) {
     result.failure = e.what();
     result.failure_time = e.time();
+  } catch (const OutputError& e) {  // results.csv on a full disk: the run cannot go on
+    result.failure = e.what();
+    result.failure_time = ctx.t;
   } catch (const Error&) {
     throw;  // bad input, an output file that cannot be written: not a defect
   } catch (const std::exception& e) {
@@ -147,6 +174,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   }
   result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.events = ctx.events;
+  result.events_not_logged = ctx.events_not_logged;
   result.warnings.insert(result.warnings.end(), ctx.warnings.begin(), ctx.warnings.end());  // after the settings' own
   result.row_count = recorder.rows();
   result.stats.algebraic_iterations = ctx.algebraic_iterations;
@@ -157,12 +185,13 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   result.summary = {{"jourdain_version", JOURDAIN_VERSION},
                     {"netlist", netlist.file.string()},
                     {"name", netlist.name},
-                    {"status", result.finished ? "finished" : "failed"},
+                    {"status", result.finished ? "finished" : result.interrupted ? "interrupted" : "failed"},
                     {"solver", to_json(result.settings, netlist.analysis)},
                     {"statistics", to_json(result.stats)},
                     {"wall_time_s", result.wall_time_s},
                     {"rows", result.row_count},
                     {"events", detail::events_json(result.events)},
+                    {"events_not_logged", result.events_not_logged},
                     {"warnings", result.warnings},
                     {"variables", detail::variables_json(recorder)},
                     {"final_values", final_values},
@@ -177,13 +206,13 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
     result.summary["monitors"] = monitors;
   }
   if (!result.finished) result.summary["failure"] = {{"message", result.failure}, {"time", result.failure_time}};
-  std::string summary_error;
-  if (!options.output_dir.empty())
-    summary_error = detail::write_file(options.output_dir / "summary.json", result.summary.dump(2) + "\n");
+  if (!options.output_dir.empty()) {
+    if (std::string failed = detail::write_summary(options.output_dir, result.summary, result.row_count); !failed.empty()) {
+      result.finished = false;
+      result.failure = failed;
+    }
+  }
   if (defect) std::rethrow_exception(defect);
-  if (!summary_error.empty())
-    throw InputError({(options.output_dir / "summary.json").string(), "", "", ""},
-                     summary_error + " (results.csv keeps the " + std::to_string(result.row_count) + " rows written)");
   return result;
 }
 

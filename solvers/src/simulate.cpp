@@ -1,12 +1,48 @@
 // Method dispatch through the SolverRegistry (simulate.hpp).
 #include "jourdain/solvers/simulate.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <sstream>
 
 #include "internal.hpp"
 #include "jourdain/solvers/solver_registry.hpp"
 
 namespace jourdain {
+
+namespace detail {
+
+EventAccumulationGuard::EventAccumulationGuard(const Model& model, const SolverSettings& s)
+    : model_(model),
+      event_tolerance_(s.event_tolerance),
+      last_time_(model.components().size(), -std::numeric_limits<double>::infinity()),
+      run_length_(model.components().size(), 0) {}
+
+void EventAccumulationGuard::after_events(const Context& ctx, const std::vector<int>& triggered) {
+  const double t = ctx.t;
+  const double resolution = std::max(100.0 * event_tolerance_, 1e-9 * std::max(1.0, std::abs(t)));
+  std::vector<int> seen;  // components counted at this instant (several crossings are one event)
+  for (int z : triggered) {
+    const int c = model_.zero_crossings()[static_cast<size_t>(z)].component;
+    if (std::find(seen.begin(), seen.end(), c) != seen.end()) continue;
+    seen.push_back(c);
+    const size_t k = static_cast<size_t>(c);
+    run_length_[k] = t - last_time_[k] <= resolution ? run_length_[k] + 1 : 0;
+    last_time_[k] = t;
+    if (run_length_[k] < kAccumulatedEvents) continue;
+    std::ostringstream msg;
+    msg.precision(3);
+    msg << "events accumulate: " << kAccumulatedEvents << " events of this component in a row, each within " << resolution
+        << " s of the one before (the last at its zero crossing '" << model_.zero_crossings()[static_cast<size_t>(z)].name
+        << "'). Infinitely many events before a finite time (Zeno behaviour, like a bounce that is never allowed to "
+           "come to rest) cannot be integrated through: let the component settle (a contact that comes to rest below "
+           "some speed, a switching law with hysteresis)";
+    throw SimulationError(t, {model_.components()[k]->name()}, msg.str());
+  }
+}
+
+}  // namespace detail
 
 void simulate(const Model& model, Context& ctx, const SolverSettings& settings, Observer& observer, SolverStats& stats,
               const SolverRegistry& solvers) {

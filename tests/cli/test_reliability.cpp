@@ -177,7 +177,7 @@ TEST_CASE("plugins are loaded only from the paths a user names") {
              R"({"plugins": ["libparts.so"], "components": {"m": {"type": "mechanical1d.mass"}}})");
   const std::string env = "cd " + shell_quote(here.path()) + " && LD_LIBRARY_PATH=" + shell_quote(here.path()) + " ";
   CommandResult netlist_form = jourdain::test::run_command(env + shell_quote(jourdain::test::jourdain_exe()) +
-                                                           " check " + shell_quote(elsewhere.path() / "net.json"));
+                                                           " check --allow-plugins " + shell_quote(elsewhere.path() / "net.json"));
   CHECK(netlist_form.exit_code == 2);
   // Resolved against the netlist's folder, not the working folder.
   CHECK(netlist_form.output.find((elsewhere.path() / "libparts.so").string()) != std::string::npos);

@@ -225,7 +225,8 @@ TEST_CASE("a plugin named in the netlist's \"plugins\" list, relative to the net
     out << doc.dump(2);
   }
   // Run from / so that the path cannot be resolved against the working folder.
-  auto r = run_command("cd / && " + shell_quote(i.jourdain) + " run " + shell_quote(netlist) + " -o " + shell_quote(tmp.path() / "out"));
+  auto r = run_command("cd / && " + shell_quote(i.jourdain) + " run --allow-plugins " + shell_quote(netlist) + " -o " +
+                       shell_quote(tmp.path() / "out"));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   // Same plugin, same model, same solver: the very same numbers.

@@ -73,14 +73,17 @@ TEST_CASE("a plugin named in the netlist is found relative to the netlist, and l
   fs::copy_file(TINY_PLUGIN, tmp.path() / "case" / "plugins" / "tiny.so");
   const fs::path netlist = tmp.path() / "case" / "ramp.json";
   write_text(netlist, ramp_netlist(R"(["plugins/tiny.so"])"));
-  // Run from another folder: the relative path must not be resolved against it.
-  auto r = run_command("cd / && " + shell_quote(jourdain_exe()) + " run " + shell_quote(netlist) + " -o " + shell_quote(tmp.path() / "out"));
+  // Run from another folder: the relative path must not be resolved against it. A
+  // netlist's plugins load with the user's consent (--allow-plugins).
+  auto r = run_command("cd / && " + shell_quote(jourdain_exe()) + " run --allow-plugins " + shell_quote(netlist) + " -o " +
+                       shell_quote(tmp.path() / "out"));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(last_value(tmp.path() / "out" / "results.csv") == doctest::Approx(1.0).epsilon(1e-9));
 
   // The same file given on the command line as well: loaded once, no duplicate types.
-  auto twice = run_command(run_with_plugin(netlist, tmp.path() / "out2", (tmp.path() / "case" / "plugins" / "tiny.so").string()));
+  auto twice = run_command(run_with_plugin(netlist, tmp.path() / "out2", (tmp.path() / "case" / "plugins" / "tiny.so").string()) +
+                           " --allow-plugins");
   INFO(twice.output);
   CHECK(twice.exit_code == 0);
 }
@@ -102,7 +105,8 @@ TEST_CASE("a plugin built for another ABI version is refused with both versions 
   fs::copy_file(TINY_PLUGIN_ABI999, tmp.path() / "old.so");
   const fs::path named = tmp.path() / "named.json";
   write_text(named, ramp_netlist(R"(["old.so"])"));
-  auto n = run_command(shell_quote(jourdain_exe()) + " run " + shell_quote(named) + " -o " + shell_quote(tmp.path() / "out2"));
+  auto n = run_command(shell_quote(jourdain_exe()) + " run --allow-plugins " + shell_quote(named) + " -o " +
+                       shell_quote(tmp.path() / "out2"));
   INFO(n.output);
   CHECK(n.exit_code == 2);
   CHECK(n.output.find(named.string()) != std::string::npos);
@@ -125,7 +129,8 @@ TEST_CASE("a plugin path that does not exist is bad input naming the path") {
   // Named in the netlist, relative to it.
   const fs::path named = tmp.path() / "named.json";
   write_text(named, ramp_netlist(R"(["lib/missing.so"])"));
-  auto n = run_command(shell_quote(jourdain_exe()) + " run " + shell_quote(named) + " -o " + shell_quote(tmp.path() / "out2"));
+  auto n = run_command(shell_quote(jourdain_exe()) + " run --allow-plugins " + shell_quote(named) + " -o " +
+                       shell_quote(tmp.path() / "out2"));
   INFO(n.output);
   CHECK(n.exit_code == 2);
   CHECK(n.output.find((tmp.path() / "lib" / "missing.so").string()) != std::string::npos);

@@ -141,7 +141,7 @@ TEST_CASE("the command line: a netlist names the plugin and its method; jourdain
   fs::copy_file(SOLVER_PLUGIN, tmp.path() / "plugins" / "euler.so");
   const fs::path netlist = tmp.path() / "decay.json";
   write_text(netlist, decay_netlist(euler(0.01), R"(["plugins/euler.so"])"));
-  auto r = run_command(shell_quote(jourdain_exe()) + " run -q " + shell_quote(netlist) + " -o " +
+  auto r = run_command(shell_quote(jourdain_exe()) + " run -q --allow-plugins " + shell_quote(netlist) + " -o " +
                        shell_quote(tmp.path() / "out") + " --no-report");
   INFO(r.output);
   CHECK(r.exit_code == 0);

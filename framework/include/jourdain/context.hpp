@@ -69,7 +69,12 @@ struct Context {
   Eigen::VectorXd residuals;   // their residuals
   Eigen::VectorXd observables; // computed variables offered for recording
   Eigen::VectorXd zero_crossings;
-  std::vector<EventRecord> events;    // everything the components reported, in order
+  // Everything the components reported, in order: the first kMaxLoggedEvents entries; the
+  // rest are only counted (a model that switches a million times must not hold a million
+  // descriptions in memory and in summary.json).
+  static constexpr size_t kMaxLoggedEvents = 10'000;
+  std::vector<EventRecord> events;
+  long events_not_logged = 0;
   std::vector<std::string> warnings;  // same, for warnings
   long algebraic_iterations = 0;      // Newton iterations spent in implicit blocks
   Eigen::VectorXd monitors;           // values offered by block solvers (block_solver.hpp)

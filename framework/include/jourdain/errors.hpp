@@ -1,7 +1,8 @@
-// Errors that reach the user. Two families, mapped to the command line's exit codes:
+// Errors that reach the user, mapped to the command line's exit codes:
 //   InputError      (exit 2) – the netlist or the command line is wrong; names the place.
 //   SimulationError (exit 1) – the model is well-formed but the run cannot go on;
 //                              names the time and the components involved.
+//   OutputError     (exit 2 before a run, 1 during it) – a file cannot be written.
 #pragma once
 
 #include <stdexcept>
@@ -51,6 +52,25 @@ class SimulationError : public Error {
   std::vector<std::string> components_;
   std::string message_;
 };
+
+// A file Jourdain writes (results.csv, summary.json, report.html, ...) cannot be
+// written: a full disk, a file size limit, a folder without write permission. Before a
+// run starts the output folder is at fault (bad input, exit 2); once it runs, the run
+// ends as failed (exit 1) and what was written stays. what() names the file.
+class OutputError : public Error {
+ public:
+  OutputError(std::string file, const std::string& reason);
+  const std::string& file() const { return file_; }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string file_;
+  std::string reason_;
+};
+
+// Writes `text` to `file` whole, checking the open, every write and the close (a full
+// disk may show only at the close); throws OutputError naming the file.
+void write_text_file(const std::string& file, const std::string& text);
 
 // A NaN or infinity in a state, output or derivative. Explicit solvers may answer it
 // by retrying a smaller step; when they cannot, it ends the run like any SimulationError.

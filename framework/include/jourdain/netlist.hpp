@@ -17,6 +17,9 @@
 
 namespace jourdain {
 
+// What the user, never the netlist, decides about loading it: values given on the command
+// line, and the limits and permissions that keep a netlist written by someone else (a
+// colleague, a forum) from running code, reading files or exhausting the machine.
 struct NetlistOverrides {
   // "component.parameter=value"; value is JSON if it parses as JSON, else a string
   // (so --set pump.speed="1500 rpm" and --set mass.mass=2 both work). The component is
@@ -24,6 +27,17 @@ struct NetlistOverrides {
   // "arm.length" for the instance's own parameter. Messages about a value name the
   // option ("--set arm/link2.mass"), not a place in the file.
   std::vector<std::string> parameters;
+  // Components and subsystem instances one netlist may stand for (0: no limit).
+  std::size_t max_components = 100'000;
+  // A plugin is a shared library: loading it runs its code. The plugins a netlist names
+  // ("plugins": [...]) load only when allowed here, or when they lie in one of
+  // plugin_folders (folders the user trusts); otherwise loading fails with InputError.
+  bool allow_plugins = false;
+  std::vector<std::filesystem::path> plugin_folders = {};
+  // Subsystem files are read from the netlist's folder (and its subfolders) and from
+  // library_folders only, unless allow_any_path: a netlist must not read ../../etc/passwd.
+  std::vector<std::filesystem::path> library_folders = {};
+  bool allow_any_path = false;
 };
 
 struct Netlist {

@@ -1,11 +1,12 @@
-// Recorder: writes results.csv as the run goes, one row per output time and per event,
-// flushed after each row so that a failure or a crash keeps everything up to it.
+// Recorder: writes results.csv as the run goes, one row per output time and per event.
+// Each row goes to the file in one write, so that a failure, an interrupt or a crash
+// (even SIGKILL) keeps every row up to it and never a torn last row; a write that fails
+// (a full disk) is undone to the last whole row and reported as an OutputError.
 // Header: time [s],component.variable [unit],...
 // Listeners (RowListener) are told of each row as it is recorded: an in-memory consumer,
 // such as the report (framework/report), needs no second reading of results.csv.
 #pragma once
 
-#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -32,7 +33,7 @@ class Recorder {
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
 
-  void open(const std::filesystem::path& csv_file);  // throws Error if it cannot write
+  void open(const std::filesystem::path& csv_file);  // throws OutputError if it cannot write
   // Calls `listener` after each row from now on; it must outlive the recording.
   void add_listener(RowListener& listener) { listeners_.push_back(&listener); }
   // Records a context that was just evaluated.
@@ -43,12 +44,15 @@ class Recorder {
   const std::vector<double>& last_row() const { return last_; }
 
  private:
-  void write_row();  // last_ as one line of results.csv
+  void write_row();  // next_ as one line of results.csv
+  void append(const std::string& text);
 
   const Model& model_;
   std::vector<const RecordableVariable*> variables_;
-  std::FILE* file_ = nullptr;
-  std::vector<double> last_;
+  std::filesystem::path path_;
+  int fd_ = -1;
+  long long written_ = 0;  // bytes of whole rows in the file
+  std::vector<double> last_, next_;
   std::vector<RowListener*> listeners_;
   std::string line_;
   long rows_ = 0;

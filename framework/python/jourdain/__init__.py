@@ -14,12 +14,12 @@ The README's "Python" and "Parameter studies" sections are the guide.
 """
 
 from ._jourdain import version as __version__
-from .model import (Error, InputError, Library, LinearModel, Model, Parameter, Result, SimulationError,
+from .model import (Error, InputError, Library, LinearModel, Model, OutputError, Parameter, Result, SimulationError,
                     SimulationFailed, load)
 from .study import (Normal, LogNormal, Uniform, grid, latin_hypercube, linspace, monte_carlo, sweep, zipped)
 
 __all__ = [
-    "Error", "InputError", "Library", "LinearModel", "Model", "Parameter", "Result", "SimulationError",
+    "Error", "InputError", "Library", "LinearModel", "Model", "OutputError", "Parameter", "Result", "SimulationError",
     "SimulationFailed", "load", "Normal", "LogNormal", "Uniform", "grid", "latin_hypercube", "linspace",
     "monte_carlo", "sweep", "zipped", "__version__",
 ]

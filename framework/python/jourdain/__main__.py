@@ -80,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     sweep.add_argument("--scheduler", help="a dask scheduler's address (tcp://HOST:8786); default: a local cluster")
     sweep.add_argument("--workers", type=int, help="local cluster: worker processes (default: one per core)")
     sweep.add_argument("--plugin", action="append", default=[], help="a plugin to load on every worker")
+    sweep.add_argument("--allow-plugins", action="store_true",
+                       help="load the plugins the netlist names (they run code: only for netlists you trust)")
     sweep.add_argument("-o", "--output-dir", required=True, help="sweep.csv, sweep.html, rows.jsonl (resumable)")
     sweep.add_argument("-q", "--quiet", action="store_true")
     args = parser.parse_args(argv)
@@ -102,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
 
         frame = study.sweep(args.netlist, runs, args.output or ["wall_time"], output_dir=args.output_dir,
                             scheduler=args.scheduler, workers=args.workers, solver=solver, t_end=args.t_end,
-                            plugins=args.plugin, progress=progress)
+                            plugins=args.plugin, allow_plugins=args.allow_plugins, progress=progress)
     except (InputError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

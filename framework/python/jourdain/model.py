@@ -19,6 +19,7 @@ from . import _jourdain
 InputError = _jourdain.InputError  # bad input: a ValueError naming file, JSON path, component, port
 Error = _jourdain.Error  # Jourdain's other errors (a file that cannot be written, ...)
 SimulationError = _jourdain.SimulationError
+OutputError = _jourdain.OutputError  # a file that cannot be written (an OSError): before a run
 
 
 class SimulationFailed(SimulationError):
@@ -76,31 +77,52 @@ class Library:
         return json.loads(self._core.solvers())
 
     def load(self, source: str | os.PathLike | Mapping, *, file: str | os.PathLike | None = None,
-             configuration: Mapping[str, Any] | None = None) -> "Model":
+             configuration: Mapping[str, Any] | None = None, allow_plugins: bool = False,
+             library_folders: Iterable[str | os.PathLike] = (), allow_any_path: bool = False,
+             max_components: int = 100_000) -> "Model":
         """Loads a netlist: a file path, a dict, or JSON text (a string starting with ``{``).
 
         ``file`` names a dict's or a text's netlist in messages and is the folder its plugins
         and subsystem files are found from (default: the working folder). ``configuration``
         overrides parameters that shape the model (as ``--set``); numeric parameters are
         better given to each run.
+
+        A netlist may come from someone else, so, as on the command line, the plugins it names
+        load only with ``allow_plugins=True`` (or from a folder in ``JOURDAIN_PLUGIN_PATH``);
+        its subsystem files are read from its own folder and ``library_folders`` (and
+        ``JOURDAIN_LIBRARY_PATH``) only, unless ``allow_any_path``; and it may stand for at
+        most ``max_components`` components (README: "Running netlists from others").
         """
         sets = [f"{name}={_value_text(value) if not isinstance(value, str) else value}"
                 for name, value in (configuration or {}).items()]
+        trust = {"allow_plugins": bool(allow_plugins), "allow_any_path": bool(allow_any_path),
+                 "max_components": int(max_components),
+                 "plugin_folders": _folders_from_environment("JOURDAIN_PLUGIN_PATH"),
+                 "library_folders": [os.fspath(f) for f in library_folders]
+                 + _folders_from_environment("JOURDAIN_LIBRARY_PATH")}
         if isinstance(source, Mapping):
             text = json.dumps(source)
         elif isinstance(source, str) and source.lstrip().startswith("{"):
             text = source
         else:
             path = os.fspath(source)
-            return Model(_jourdain.load_file(self._core, path, sets), self)
+            return Model(_jourdain.load_file(self._core, path, sets, trust), self)
         name = os.fspath(file) if file is not None else os.path.join(os.getcwd(), "<netlist>.json")
-        return Model(_jourdain.load_text(self._core, text, name, sets), self)
+        return Model(_jourdain.load_text(self._core, text, name, sets, trust), self)
+
+
+def _folders_from_environment(variable: str) -> list[str]:
+    """The folders a ':'-separated environment variable names (as the command line reads it)."""
+    return [folder for folder in os.environ.get(variable, "").split(":") if folder]
 
 
 def load(source: str | os.PathLike | Mapping, *, file: str | os.PathLike | None = None,
-         configuration: Mapping[str, Any] | None = None, plugins: Iterable[str | os.PathLike] = ()) -> "Model":
-    """Loads a netlist into a new :class:`Library` (built-in types and ``plugins``)."""
-    return Library(plugins).load(source, file=file, configuration=configuration)
+         configuration: Mapping[str, Any] | None = None, plugins: Iterable[str | os.PathLike] = (),
+         **trust: Any) -> "Model":
+    """Loads a netlist into a new :class:`Library` (built-in types and ``plugins``).
+    ``trust``: ``allow_plugins``, ``library_folders``, ``allow_any_path``, ``max_components``
+    as for :meth:`Library.load`."""
+    return Library(plugins).load(source, file=file, configuration=configuration, **trust)
 
 
 @dataclass(frozen=True)

@@ -188,13 +188,14 @@ def _output_name(spec: str | Callable) -> str:
 
 
 @functools.lru_cache(maxsize=4)
-def _loaded(text: str, file: str, plugins: tuple[str, ...]):
+def _loaded(text: str, file: str, plugins: tuple[str, ...], allow_plugins: bool):
     # A worker process keeps the last few models it loaded: loading is the costly part of a
     # short run, and a model serves every run of a study (runs differ in their Context).
-    return Library(plugins).load(text, file=file)
+    return Library(plugins).load(text, file=file, allow_plugins=allow_plugins)
 
 
 def run_one(index: int, values: Mapping[str, Any], netlist_text: str, netlist_file: str, plugins: tuple[str, ...],
+            allow_plugins: bool,
             outputs: Sequence[str | Callable], solver: Mapping[str, Any], t_end: float | None,
             initial_names: frozenset[str]) -> dict:
     """Runs one point of a study and returns its row. Never raises for a property of the
@@ -204,7 +205,7 @@ def run_one(index: int, values: Mapping[str, Any], netlist_text: str, netlist_fi
     started = time.perf_counter()
     status, error, result = "finished", "", None
     try:
-        model = _loaded(netlist_text, netlist_file, plugins)
+        model = _loaded(netlist_text, netlist_file, plugins, allow_plugins)
         parameters = {k: v for k, v in values.items() if k not in initial_names}
         initial = {k: v for k, v in values.items() if k in initial_names}
         result = model.run(parameters, initial=initial, solver=solver, t_end=t_end, report=False)
@@ -401,7 +402,8 @@ def _connect(scheduler: Any, workers: int | None):
 def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]],
           outputs: Sequence[str | Callable] = ("wall_time",), *, output_dir: str | os.PathLike | None = None,
           scheduler: Any = None, workers: int | None = None, solver: Mapping[str, Any] | None = None,
-          t_end: float | None = None, plugins: Iterable[str] = (), file: str | os.PathLike | None = None,
+          t_end: float | None = None, plugins: Iterable[str] = (), allow_plugins: bool = False,
+          file: str | os.PathLike | None = None,
           progress: Callable[[int, int], None] | None = None):
     """Runs ``netlist`` once per entry of ``runs`` on dask.distributed and returns a pandas
     DataFrame with one row per run (in the order of ``runs``).
@@ -420,7 +422,7 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
     plugins = tuple(os.path.abspath(p) for p in plugins)
     text, path = _netlist_source(netlist, file)
     # Checked here, before any cluster starts: the netlist loads and every name exists.
-    model = Library(plugins).load(text, file=path)
+    model = Library(plugins).load(text, file=path, allow_plugins=allow_plugins)
     names = sorted({name for run in runs for name in run})
     states = frozenset(model.states)
     unknown = [n for n in names if n not in model.parameters and n not in states]
@@ -437,7 +439,8 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
     if todo:
         client, owned = _connect(scheduler, workers)
         try:
-            task = functools.partial(run_batch, netlist_text=text, netlist_file=path, plugins=plugins, outputs=outputs,
+            task = functools.partial(run_batch, netlist_text=text, netlist_file=path, plugins=plugins,
+                                     allow_plugins=allow_plugins, outputs=outputs,
                                      solver=solver, t_end=t_end, initial_names=states)
             _dispatch(client, task, [(i, runs[i]) for i in todo], digest, log, progress, len(runs))
         finally:

@@ -60,14 +60,27 @@ struct LoadedNetlist {
   std::shared_ptr<const Netlist> netlist;
 };
 
-LoadedNetlist load_file(const Library& library, const std::string& file, const std::vector<std::string>& sets) {
-  return {library.registry, std::make_shared<const Netlist>(load_netlist(file, *library.registry, NetlistOverrides{sets}))};
+// What the user allows a netlist (netlist.hpp): the Python layer's keyword arguments.
+NetlistOverrides overrides(const std::vector<std::string>& sets, const py::dict& trust) {
+  NetlistOverrides o;
+  o.parameters = sets;
+  o.max_components = trust["max_components"].cast<std::size_t>();
+  o.allow_plugins = trust["allow_plugins"].cast<bool>();
+  o.allow_any_path = trust["allow_any_path"].cast<bool>();
+  for (const auto& f : trust["plugin_folders"].cast<std::vector<std::string>>()) o.plugin_folders.emplace_back(f);
+  for (const auto& f : trust["library_folders"].cast<std::vector<std::string>>()) o.library_folders.emplace_back(f);
+  return o;
+}
+
+LoadedNetlist load_file(const Library& library, const std::string& file, const std::vector<std::string>& sets,
+                        const py::dict& trust) {
+  return {library.registry, std::make_shared<const Netlist>(load_netlist(file, *library.registry, overrides(sets, trust)))};
 }
 
 LoadedNetlist load_text(const Library& library, const std::string& text, const std::string& file,
-                        const std::vector<std::string>& sets) {
+                        const std::vector<std::string>& sets, const py::dict& trust) {
   return {library.registry,
-          std::make_shared<const Netlist>(load_netlist_text(text, file, *library.registry, NetlistOverrides{sets}))};
+          std::make_shared<const Netlist>(load_netlist_text(text, file, *library.registry, overrides(sets, trust)))};
 }
 
 // What the Python layer needs to describe a loaded model (Model.parameters, .states, ...).
@@ -122,7 +135,6 @@ py::dict run(const LoadedNetlist& loaded, const NamedValues& parameters, const N
     options.listeners.push_back(&*page);
   }
   RunResult r;
-  std::string report_warning;
   {
     py::gil_scoped_release release;
     r = run_netlist(net, options);
@@ -130,12 +142,12 @@ py::dict run(const LoadedNetlist& loaded, const NamedValues& parameters, const N
       try {
         report::write_page(std::filesystem::path(output_dir) / "report.html",
                            page->data({net.name, net.description, net.file.string()}, r.summary));
-      } catch (const std::exception& e) {  // the results stand without it, as on the command line
-        report_warning = std::string("report.html not written: ") + e.what();
+      } catch (const OutputError& e) {  // a full disk: the run fails, as on the command line
+        if (r.finished) r.failure = std::string(e.what()) + " (results.csv and summary.json are complete)";
+        r.finished = false;
       }
     }
   }
-  if (!report_warning.empty()) r.warnings.push_back(report_warning);
   py::dict out;
   out["finished"] = r.finished;
   out["failure"] = r.failure;
@@ -201,6 +213,7 @@ PYBIND11_MODULE(_jourdain, m) {
   static py::exception<Error> error(m, "Error", PyExc_RuntimeError);
   py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
   py::register_exception<SimulationError>(m, "SimulationError", error.ptr());
+  py::register_exception<OutputError>(m, "OutputError", PyExc_OSError);
 
   py::class_<Library>(m, "Library")
       .def(py::init<>())
@@ -234,6 +247,7 @@ PYBIND11_MODULE(_jourdain, m) {
       .def("linearize", &linearize_model, py::arg("at"), py::arg("inputs"), py::arg("outputs"), py::arg("from_hz"),
            py::arg("to_hz"), py::arg("parameters"), py::arg("output_dir"));
 
-  m.def("load_file", &load_file, py::arg("library"), py::arg("file"), py::arg("sets"));
-  m.def("load_text", &load_text, py::arg("library"), py::arg("text"), py::arg("file"), py::arg("sets"));
+  m.def("load_file", &load_file, py::arg("library"), py::arg("file"), py::arg("sets"), py::arg("trust"));
+  m.def("load_text", &load_text, py::arg("library"), py::arg("text"), py::arg("file"), py::arg("sets"),
+        py::arg("trust"));
 }

@@ -78,12 +78,7 @@ std::string render_page(const nlohmann::json& data) {
 }
 
 void write_page(const std::filesystem::path& file, const nlohmann::json& data) {
-  const std::string page = render_page(data);
-  std::ofstream out(file, std::ios::binary);
-  if (!out) throw Error("cannot write " + file.string());
-  out << page;
-  out.close();
-  if (!out) throw Error("cannot write " + file.string());
+  write_text_file(file.string(), render_page(data));  // OutputError naming the file
 }
 
 }  // namespace jourdain::report

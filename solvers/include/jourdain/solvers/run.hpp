@@ -28,6 +28,9 @@ struct RunOptions {
   // so the solvers do not depend on it. They must outlive the call.
   std::vector<RowListener*> listeners;
   std::function<void(double t)> progress;
+  // Asked after every step and row: true ends the run as "interrupted" at once (the rows
+  // so far are kept whole and summary.json is written), e.g. on Ctrl-C.
+  std::function<bool()> stop_requested;
   // Numeric parameter values for this run ("component.parameter" -> a number in SI or a
   // string with a unit), given to the run's Context (Model::set_parameter): the model
   // itself is not touched, so one loaded netlist serves runs with different values, in
@@ -46,13 +49,15 @@ struct RunOptions {
 };
 
 struct RunResult {
-  bool finished = false;        // false: a SimulationError ended the run (see failure)
-  std::string failure;          // its message
+  bool finished = false;        // false: the run failed or was interrupted (see failure)
+  bool interrupted = false;     // stop_requested ended it
+  std::string failure;          // what ended it: a SimulationError, a file that could not be written
   double failure_time = 0.0;
   SolverSettings settings;
   SolverStats stats;
   double wall_time_s = 0.0;
-  std::vector<EventRecord> events;
+  std::vector<EventRecord> events;  // the first Context::kMaxLoggedEvents
+  long events_not_logged = 0;        // the rest, counted
   std::vector<std::string> warnings;
   std::vector<std::string> columns;  // "time" then the recorded variables (the netlist's record list)
   std::vector<std::vector<double>> rows;
@@ -63,12 +68,14 @@ struct RunResult {
   std::vector<double> column(const std::string& name) const;
 };
 
-// Throws InputError for bad solver settings or a bad output folder (one where
-// summary.json cannot be written: results.csv keeps its rows); a failure during the run
-// is returned (finished == false) after everything up to it has been written. Any other
-// exception (a defect in Jourdain or a plugin, not a property of the model) is rethrown
-// after results.csv and summary.json (status "failed", the failure marked as an internal
-// error) have been written.
+// Throws InputError for bad solver settings or values, and OutputError for an output
+// folder where results.csv or summary.json cannot be created, both before anything runs.
+// A failure during the run (a SimulationError, an interruption, results.csv or
+// summary.json that cannot be written any more, e.g. on a full disk) is returned
+// (finished == false) after everything up to it has been written. Any other exception (a
+// defect in Jourdain or a plugin, not a property of the model) is rethrown after
+// results.csv and summary.json (status "failed", the failure marked as an internal error)
+// have been written.
 RunResult run_netlist(const Netlist& netlist, const RunOptions& options);
 
 }  // namespace jourdain
