@@ -502,12 +502,16 @@ int main(int argc, char** argv) {
   std::vector<std::string> plugins;
   app.add_flag("-v,--verbose", verbose, "more log output");
   app.add_flag("-q,--quiet", quiet, "errors only, no progress bar");
-  app.add_option("--plugin", plugins, "load a plugin: components, solver methods (shared library path); repeatable");
+  // Repeatable options take one value each time (allow_extra_args(false)): "--set a=1
+  // net.json" must not take the netlist for a second value.
+  app.add_option("--plugin", plugins, "load a plugin: components, solver methods (shared library path); repeatable")
+      ->allow_extra_args(false);
   Trust trust;
   app.add_flag("--allow-plugins", trust.allow_plugins,
                "load the plugins a netlist names in \"plugins\" (they run code: only for netlists you trust)");
   app.add_option("--library", trust.library_folders,
-                 "a folder subsystem files may also be read from (besides the netlist's own); repeatable");
+                 "a folder subsystem files may also be read from (besides the netlist's own); repeatable")
+      ->allow_extra_args(false);
   app.add_flag("--allow-any-path", trust.allow_any_path, "read subsystem files from anywhere the netlist names");
   app.add_option("--max-components", trust.max_components,
                  "most components and subsystem instances a netlist may stand for (default 100000)");
@@ -519,7 +523,8 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "simulate a netlist; writes results.csv, summary.json and report.html");
   run->add_option("netlist", netlist, "netlist file (JSON)")->required();
   run->add_option("-o,--output", out_dir, "output folder (default: results/<netlist name>)");
-  run->add_option("--set", sets, "override a parameter: component.parameter=value (value may carry a unit)");
+  run->add_option("--set", sets, "override a parameter: component.parameter=value (value may carry a unit)")
+      ->allow_extra_args(false);
   run->add_option("--t-end", t_end, "end time [s], overriding the netlist's solver.t_end");
   run->add_flag("--no-report", no_report, "do not write report.html (plots, animation; one self-contained page)");
   LinearRequest linear_request;
@@ -528,12 +533,15 @@ int main(int argc, char** argv) {
       "linearize", "linear model at an operating point: eigenvalues, modes, frequency response (linear.json, report.html)");
   linearize->add_option("netlist", netlist, "netlist file (JSON)")->required();
   linearize->add_option("--at", linear_request.at, "operating point: equilibrium (default), initial, or a time (2.5, \"250 ms\")");
-  linearize->add_option("--input", linear_request.inputs, "a numeric parameter perturbed as an input (component.parameter); repeatable");
-  linearize->add_option("--output", linear_request.outputs, "a recordable variable as an output (component.variable); repeatable");
+  linearize->add_option("--input", linear_request.inputs, "a numeric parameter perturbed as an input (component.parameter); repeatable")
+      ->allow_extra_args(false);
+  linearize->add_option("--output", linear_request.outputs, "a recordable variable as an output (component.variable); repeatable")
+      ->allow_extra_args(false);
   auto* from_option = linearize->add_option("--from", from_hz, "lowest frequency of the response [Hz]");
   auto* to_option = linearize->add_option("--to", to_hz, "highest frequency of the response [Hz]");
   linearize->add_option("-o,--output-dir", out_dir, "output folder (default: results/<netlist name>)");
-  linearize->add_option("--set", sets, "override a parameter: component.parameter=value (value may carry a unit)");
+  linearize->add_option("--set", sets, "override a parameter: component.parameter=value (value may carry a unit)")
+      ->allow_extra_args(false);
   linearize->add_flag("--no-report", no_report, "do not write report.html");
   auto* check = app.add_subcommand("check", "validate a netlist; print the evaluation order and loops");
   check->add_option("netlist", netlist, "netlist file (JSON)")->required();

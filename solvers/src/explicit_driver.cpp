@@ -1,5 +1,6 @@
 // Explicit integration driver (explicit.hpp).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -58,6 +59,91 @@ double initial_step(RightHandSide& f, double t, const Eigen::VectorXd& x, const 
   return std::clamp(std::min(100.0 * h0, h1), h_floor, h_max);
 }
 
+// A fixed step too large for a stiff model does not always blow up: where a nonlinearity
+// bounds the growing mode (a relief valve that closes again), the run ends normally with
+// a sawtooth instead of the model's motion. Two stages, so that the check costs next to
+// nothing when all is well and never warns on a stable run:
+// - screening: the stepper's own estimate of h |λ| from its stages (stiffness_ratio),
+//   beyond the method's stability limit in at least kBeyond of the last kWindow steps;
+// - confirmation: the spectral radius of the Jacobian at the step's end, by power
+//   iteration on finite-difference products J v (kPowerIterations evaluations of the
+//   model). Stage secants can overestimate |λ| where the states' scales differ widely (a
+//   non-normal Jacobian); the power iteration's growth rate tends to the spectral radius
+//   itself, whatever the scaling. Only a confirmed h ρ(J) beyond the limit is reported
+//   (once); an unconfirmed screening waits twice as long before the next confirmation.
+class FixedStepStabilityWatch {
+ public:
+  static constexpr int kWindow = 40, kBeyond = 10, kPowerIterations = 24;
+
+  // After an accepted step to (t1, x1): ctx is left evaluated there, as the driver
+  // expects (the confirmation evaluates elsewhere, then at (t1, x1) again).
+  void after_step(const OneStepMethod& method, RightHandSide& f, double t1, const Eigen::VectorXd& x1,
+                  const Eigen::VectorXd& f1, double h) {
+    const double limit = method.stability_limit();
+    const bool beyond = method.stiffness_ratio() > limit;  // false for NaN (no estimate)
+    beyond_ += static_cast<int>(beyond) - static_cast<int>(recent_[next_]);
+    recent_[next_] = beyond;
+    next_ = (next_ + 1) % kWindow;
+    if (wait_ > 0) --wait_;
+    if (warned_ || beyond_ < kBeyond || wait_ > 0) return;
+    const double rho = spectral_radius(f, t1, x1, f1, h);
+    if (h * rho > limit) {
+      warned_ = true;
+      std::ostringstream msg;
+      msg.precision(3);
+      msg << "t = " << t1 << " s: the fixed step h = " << h << " s is beyond the method's stability limit for this "
+          << "model's fastest dynamics: h ρ(J) = " << h * rho << " > " << limit << " (the Jacobian's spectral radius "
+          << "ρ ≈ " << rho << " 1/s, a time constant of " << 1.0 / rho << " s). The results may be a numerical "
+          << "oscillation (a sawtooth) rather than the model's motion: use a step below " << limit / rho
+          << " s, or method \"bdf\" for a stiff model";
+      f.ctx.warnings.push_back(msg.str());
+    } else {
+      backoff_ *= 2;
+      wait_ = backoff_;
+    }
+  }
+
+ private:
+  // ρ(J) at (t, x) by power iteration in coordinates scaled by each state's size (a
+  // similarity transform: the eigenvalues are J's). 0 when the model cannot be evaluated
+  // near x. Leaves the context evaluated at (t, x).
+  static double spectral_radius(RightHandSide& f, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& fx,
+                                double h) {
+    const Eigen::Index n = x.size();
+    if (n == 0) return 0.0;
+    const Eigen::ArrayXd scale = x.array().abs().max(h * fx.array().abs()).max(1e-12);
+    // A fixed start vector with components of both signs and unequal sizes: the check is
+    // deterministic, and no eigenvector is likely to be orthogonal to it.
+    Eigen::VectorXd v(n), fv, w;
+    for (Eigen::Index i = 0; i < n; ++i) v[i] = std::sin(1.0 + 2.3 * static_cast<double>(i));
+    v.normalize();
+    constexpr double delta = 1e-7;
+    double log_growth = 0.0;
+    int counted = 0;
+    try {
+      for (int k = 0; k < kPowerIterations; ++k) {
+        f(t, x + delta * (scale * v.array()).matrix(), fv);
+        w = ((fv - fx).array() / (delta * scale)).matrix();  // S⁻¹ J S v
+        const double norm = w.norm();
+        if (!(norm > 0.0) || !std::isfinite(norm)) break;
+        // The growth over the second half: the early iterations carry the start vector's
+        // transient (a non-normal Jacobian's), the later ones ρ.
+        if (k >= kPowerIterations / 2) log_growth += std::log(norm), ++counted;
+        v = w / norm;
+      }
+    } catch (const NonFiniteError&) {
+      counted = 0;
+    }
+    f(t, x, w);  // the context back at (t, x)
+    return counted > 0 ? std::exp(log_growth / counted) : 0.0;
+  }
+
+  std::array<bool, kWindow> recent_{};
+  int next_ = 0, beyond_ = 0;
+  int wait_ = 0, backoff_ = kWindow / 2;
+  bool warned_ = false;
+};
+
 }  // namespace
 
 void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx, const SolverSettings& s,
@@ -69,6 +155,7 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
   const bool events = model.zero_crossing_count() > 0;
   const bool projecting = model.projects();
   detail::EventAccumulationGuard accumulation(model, s);
+  FixedStepStabilityWatch stability;
 
   double t = ctx.t;
   Eigen::VectorXd x = ctx.x, f0, x1, f1, dense_x;
@@ -136,6 +223,7 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
       continue;
     }
     ++stats.steps;
+    if (!method.adaptive()) stability.after_step(method, f, t + hh, x1, f1, hh);
     if (stats.steps > s.max_steps)
       throw SimulationError(t, {}, "more than max_steps = " + std::to_string(s.max_steps) + " steps");
     const double t1 = t + hh;

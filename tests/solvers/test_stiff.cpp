@@ -31,3 +31,52 @@ TEST_CASE("CVODE BDF solves the stiff oscillator in few steps where DOPRI5 needs
   MESSAGE("bdf max error " << err);
   CHECK(err < 1e-5 * osc.x0 * 20);
 }
+
+// Issue 18, D18: a fixed step beyond rk4's stability limit for a stiff circuit ended with
+// exit 0 and a sawtooth. A flow source Q fills a volume V limited by a relief valve (p_c,
+// gradient G): once open, dp/dt = β/V (Q − G (p − p_c)), a mode λ = −βG/V, and a steady
+// pressure p_c + Q/G.
+TEST_CASE("rk4 beyond its stability limit on a stiff circuit warns, naming the step and the mode") {
+  auto circuit = [](double step) {
+    return R"({"world": {"fluid": {"bulk_modulus": "1.5 GPa"}},
+      "components": {
+        "source": {"type": "hydraulic.flow_source", "params": {"flow": "20 L/min"}},
+        "line": {"type": "hydraulic.volume", "params": {"volume": "0.05 L"}},
+        "relief": {"type": "hydraulic.relief_valve", "params": {"cracking_pressure": "100 bar", "gradient": "5 L/min/bar"}},
+        "tank": {"type": "hydraulic.tank"}},
+      "connections": [["source.p", "line.p1"], ["relief.p", "line.p1"], ["relief.t", "tank.p"]],
+      "record": ["line.p"],
+      "solver": {"method": "rk4", "t_end": 0.2, "output_interval": 0.001, "step": )" + std::to_string(step) + "}}";
+  };
+  const double beta = 1.5e9, volume = 0.05e-3, gradient = 5.0 / 60000.0 / 1e5, flow = 20.0 / 60000.0;
+  const double lambda = beta * gradient / volume;  // 2.5e4 1/s: rk4 is stable for h < 2.785/λ = 111 µs
+  const double p_steady = 100e5 + flow / gradient;
+  auto stability_warnings = [](const RunResult& r) {
+    std::vector<std::string> out;
+    for (const auto& w : r.warnings)
+      if (w.find("beyond the method's stability limit") != std::string::npos) out.push_back(w);
+    return out;
+  };
+  SUBCASE("h = 200 µs: h|λ| = 5, a sawtooth") {
+    RunResult r = jourdain::test::run(circuit(200e-6));
+    REQUIRE(r.finished);
+    const auto warnings = stability_warnings(r);
+    REQUIRE(warnings.size() == 1);
+    // The power iteration's ρ(J) against λ of the closed form, to the 3 significant digits printed.
+    const std::string w = warnings[0];
+    const auto at = w.find("ρ ≈ ");
+    REQUIRE(at != std::string::npos);
+    CHECK(std::stod(w.substr(at + std::string("ρ ≈ ").size())) == doctest::Approx(lambda).epsilon(5e-3));
+    CHECK(w.find("h ρ(J) = 5 > 2.79") != std::string::npos);
+    CHECK(w.find("use a step below 0.000111 s") != std::string::npos);
+    // And the warning is right: the pressure saws instead of settling.
+    auto p = r.column("line.p");
+    CHECK(std::abs(p.back() - p_steady) > 0.01 * p_steady);
+  }
+  SUBCASE("h = 100 µs: h|λ| = 2.5, stable and right") {
+    RunResult r = jourdain::test::run(circuit(100e-6));
+    REQUIRE(r.finished);
+    CHECK(stability_warnings(r).empty());
+    CHECK(r.column("line.p").back() == doctest::Approx(p_steady).epsilon(1e-9));
+  }
+}

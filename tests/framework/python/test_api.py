@@ -202,3 +202,26 @@ def test_plugins_add_component_types():
         jourdain.load(netlist)
     with pytest.raises((jourdain.InputError, jourdain.Error), match="abi999"):
         jourdain.Library(plugins=[os.environ["JOURDAIN_TINY_PLUGIN_ABI999"]])
+
+
+def test_a_netlists_plugins_and_subsystem_files_need_consent(tmp_path):
+    # As on the command line (README, "Running netlists from others"): a netlist's plugins
+    # run code, its subsystem files could be any file of the user's.
+    plugin = tmp_path / "tiny.so"
+    plugin.write_bytes(open(os.environ["JOURDAIN_TINY_PLUGIN"], "rb").read())
+    netlist = {"plugins": ["tiny.so"], "components": {"ramp": {"type": "tiny.ramp"}},
+               "solver": {"method": "rk4", "t_end": 1.0, "output_interval": 0.5}}
+    with pytest.raises(jourdain.InputError, match="allow_plugins=True"):
+        jourdain.load(netlist, file=tmp_path / "net.json")
+    assert "ramp.out" in jourdain.load(netlist, file=tmp_path / "net.json", allow_plugins=True).variables
+
+    partslib = tmp_path / "partslib"
+    partslib.mkdir()
+    (partslib / "weight.json").write_text('{"components": {"m": {"type": "mechanical1d.mass"}}}')
+    (tmp_path / "case").mkdir()
+    uses = {"subsystems": {"w": "../partslib/weight.json"}, "components": {"a": {"type": "w"}}}
+    with pytest.raises(jourdain.InputError, match="lies outside the folders"):
+        jourdain.load(uses, file=tmp_path / "case" / "net.json")
+    assert jourdain.load(uses, file=tmp_path / "case" / "net.json", library_folders=[partslib]).states
+    with pytest.raises(jourdain.InputError, match="more than 1 components"):
+        jourdain.load(uses, file=tmp_path / "case" / "net.json", allow_any_path=True, max_components=1)

@@ -9,6 +9,7 @@
 // method's schema should declare those it is run with (standard_solver_setting).
 #pragma once
 
+#include <limits>
 #include <memory>
 
 #include <Eigen/Core>
@@ -48,6 +49,14 @@ class OneStepMethod {
   // Adaptive methods: the state whose scaled error was largest in the last trial step
   // (-1 if unknown), to name the culprit when the step size underflows.
   virtual Eigen::Index largest_error_state() const { return -1; }
+  // Fixed-step methods: h |λ| for the fastest dynamics the last step's stages met, from
+  // the stages themselves (‖f(g_j) − f(g_i)‖ / ‖g_j − g_i‖ ≈ |λ|: Hairer & Wanner, Solving
+  // ODE II, sec. IV.2, stiffness detection), and the method's stability limit on it;
+  // NaN when the method gives none. Beyond the limit a fixed step amplifies that mode at
+  // every step: the answer is a numerical artefact (a sawtooth where a nonlinearity
+  // bounds it), and the driver warns.
+  virtual double stiffness_ratio() const { return std::numeric_limits<double>::quiet_NaN(); }
+  virtual double stability_limit() const { return std::numeric_limits<double>::quiet_NaN(); }
 };
 
 // Drives `method` from ctx to settings.t_end (the contract of SolverMethod::integrate).
