@@ -20,13 +20,19 @@
 //     stopped and counts as handled (many components times many steps). A hang inside
 //     one step never reaches the check and is still reported by libFuzzer's -timeout.
 // output_interval is deliberately not clamped: max_output_rows must refuse a tiny one.
-// Plugins are not loaded: loading a shared library runs its code by design, so a netlist
-// that names a plugin by a path string is skipped (a wrongly typed "plugins" still loads
-// and exercises its error path).
+// The run writes its files (results.csv, summary.json, report.html) to a folder of its
+// own, overwritten by the next input, as the command line does.
+// A netlist's plugins are refused as the command line refuses them without the user's
+// consent (NetlistOverrides::allow_plugins is false): no input can make the harness load
+// a shared library, which would run its code.
 #include "netlist_harness.hpp"
+
+#include <stdlib.h>
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <stdexcept>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -37,6 +43,7 @@
 #include "jourdain/errors.hpp"
 #include "jourdain/netlist.hpp"
 #include "jourdain/registry.hpp"
+#include "jourdain/report/report.hpp"
 #include "jourdain/solvers/run.hpp"
 #include "jourdain/solvers/simulate.hpp"
 
@@ -56,15 +63,14 @@ const char* const kFileName = "fuzz.json";
 // so that nothing in Jourdain can take it for one of its own).
 struct BudgetSpent {};
 
-// True when the text is a netlist whose "plugins" names a file to load.
-bool names_a_plugin(const std::string& text) {
-  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
-  if (!doc.is_object()) return false;
-  auto it = doc.find("plugins");
-  if (it == doc.end() || !it->is_array()) return false;
-  for (const auto& p : *it)
-    if (p.is_string()) return true;
-  return false;
+// The folder each input's run writes its files to: one per process, made on first use.
+const std::filesystem::path& output_folder() {
+  static const std::filesystem::path folder = [] {
+    std::string pattern = (std::filesystem::temp_directory_path() / "jourdain-fuzz-out.XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a folder for the fuzzer's output");
+    return std::filesystem::path(pattern);
+  }();
+  return folder;
 }
 
 // Lowers the run's bounds in netlist.solver (the JSON that run_netlist reads).
@@ -95,8 +101,6 @@ bool has_large_loop(const Model& model) {
 
 int fuzz_one_netlist(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  if (names_a_plugin(text)) return 0;
-
   Registry registry;  // per input: nothing carries over from one input to the next
   register_builtin_components(registry);
   std::optional<Netlist> net;
@@ -116,14 +120,18 @@ int fuzz_one_netlist(const std::uint8_t* data, std::size_t size) {
   }
 
   try {
-    RunOptions options;  // no output folder: no files written
+    RunOptions options;
+    options.output_dir = output_folder();
+    report::Report page(net->model, net->record, report::ReportSettings{}, net->display_units);
+    options.listeners.push_back(&page);
     const auto start = std::chrono::steady_clock::now();
     options.progress = [start](double) {
       if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > kRunBudget)
         throw BudgetSpent{};
     };
     RunResult r = run_netlist(*net, options);
-    (void)r;
+    report::write_page(output_folder() / "report.html",
+                       page.data({net->name, net->description, net->file.string()}, r.summary));
   } catch (const BudgetSpent&) {
     return 0;  // still running after kRunBudget: costly, not stuck
   } catch (const InputError&) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the netlist fuzzer (libFuzzer, ASan, UBSan) in the clang tree of the CMake preset
 # "sanitize" (build-sanitize, which CI's sanitizer stage has built already) and runs it for
-# SECONDS (default 60) on a fresh corpus seeded from tests/fuzz/corpus and netlists/.
+# SECONDS (default 60) on a fresh corpus seeded from tests/fuzz/corpus, tests/fuzz/regressions
+# and netlists/.
 # Crash artifacts go to build-sanitize/artifacts/. Exits non-zero if the fuzzer found one.
 #   tests/fuzz/run_fuzzer.sh [SECONDS]
 # Extra libFuzzer flags can be given in FUZZ_FLAGS (e.g. FUZZ_FLAGS="-jobs=2 -workers=2").
@@ -29,10 +30,10 @@ export ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 status=0
 # shellcheck disable=SC2086
 "$build/tests/fuzz/fuzz_netlist" \
-  -max_total_time="$seconds" -max_len=8192 -rss_limit_mb=2048 -timeout=10 \
+  -max_total_time="$seconds" -max_len=1048576 -rss_limit_mb=2048 -timeout=10 \
   -dict="$here/netlist.dict" -artifact_prefix="$build/artifacts/" -print_final_stats=1 \
   ${FUZZ_FLAGS:-} \
-  "$corpus" "$here/corpus" "$root/netlists" || status=$?
+  "$corpus" "$here/corpus" "$here/regressions" "$root/netlists" || status=$?
 
 if [ "$status" -ne 0 ]; then
   echo "fuzz_netlist found a crash (exit $status); artifacts:" >&2
