@@ -223,8 +223,9 @@ TEST_CASE("subsystem files are read from the netlist's folder and the library fo
 TEST_CASE("the netlist's name cannot place the default output folder outside results/") {
   TempDir dir;
   fs::create_directories(dir.path() / "work");
-  for (const auto& [name, folder] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& name_and_folder : std::vector<std::pair<std::string, std::string>>{
            {"../../escaped", ".._.._escaped"}, {"/tmp/x", "_tmp_x"}, {"..", "netlist"}}) {
+    const std::string name = name_and_folder.first, folder = name_and_folder.second;  // (clang 14: no bindings in CAPTURE)
     CAPTURE(name);
     write_text(dir.path() / "work" / "net.json",
                R"({"name": ")" + name + R"(", "components": {"m": {"type": "mechanical1d.mass"}},
