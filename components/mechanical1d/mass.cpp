@@ -160,8 +160,11 @@ class Mass final : public Component {
 
   double applied_force(const Eval& e) const {
     // e = (cos i, sin i): the unit vector of +x in the world plane.
+    // A horizontal axis (the default) spares the sine and cosine (cos 0 = 1 and sin 0 =
+    // 0 exactly, so the sum below is the same to the bit).
     const double inclination = e.param(inclination_);
-    const Eigen::Vector2d axis(std::cos(inclination), std::sin(inclination));
+    const Eigen::Vector2d axis =
+        inclination == 0.0 ? Eigen::Vector2d(1.0, 0.0) : Eigen::Vector2d(std::cos(inclination), std::sin(inclination));
     return e.in(port_, mech1d::force) + e.param(mass_) * gravity_.dot(axis);
   }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -117,6 +118,9 @@ Model ModelBuilder::build() && {
   m.world_ = world_;
   const int nc = static_cast<int>(components_.size());
   m.layouts_.resize(nc);
+  // Per component and port, until they are laid out in m.layout_pool_ (step 2).
+  std::vector<std::vector<int>> out_offset(nc);
+  std::vector<std::vector<std::vector<int>>> in_sources(nc);
 
   // 1. Storage of every component's data in the Context vectors.
   auto& z = m.ctx_sizes_;
@@ -144,20 +148,20 @@ Model ModelBuilder::build() && {
     z.zero_crossings += static_cast<long>(c.zero_crossings().size());
     for (const auto& p : c.ports()) {
       int n = p.domain->output_count(p.side);
-      L.port_output_offset.push_back(n > 0 ? static_cast<int>(z.outputs) : -1);
+      out_offset[i].push_back(n > 0 ? static_cast<int>(z.outputs) : -1);
       for (const auto* v : p.domain->outputs(p.side)) {
         const bool by_port = p.domain->recorded_by_port_name && n == 1;
         m.output_names_.push_back(c.name() + "." + p.name + (by_port ? "" : "." + v->name));
       }
       z.outputs += n;
     }
-    L.port_input_sources.resize(c.ports().size());
+    in_sources[i].resize(c.ports().size());
   }
   std::vector<int> slot_owner(z.outputs);
   for (int i = 0; i < nc; ++i) {
     const auto& ports = components_[i]->ports();
     for (size_t p = 0; p < ports.size(); ++p) {
-      int off = m.layouts_[i].port_output_offset[p];
+      int off = out_offset[i][p];
       for (int k = 0; k < ports[p].domain->output_count(ports[p].side); ++k) slot_owner[off + k] = i;
     }
   }
@@ -200,12 +204,40 @@ Model ModelBuilder::build() && {
     ++m.connection_count_[c.response_side.component][c.response_side.port.index];
     auto [sc, sp] = c.state_side;
     auto [rc, rp] = c.response_side;
-    int s_out = m.layouts_[sc].port_output_offset[sp.index];
-    int r_out = m.layouts_[rc].port_output_offset[rp.index];
+    int s_out = out_offset[sc][sp.index];
+    int r_out = out_offset[rc][rp.index];
     m.peers_[sc][sp.index].push_back({rc, rp.index});
     m.peers_[rc][rp.index].push_back({sc, sp.index});
-    if (s_out >= 0) m.layouts_[rc].port_input_sources[rp.index].push_back(s_out);
-    if (r_out >= 0) m.layouts_[sc].port_input_sources[sp.index].push_back(r_out);
+    if (s_out >= 0) in_sources[rc][rp.index].push_back(s_out);
+    if (r_out >= 0) in_sources[sc][sp.index].push_back(r_out);
+  }
+  // The port tables, each component's in one piece: output offsets, where each port's
+  // sources begin, the sources (summed in the order of the connections).
+  size_t pool_size = 0;
+  for (int i = 0; i < nc; ++i) {
+    pool_size += 2 * out_offset[i].size() + 1;
+    for (const auto& sources : in_sources[i]) pool_size += sources.size();
+  }
+  m.layout_pool_.reserve(pool_size);  // no reallocation: the layouts point into it
+  std::vector<size_t> starts(nc);
+  for (int i = 0; i < nc; ++i) {
+    starts[i] = m.layout_pool_.size();
+    auto& pool = m.layout_pool_;
+    pool.insert(pool.end(), out_offset[i].begin(), out_offset[i].end());
+    int begin = 0;
+    for (const auto& sources : in_sources[i]) {
+      pool.push_back(begin);
+      begin += static_cast<int>(sources.size());
+    }
+    pool.push_back(begin);
+    for (const auto& sources : in_sources[i]) pool.insert(pool.end(), sources.begin(), sources.end());
+  }
+  for (int i = 0; i < nc; ++i) {
+    const int* at = m.layout_pool_.data() + starts[i];
+    const size_t ports = out_offset[i].size();
+    m.layouts_[i].port_output_offset = at;
+    m.layouts_[i].input_begin = at + ports;
+    m.layouts_[i].input_sources = at + 2 * ports + 1;
   }
 
   // 3. Port-level dependency graph (scheduler.hpp).
@@ -223,7 +255,7 @@ Model ModelBuilder::build() && {
       int nout = ports[p].domain->output_count(ports[p].side);
       if (nout == 0) continue;
       DependencyGraph::OutputPort v{i, static_cast<int>(p), c.name() + "." + ports[p].name, {}};
-      for (int k = 0; k < nout; ++k) v.y_slots.push_back(m.layouts_[i].port_output_offset[p] + k);
+      for (int k = 0; k < nout; ++k) v.y_slots.push_back(out_offset[i][p] + k);
       vertices_of[i].push_back(static_cast<int>(g.vertices.size()));
       g.vertices.push_back(v);
       std::vector<int> reads;
@@ -282,13 +314,12 @@ Model ModelBuilder::build() && {
 
   // 4. Zero crossings and recordable variables.
   m.recorded_by_default_.assign(z.outputs, false);
-  std::set<std::string> names;
+  m.recordable_index_.reserve(static_cast<size_t>(z.states + z.observables + z.discretes + z.outputs));
   auto add_recordable = [&](const std::string& name, const std::string& unit, RecordableVariable::Source src, int idx,
                             int comp) {
-    if (!names.insert(name).second)
+    if (!m.recordable_index_.emplace(name, static_cast<int>(m.recordable_.size())).second)
       throw InputError(locations_[comp], "type '" + components_[comp]->type_name() + "' declares '" + name +
                                              "' twice (a component library defect)");
-    m.recordable_index_.emplace(name, static_cast<int>(m.recordable_.size()));
     m.recordable_.push_back({name, unit, src, idx});
   };
   for (int i = 0; i < nc; ++i) {
@@ -344,9 +375,8 @@ Model ModelBuilder::build() && {
     if (!factory) continue;
     m.block_solvers_[k] = factory->create(m, step, static_cast<int>(k), monitor_count);
     for (const auto& mon : m.block_solvers_[k]->monitors()) {
-      if (!names.insert(mon.name).second)
+      if (!m.recordable_index_.emplace(mon.name, static_cast<int>(m.recordable_.size())).second)
         throw InputError(locations_[named_by], "monitor '" + mon.name + "' clashes with a variable of that name");
-      m.recordable_index_.emplace(mon.name, static_cast<int>(m.recordable_.size()));
       m.recordable_.push_back({mon.name, mon.unit, RecordableVariable::Source::Monitor, monitor_count++});
       m.monitors_.push_back(mon);
     }
@@ -598,11 +628,23 @@ void Model::evaluate(Context& ctx) const {
 }
 
 void Model::evaluate_derivatives(Context& ctx) const {
-  for (size_t i = 0; i < components_.size(); ++i) {
-    Eval e = view(static_cast<int>(i), ctx, Eval::Phase::Derivatives);
-    components_[i]->calc_derivatives(e);
+  HookPlan& plan = ctx.hooks;
+  if (plan.known) {
+    for (int i : plan.derivative_hooks) {
+      Eval e = view(i, ctx, Eval::Phase::Derivatives);
+      components_[i]->calc_derivatives(e);
+    }
+  } else {  // the first pass calls every hook and notes which do something
+    plan.derivative_hooks.clear();
+    for (size_t i = 0; i < components_.size(); ++i) {
+      Eval e = view(static_cast<int>(i), ctx, Eval::Phase::Derivatives);
+      plan.idle_seen = false;
+      components_[i]->calc_derivatives(e);
+      if (!plan.idle_seen) plan.derivative_hooks.push_back(static_cast<int>(i));
+    }
+    plan.known = true;
   }
-  check_finite(ctx, true);
+  check_finite(ctx);
 }
 
 void Model::derivatives(Context& ctx, double t, const Eigen::VectorXd& x) const {
@@ -667,12 +709,19 @@ void Model::handle_zero_crossings(Context& ctx, std::vector<int> triggered) cons
                                       " rounds at one instant): the discrete logic chatters");
 }
 
-void Model::check_finite(const Context& ctx, bool derivatives_too) const {
-  // The common case costs one vectorised pass per vector (0 * v is NaN exactly when v
-  // is NaN or infinite; Eigen's allFinite compares v - v with itself, several times
-  // slower); names are looked up only on failure.
-  auto finite = [](const Eigen::VectorXd& v) { return (v.array() * 0.0).sum() == 0.0; };
-  if (finite(ctx.y) && (!derivatives_too || (finite(ctx.x) && finite(ctx.xdot) && finite(ctx.observables)))) return;
+namespace {
+
+// True when every value is finite. A sum is NaN or infinite when one of its terms is, so
+// the common case costs one vectorised pass of additions (Eigen's sum; multiplying by
+// zero first, or allFinite's v - v == 0, costs more); a sum that overflows from finite
+// terms only sends the caller to its element-by-element search, which then finds nothing.
+bool sum_is_finite(const Eigen::VectorXd& v) { return std::isfinite(v.sum()); }
+
+}  // namespace
+
+void Model::check_finite(const Context& ctx) const {
+  // Names are looked up only on failure.
+  if (sum_is_finite(ctx.y) && sum_is_finite(ctx.x) && sum_is_finite(ctx.xdot) && sum_is_finite(ctx.observables)) return;
   auto bad = [&](const std::string& comp, const std::string& what) {
     throw NonFiniteError(ctx.t, {comp}, what + " is not finite (NaN or infinity)");
   };
@@ -682,7 +731,6 @@ void Model::check_finite(const Context& ctx, bool derivatives_too) const {
       bad(name.substr(0, name.find('.')), "output '" + name + "'");
     }
   }
-  if (!derivatives_too) return;
   for (size_t i = 0; i < components_.size(); ++i) {
     const auto& c = *components_[i];
     const auto& L = layouts_[i];
@@ -695,6 +743,93 @@ void Model::check_finite(const Context& ctx, bool derivatives_too) const {
       if (!std::isfinite(ctx.observables[L.observable_offset + k]))
         bad(c.name(), "variable '" + c.name() + "." + c.observables()[k].name + "'");
   }
+}
+
+Model::JacobianPattern Model::jacobian_pattern() const {
+  using Set = std::vector<int>;  // sorted state indices
+  auto merge_into = [](Set& into, const Set& from) {
+    if (from.empty()) return;
+    Set merged;
+    merged.reserve(into.size() + from.size());
+    std::set_union(into.begin(), into.end(), from.begin(), from.end(), std::back_inserter(merged));
+    into.swap(merged);
+  };
+  const int nc = static_cast<int>(components_.size());
+  auto own_states = [&](int c) {
+    Set s(components_[c]->states().size());
+    for (size_t k = 0; k < s.size(); ++k) s[k] = layouts_[c].state_offset + static_cast<int>(k);
+    return s;
+  };
+  // Every port's outputs share one set (a "group"); which group each output slot is in.
+  std::vector<int> first_group(nc + 1, 0);
+  for (int c = 0; c < nc; ++c) first_group[c + 1] = first_group[c] + static_cast<int>(components_[c]->ports().size());
+  std::vector<int> group_of_slot(static_cast<size_t>(ctx_sizes_.outputs), -1);
+  for (int c = 0; c < nc; ++c) {
+    const auto& ports = components_[c]->ports();
+    for (size_t p = 0; p < ports.size(); ++p) {
+      const int at = layouts_[c].port_output_offset[p];
+      for (int k = 0; k < ports[p].domain->output_count(ports[p].side); ++k) group_of_slot[at + k] = first_group[c] + static_cast<int>(p);
+    }
+  }
+  std::vector<Set> group(first_group[nc]);
+  // What the inputs of port p of component c carry: the union of their sources' sets.
+  auto input_set = [&](int c, int p, Set& into) {
+    const ComponentLayout& L = layouts_[c];
+    for (int k = L.input_begin[p]; k < L.input_begin[p + 1]; ++k) merge_into(into, group[group_of_slot[L.input_sources[k]]]);
+  };
+  auto all_inputs = [&](int c, Set& into) {
+    for (size_t p = 0; p < components_[c]->ports().size(); ++p) input_set(c, static_cast<int>(p), into);
+  };
+  std::vector<int> block_of(nc, -1);
+  std::vector<Set> block_set(schedule_.steps.size());
+  // In schedule order every port is computed after the ports it reads, so one pass
+  // settles an explicit step; a block's set is everything its members read. Passes are
+  // repeated until nothing grows (the second confirms the first).
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const RunStep& step : run_order_) {
+      if (step.component >= 0) {
+        const int c = step.component;
+        const auto& ports = components_[c]->ports();
+        for (size_t p = 0; p < ports.size(); ++p) {
+          if (ports[p].domain->output_count(ports[p].side) == 0) continue;
+          Set s = own_states(c);
+          if (ports[p].depends_on_all_inputs) all_inputs(c, s);
+          else for (PortId d : ports[p].depends_on) input_set(c, d.index, s);
+          Set& g = group[first_group[c] + static_cast<int>(p)];
+          const size_t before = g.size();
+          merge_into(g, s);
+          grew = grew || g.size() != before;
+        }
+        continue;
+      }
+      Set s;
+      for (int c : schedule_.steps[step.block].components) {
+        block_of[c] = step.block;
+        merge_into(s, own_states(c));
+        all_inputs(c, s);
+      }
+      const size_t before = block_set[step.block].size();
+      merge_into(block_set[step.block], s);
+      grew = grew || block_set[step.block].size() != before;
+      s = block_set[step.block];
+      for (int c : schedule_.steps[step.block].components)
+        for (size_t p = 0; p < components_[c]->ports().size(); ++p) group[first_group[c] + static_cast<int>(p)] = s;
+    }
+  }
+  JacobianPattern pattern;
+  pattern.row_begin.push_back(0);
+  for (int c = 0; c < nc; ++c) {
+    if (components_[c]->states().empty()) continue;
+    Set s = own_states(c);
+    all_inputs(c, s);
+    if (block_of[c] >= 0) merge_into(s, block_set[block_of[c]]);
+    for (size_t k = 0; k < components_[c]->states().size(); ++k) {
+      pattern.columns.insert(pattern.columns.end(), s.begin(), s.end());
+      pattern.row_begin.push_back(static_cast<int>(pattern.columns.size()));
+    }
+  }
+  return pattern;
 }
 
 double Model::value(const Context& ctx, const RecordableVariable& v) const {

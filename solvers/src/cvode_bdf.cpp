@@ -1,12 +1,32 @@
-// Stiff integration with SUNDIALS CVODE: variable-order (1–5) BDF, Newton iterations
-// with a dense direct linear solver on CVODE's finite-difference Jacobian, and CVODE's
-// own root finding for the zero crossings (the successor of the LSODAR family that
-// seed 000 used). Outputs come from CVODE's interpolant (CV_NORMAL at each output time).
+// Stiff integration with SUNDIALS CVODE: variable-order (1–5) BDF, Newton iterations,
+// and CVODE's own root finding for the zero crossings (the successor of the LSODAR family
+// that seed 000 used). Outputs come from CVODE's interpolant (CV_NORMAL at each output time).
+//
+// The Newton iterations solve (I − γJ) δ = r, J = ∂f/∂x, one of three ways (LinearPath):
+//   dense   CVODE's dense finite-difference Jacobian (one evaluation of f per state) and
+//           LU: the fastest for small models, O(n) evaluations and O(n³) per Jacobian;
+//   sparse  the model's Jacobian pattern (Model::jacobian_pattern, from its graph), its
+//           columns grouped so that no two in a group share a row (a greedy colouring of
+//           the column intersection graph, Boost.Graph), one evaluation per group
+//           (Curtis, Powell & Reid 1974, "On the estimation of sparse Jacobian
+//           matrices"), and SuiteSparse's KLU, whose symbolic analysis is kept as the
+//           pattern never changes: the pattern comes from the graph, not from values, so
+//           events (which change discrete states, never the graph) cannot make it wrong;
+//   krylov  for large models whose Jacobian is dense (a mechanism: every acceleration
+//           depends on every coordinate through the constraint forces), no matrix at all:
+//           GMRES on products Jv, each one evaluation of f (CVODE's difference quotient),
+//           unpreconditioned (Brown & Hindmarsh 1989, "Reduced storage matrix methods
+//           in stiff ODE systems").
+// Which one runs: dense up to dense_jacobian_max_states states; above, sparse when the
+// grouping needs at most a quarter as many evaluations as there are states, else krylov.
 #include <cvode/cvode.h>
 #include <cvode/cvode_proj.h>
 #include <nvector/nvector_serial.h>
 #include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunlinsol/sunlinsol_spgmr.h>
 #include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -14,11 +34,78 @@
 #include <exception>
 #include <memory>
 
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/sequential_vertex_coloring.hpp>
+
 #include "internal.hpp"
 
 namespace jourdain::detail {
 
 namespace {
+
+// Up to this many states the dense Jacobian is the fastest (tests/bench/README.md,
+// bench_bdf_jacobian: measured on the 1D mass–spring chain and the pendulum chain).
+constexpr long kDenseJacobianMaxStates = 100;
+
+enum class LinearPath { Dense, Sparse, Krylov };
+
+// The Jacobian's pattern by columns (compressed sparse column, as SUNDIALS' sparse
+// matrices and KLU take it) and the groups of columns estimated by one evaluation each.
+struct ColumnGroups {
+  std::vector<sunindextype> column_begin, rows;
+  std::vector<std::vector<int>> groups;
+};
+
+// Columns that share a row conflict; greedy colouring in the natural order (for a banded
+// pattern this gives about the band width in colours).
+std::vector<std::vector<int>> group_columns(int n, const Model::JacobianPattern& p) {
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+  Graph g(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i)
+    for (int a = p.row_begin[i]; a < p.row_begin[i + 1]; ++a)
+      for (int b = a + 1; b < p.row_begin[i + 1]; ++b) boost::add_edge(p.columns[a], p.columns[b], g);
+  std::vector<int> colour(static_cast<size_t>(n));
+  auto map = boost::make_iterator_property_map(colour.begin(), boost::get(boost::vertex_index, g));
+  const int count = static_cast<int>(boost::sequential_vertex_coloring(g, map));
+  std::vector<std::vector<int>> groups(static_cast<size_t>(count));
+  for (int j = 0; j < n; ++j) groups[colour[j]].push_back(j);
+  return groups;
+}
+
+// The path for a model of n states (see the file comment), with the groups of the
+// sparse one.
+LinearPath choose_linear_path(const Model& model, long dense_max, ColumnGroups& out) {
+  const int n = model.state_count();
+  if (n <= dense_max) return LinearPath::Dense;
+  Model::JacobianPattern p = model.jacobian_pattern();
+  // Every column of a row needs its own group: a row with more than n/4 entries already
+  // rules the grouping out (and its n² conflicts need not be built).
+  int widest = 0;
+  for (int i = 0; i < n; ++i) widest = std::max(widest, p.row_begin[i + 1] - p.row_begin[i]);
+  if (4L * widest > n) return LinearPath::Krylov;
+  auto groups = group_columns(n, p);
+  if (4L * static_cast<long>(groups.size()) > n) return LinearPath::Krylov;
+  // Transpose to columns; each column keeps its diagonal entry (CVODE adds I to the
+  // matrix in place, which needs the diagonal stored).
+  std::vector<std::vector<int>> by_column(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    bool diagonal = false;
+    for (int k = p.row_begin[i]; k < p.row_begin[i + 1]; ++k) {
+      by_column[p.columns[k]].push_back(i);
+      diagonal = diagonal || p.columns[k] == i;
+    }
+    if (!diagonal) by_column[i].push_back(i);
+  }
+  out.column_begin.assign(1, 0);
+  out.rows.clear();
+  for (auto& rows : by_column) {
+    std::sort(rows.begin(), rows.end());
+    out.rows.insert(out.rows.end(), rows.begin(), rows.end());
+    out.column_begin.push_back(static_cast<sunindextype>(out.rows.size()));
+  }
+  out.groups = std::move(groups);
+  return LinearPath::Sparse;
+}
 
 struct CvodeRun {
   const Model& model;
@@ -29,6 +116,8 @@ struct CvodeRun {
   std::exception_ptr error;  // first unrecoverable exception from a callback
   std::string message;       // CVODE's last error message
   Eigen::VectorXd x;
+  void* mem = nullptr;       // CVODE's, for the sparse Jacobian's increments
+  ColumnGroups columns;      // the sparse path's pattern and groups
 };
 
 Eigen::Map<Eigen::VectorXd> view(N_Vector v) {
@@ -64,6 +153,41 @@ int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
       run.x = view(y);
       run.model.derivatives(run.ctx, t, run.x);
       dv = run.ctx.xdot;
+    }
+  });
+}
+
+// The sparse Jacobian, one evaluation of f per group of columns. Increments as CVODE's
+// own dense difference quotients take them (cvLsDenseDQJac): max(√u |x_j|, m / w_j) with
+// w the error weights and m = 1000 |h| u n ‖f‖_w (or 1 when f = 0), so that both paths
+// estimate the same Jacobian.
+int sparse_jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void* data, N_Vector weights, N_Vector,
+                    N_Vector) {
+  auto& run = *static_cast<CvodeRun*>(data);
+  return guarded(run, [&] {
+    const ColumnGroups& cg = run.columns;
+    std::copy(cg.column_begin.begin(), cg.column_begin.end(), SUNSparseMatrix_IndexPointers(J));
+    std::copy(cg.rows.begin(), cg.rows.end(), SUNSparseMatrix_IndexValues(J));
+    sunrealtype* values = SUNSparseMatrix_Data(J);
+    CVodeGetErrWeights(run.mem, weights);
+    sunrealtype h = 0.0;
+    CVodeGetCurrentStep(run.mem, &h);
+    const auto x0 = view(y), f0 = view(fy), w = view(weights);
+    const double root_u = std::sqrt(DBL_EPSILON);
+    const double fnorm = N_VWrmsNorm(fy, weights);
+    const double min_inc = fnorm != 0.0 ? 1000.0 * std::abs(h) * DBL_EPSILON * run.n * fnorm : 1.0;
+    Eigen::VectorXd inc(run.n);
+    for (const auto& group : cg.groups) {
+      run.x = x0;
+      for (int j : group) {
+        inc[j] = std::max(root_u * std::abs(x0[j]), min_inc / w[j]);
+        run.x[j] += inc[j];
+      }
+      ++run.stats.rhs_evaluations;
+      run.model.derivatives(run.ctx, t, run.x);
+      for (int j : group)
+        for (sunindextype k = cg.column_begin[j]; k < cg.column_begin[j + 1]; ++k)
+          values[k] = (run.ctx.xdot[cg.rows[k]] - f0[cg.rows[k]]) / inc[j];
     }
   });
 }
@@ -117,7 +241,7 @@ struct Handles {
 
 void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
                      SolverStats& stats) {
-  CvodeRun run{model, ctx, stats, std::max(1, model.state_count()), model.state_count() == 0, nullptr, "", {}};
+  CvodeRun run{model, ctx, stats, std::max(1, model.state_count()), model.state_count() == 0, nullptr, "", {}, nullptr, {}};
   OutputClock clock(s);
   Handles h;
   auto check = [&](int flag, const char* what) {
@@ -134,9 +258,26 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   check(CVodeSetUserData(h.mem, &run), "user data");
   check(CVodeSetErrHandlerFn(h.mem, error_handler, &run), "error handler");
   check(CVodeSStolerances(h.mem, s.rtol, s.atol), "tolerances");
-  h.A = SUNDenseMatrix(run.n, run.n, h.sun);
-  h.LS = SUNLinSol_Dense(h.y, h.A, h.sun);
-  check(CVodeSetLinearSolver(h.mem, h.LS, h.A), "linear solver");
+  run.mem = h.mem;
+  const long dense_max = s.extra.value("dense_jacobian_max_states", kDenseJacobianMaxStates);
+  switch (run.dummy ? LinearPath::Dense : choose_linear_path(model, dense_max, run.columns)) {
+    case LinearPath::Dense:
+      h.A = SUNDenseMatrix(run.n, run.n, h.sun);
+      h.LS = SUNLinSol_Dense(h.y, h.A, h.sun);
+      check(CVodeSetLinearSolver(h.mem, h.LS, h.A), "linear solver");
+      break;
+    case LinearPath::Sparse:
+      h.A = SUNSparseMatrix(run.n, run.n, static_cast<sunindextype>(run.columns.rows.size()), CSC_MAT, h.sun);
+      h.LS = SUNLinSol_KLU(h.y, h.A, h.sun);
+      if (!h.A || !h.LS) throw SimulationError(ctx.t, {}, "CVODE's sparse linear solver (KLU) could not be created");
+      check(CVodeSetLinearSolver(h.mem, h.LS, h.A), "linear solver");
+      check(CVodeSetJacFn(h.mem, sparse_jacobian), "Jacobian");
+      break;
+    case LinearPath::Krylov:
+      h.LS = SUNLinSol_SPGMR(h.y, SUN_PREC_NONE, 0, h.sun);
+      check(CVodeSetLinearSolver(h.mem, h.LS, nullptr), "linear solver");
+      break;
+  }
   if (s.max_step > 0.0) check(CVodeSetMaxStep(h.mem, s.max_step), "max step");
   // Below ten rounding units of the largest time, t + h no longer moves: CVODE would only
   // warn and go on stepping in place (a singularity, x -> infinity). With this floor it
@@ -225,10 +366,14 @@ class BdfMethod final : public SolverMethod {
   // Zero crossings are located by CVODE's root finding: event_tolerance is not read.
   BdfMethod()
       : SolverMethod("bdf",
-                     "SUNDIALS CVODE: variable-order BDF, Newton iterations on a dense finite-difference Jacobian, "
-                     "for stiff models",
+                     "SUNDIALS CVODE: variable-order BDF, Newton iterations (dense finite-difference Jacobian for "
+                     "small models; sparse by column groups with KLU, or GMRES, for large ones), for stiff models",
                      {standard_solver_setting("rtol"), standard_solver_setting("atol"), standard_solver_setting("max_step"),
-                      standard_solver_setting("initial_step")}) {}
+                      standard_solver_setting("initial_step"),
+                      {"dense_jacobian_max_states", SolverSetting::Kind::Integer, "", kDenseJacobianMaxStates,
+                       Range::at_least(0),
+                       "models with up to this many states use a dense finite-difference Jacobian; larger ones a "
+                       "sparse one by column groups (KLU) where the model's graph allows, else GMRES"}}) {}
   void integrate(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
                  SolverStats& stats) const override {
     integrate_cvode(model, ctx, s, observer, stats);

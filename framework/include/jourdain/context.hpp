@@ -58,6 +58,17 @@ class BlockWorkspaces {
   std::vector<std::shared_ptr<void>> slots_;
 };
 
+// What the first evaluation of a Context learns about the model's hooks, so that later
+// evaluations skip calls that do nothing: the components whose calc_derivatives is
+// Component's own empty one (a spring, a sensor) say so when it runs (Eval::hook_is_idle).
+// A component's hooks are those of its type, so what was learnt holds for every later
+// evaluation, and for copies of the Context (which serve the same model).
+struct HookPlan {
+  bool known = false;                   // the first pass has run
+  bool idle_seen = false;               // set by an idle hook during that pass
+  std::vector<int> derivative_hooks;    // components whose calc_derivatives does something
+};
+
 struct Context {
   double t = 0.0;
   Eigen::VectorXd parameters;  // numeric parameter values (Model::parameters() order), SI
@@ -80,6 +91,7 @@ struct Context {
   Eigen::VectorXd monitors;           // values offered by block solvers (block_solver.hpp)
   Analysis analysis = Analysis::Dynamic;
   BlockWorkspaces block_workspaces;  // per schedule step
+  HookPlan hooks;                    // filled by the first evaluation (Model::evaluate)
 };
 
 }  // namespace jourdain

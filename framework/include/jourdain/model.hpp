@@ -113,6 +113,19 @@ class Model {
   // set to exactly zero (a mass placed on its stop) has not crossed anything.
   std::vector<int> crossed(const Eigen::VectorXd& g0, const Eigen::VectorXd& g1, bool strict = false) const;
 
+  // The structure of the Jacobian ∂ẋ/∂x read from the model's graph alone: row i lists
+  // the states (Context::x indices, sorted) that the derivative of state i may depend
+  // on. A component's outputs may read its own states and the inputs it declared with
+  // set_dependencies; its derivatives, its states, all its inputs and its unknowns; every
+  // output of an implicit block may depend on all that its members read. So the pattern
+  // holds at any time and in any discrete state (events change values, never the
+  // graph): a superset of the nonzeros, for Jacobians by column grouping.
+  struct JacobianPattern {
+    std::vector<int> row_begin;  // state_count() + 1 entries
+    std::vector<int> columns;    // row i: columns[row_begin[i]] up to columns[row_begin[i + 1]]
+  };
+  JacobianPattern jacobian_pattern() const;
+
   // Values as recorded, for a context that was just evaluated.
   double value(const Context& ctx, const RecordableVariable& v) const;
 
@@ -156,11 +169,12 @@ class Model {
   void evaluate_outputs(Context& ctx, BlockPrelude prelude = BlockPrelude::None) const;
   void evaluate_derivatives(Context& ctx) const;  // once every output is known
   void solve_block(Context& ctx, const ScheduledStep& step) const;
-  void check_finite(const Context& ctx, bool derivatives_too) const;
+  void check_finite(const Context& ctx) const;  // outputs, states, derivatives, observables
 
   World world_;
   std::vector<std::unique_ptr<Component>> components_;
   std::vector<ComponentLayout> layouts_;
+  std::vector<int> layout_pool_;  // the port tables the layouts point into (never resized after build)
   Schedule schedule_;
   // The schedule as the evaluation loop walks it: a component to call, or (component
   // -1) the index of an implicit block in schedule_.steps. Compact, for the cache.
