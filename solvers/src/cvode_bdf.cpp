@@ -18,7 +18,9 @@
 //           unpreconditioned (Brown & Hindmarsh 1989, "Reduced storage matrix methods
 //           in stiff ODE systems").
 // Which one runs: dense up to dense_jacobian_max_states states; above, sparse when the
-// grouping needs at most a quarter as many evaluations as there are states, else krylov.
+// grouping needs at most half as many evaluations as there are states; else krylov from
+// gmres_min_states states on, dense below (tests/bench/README.md, bench_bdf, measures
+// where each pays).
 #include <cvode/cvode.h>
 #include <cvode/cvode_proj.h>
 #include <nvector/nvector_serial.h>
@@ -43,9 +45,11 @@ namespace jourdain::detail {
 
 namespace {
 
-// Up to this many states the dense Jacobian is the fastest (tests/bench/README.md,
-// bench_bdf_jacobian: measured on the 1D mass–spring chain and the pendulum chain).
-constexpr long kDenseJacobianMaxStates = 100;
+// Where the paths pay (tests/bench/README.md, bench_bdf: the 1D chain of stiff springs
+// and the pendulum chain): the dense Jacobian up to this many states, ...
+constexpr long kDenseJacobianMaxStates = 16;
+// ... GMRES from this many states on when the Jacobian is dense.
+constexpr long kGmresMinStates = 100;
 
 enum class LinearPath { Dense, Sparse, Krylov };
 
@@ -74,17 +78,18 @@ std::vector<std::vector<int>> group_columns(int n, const Model::JacobianPattern&
 
 // The path for a model of n states (see the file comment), with the groups of the
 // sparse one.
-LinearPath choose_linear_path(const Model& model, long dense_max, ColumnGroups& out) {
+LinearPath choose_linear_path(const Model& model, long dense_max, long gmres_min, ColumnGroups& out) {
   const int n = model.state_count();
   if (n <= dense_max) return LinearPath::Dense;
+  const LinearPath otherwise = n >= gmres_min ? LinearPath::Krylov : LinearPath::Dense;
   Model::JacobianPattern p = model.jacobian_pattern();
-  // Every column of a row needs its own group: a row with more than n/4 entries already
+  // Every column of a row needs its own group: a row with more than n/2 entries already
   // rules the grouping out (and its n² conflicts need not be built).
   int widest = 0;
   for (int i = 0; i < n; ++i) widest = std::max(widest, p.row_begin[i + 1] - p.row_begin[i]);
-  if (4L * widest > n) return LinearPath::Krylov;
+  if (2L * widest > n) return otherwise;
   auto groups = group_columns(n, p);
-  if (4L * static_cast<long>(groups.size()) > n) return LinearPath::Krylov;
+  if (2L * static_cast<long>(groups.size()) > n) return otherwise;
   // Transpose to columns; each column keeps its diagonal entry (CVODE adds I to the
   // matrix in place, which needs the diagonal stored).
   std::vector<std::vector<int>> by_column(static_cast<size_t>(n));
@@ -260,7 +265,8 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   check(CVodeSStolerances(h.mem, s.rtol, s.atol), "tolerances");
   run.mem = h.mem;
   const long dense_max = s.extra.value("dense_jacobian_max_states", kDenseJacobianMaxStates);
-  switch (run.dummy ? LinearPath::Dense : choose_linear_path(model, dense_max, run.columns)) {
+  const long gmres_min = s.extra.value("gmres_min_states", kGmresMinStates);
+  switch (run.dummy ? LinearPath::Dense : choose_linear_path(model, dense_max, gmres_min, run.columns)) {
     case LinearPath::Dense:
       h.A = SUNDenseMatrix(run.n, run.n, h.sun);
       h.LS = SUNLinSol_Dense(h.y, h.A, h.sun);
@@ -373,7 +379,10 @@ class BdfMethod final : public SolverMethod {
                       {"dense_jacobian_max_states", SolverSetting::Kind::Integer, "", kDenseJacobianMaxStates,
                        Range::at_least(0),
                        "models with up to this many states use a dense finite-difference Jacobian; larger ones a "
-                       "sparse one by column groups (KLU) where the model's graph allows, else GMRES"}}) {}
+                       "sparse one by column groups (KLU) where the model's graph halves the evaluations"},
+                      {"gmres_min_states", SolverSetting::Kind::Integer, "", kGmresMinStates, Range::at_least(0),
+                       "larger models whose Jacobian is dense (mechanisms) use GMRES, without a matrix, from this "
+                       "many states on (the dense Jacobian below)"}}) {}
   void integrate(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
                  SolverStats& stats) const override {
     integrate_cvode(model, ctx, s, observer, stats);

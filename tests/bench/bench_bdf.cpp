@@ -6,9 +6,9 @@
 //   springs N masses and N springs (the 1D chain of bench_framework_overhead: 2N states,
 //          a banded Jacobian), stiff springs (10⁶ N/m) and light dampers.
 // Each model runs with the dense finite-difference Jacobian (dense_jacobian_max_states
-// above the state count: the path every model took before) and with the structure-based
-// path (dense_jacobian_max_states 0: sparse by column groups where the model's graph
-// allows, else GMRES), and with the default (auto). Reported: wall time (best of R runs),
+// above the state count: the path every model took before), with the structure-based
+// path (dense_jacobian_max_states and gmres_min_states 0: sparse by column groups where
+// the model's graph halves the evaluations, else GMRES), and with the defaults (auto). Reported: wall time (best of R runs),
 // steps, right-hand sides (those of the Jacobians included), Jacobians, the ratio
 // dense / structure, and the largest difference of the recorded variables between the
 // two paths, against the spread the tolerance allows (each path's own error).
@@ -70,13 +70,18 @@ struct Outcome {
   std::string failure;
 };
 
-Outcome run(Netlist& net, long dense_max, int repeats) {
+// The solver's own settings for each path.
+const nlohmann::json kDense = {{"dense_jacobian_max_states", 1'000'000'000L}};
+const nlohmann::json kStructure = {{"dense_jacobian_max_states", 0}, {"gmres_min_states", 0}};
+const nlohmann::json kAuto = nlohmann::json::object();
+
+Outcome run(Netlist& net, const nlohmann::json& settings, int repeats) {
   Outcome o;
   double spent = 0.0;
   for (int r = 0; r < 50 && (r < repeats || spent < 0.2); ++r) {
     RunOptions opt;
     opt.keep_rows = true;
-    opt.solver = {{"dense_jacobian_max_states", dense_max}};
+    opt.solver = settings;
     const auto t0 = Clock::now();
     RunResult res = run_netlist(net, opt);
     const double s = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -133,7 +138,7 @@ int main(int argc, char** argv) {
     o.t_end = quick ? 2.0 : 10.0;
     cases.push_back({"chain N=" + std::to_string(n), bench::make_chain_netlist(n, o)});
   }
-  const std::vector<long> springs = quick ? std::vector<long>{10, 100} : std::vector<long>{5, 10, 25, 50, 100, 1000};
+  const std::vector<long> springs = quick ? std::vector<long>{10, 100} : std::vector<long>{3, 5, 8, 10, 25, 50, 100, 1000};
   for (long n : springs) cases.push_back({"springs N=" + std::to_string(n), springs_netlist(n, 1.0, rtol)});
 
   std::printf("CVODE BDF, rtol %g (atol rtol/100): dense finite-difference Jacobian against the structure-based path\n"
@@ -146,9 +151,9 @@ int main(int argc, char** argv) {
   for (auto& c : cases) {
     Netlist net = load_netlist_text(c.text, c.label + ".json", registry);
     const long states = net.model.state_count();
-    Outcome dense = run(net, 1'000'000'000L, repeats);
-    Outcome structure = run(net, 0, repeats);
-    Outcome automatic = run(net, 100, repeats);  // the default threshold (kDenseJacobianMaxStates)
+    Outcome dense = run(net, kDense, repeats);
+    Outcome structure = run(net, kStructure, repeats);
+    Outcome automatic = run(net, kAuto, repeats);
     if (!dense.failure.empty() || !structure.failure.empty() || !automatic.failure.empty()) {
       std::printf("%-17s failed: %s%s%s\n", c.label.c_str(), dense.failure.c_str(), structure.failure.c_str(),
                   automatic.failure.c_str());
