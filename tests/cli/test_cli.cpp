@@ -227,7 +227,7 @@ TEST_CASE("jourdain solvers: the methods and their settings; a key of another me
   REQUIRE(one.exit_code == 0);
   auto d = nlohmann::json::parse(one.output);
   CHECK(d["name"] == "bdf");
-  CHECK(d["settings"].size() == 9);  // 5 shared + rtol, atol, max_step, initial_step
+  CHECK(d["settings"].size() == 11);  // 5 shared + rtol, atol, max_step, initial_step, the two Jacobian thresholds
   CommandResult unknown = cli("solvers rk5");
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.output.find("unknown method 'rk5'; registered methods: bdf, dopri5, rk4; did you mean 'rk4'?") !=
