@@ -1,0 +1,214 @@
+// Jourdain against two peers, MuJoCo (C API) and Simbody (C++ API), side by side in one
+// run on the same planar models (issue 14, part 4; PARTIAL: the pendulum and the N-link
+// chain only, not yet the four-bar and the slider-crank).
+//
+// The model is the chain of chain_netlist.hpp: N uniform rods (1 m, 1 kg, inertia
+// m L²/12 about the centre) joined end to end by revolute joints, the first pinned to the
+// ground, released from rest horizontal under gravity 9.81 m/s²; N = 1 is the pendulum.
+// Each peer model is our own code through the peer's public API:
+//   Jourdain  the netlist (absolute coordinates, Baumgarte α = β = 10), run_netlist;
+//   MuJoCo    an MJCF text: N bodies in a chain of hinges about −y (so that the x–z plane
+//             is Jourdain's x–y plane), each with an explicit inertial (the centre at
+//             L/2, I_yy = m L²/12), no geoms (nothing collides), mj_step;
+//   Simbody   N MobilizedBody::Pin (about z) with MassProperties about the pin (I_zz =
+//             m L²/3), Force::UniformGravity, an integrator and a TimeStepper.
+// The angle of the last link from the horizontal, θ_N (Jourdain's link's theta; the sum
+// of the relative joint angles for the peers), is compared at t_end. For N = 1 the
+// reference is the pendulum's equation in its one angle, θ'' = −(3g / 2L) cos θ,
+// integrated by classical RK4 at 1e-5 s (its own error, estimated against the run at
+// 2e-5 s, is printed). For N ≥ 2 the chain is chaotic: runs that differ by rounding part
+// by O(1) in 10 s, so no reference exists at that horizon and only times are compared.
+//
+// Times: wall time of the integration only (Jourdain: run_netlist, whose own model and
+// context set-up are included; peers: the stepping loop, their model building excluded),
+// median of R interleaved runs. ratio = the row's time / Jourdain rk4's time.
+//
+// Usage: bench_peers [N ...] [--t-end T] [--repeats R]   (default N = 1 4 16 64, T = 10, R = 3)
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <mujoco/mujoco.h>
+
+#include "chain_netlist.hpp"
+#include "jourdain/components/builtin.hpp"
+#include "jourdain/netlist.hpp"
+#include "jourdain/solvers/run.hpp"
+#include "peers_simbody.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kLength = 1.0, kMass = 1.0, kGravity = 9.81, kStep = 1e-3;
+
+// What one way of simulating returns: θ_N at t_end, or a failure.
+struct Outcome {
+  double theta = NAN;
+  std::string failure;
+};
+
+// ---- Jourdain ----
+Outcome run_jourdain(const jourdain::Netlist& net, const nlohmann::json& solver, long n) {
+  jourdain::RunOptions opt;
+  opt.keep_rows = true;
+  opt.solver = solver;
+  jourdain::RunResult r = jourdain::run_netlist(net, opt);
+  if (!r.finished) return {NAN, r.failure};
+  return {r.column(jourdain::bench::chain_link_name(n) + ".theta").back(), ""};
+}
+
+// ---- MuJoCo ----
+std::string mjcf_chain(long n, const std::string& integrator) {
+  const double centre_inertia = kMass * kLength * kLength / 12.0;
+  char buf[512];
+  std::string s = "<mujoco model=\"chain\">\n";
+  std::snprintf(buf, sizeof buf, "  <option timestep=\"%.17g\" integrator=\"%s\" gravity=\"0 0 %.17g\"/>\n", kStep,
+                integrator.c_str(), -kGravity);
+  s += buf;
+  s += "  <worldbody>\n";
+  for (long i = 0; i < n; ++i) {
+    std::snprintf(buf, sizeof buf,
+                  "<body pos=\"%.17g 0 0\"><joint type=\"hinge\" axis=\"0 -1 0\"/>"
+                  "<inertial pos=\"%.17g 0 0\" mass=\"%.17g\" diaginertia=\"1e-9 %.17g %.17g\"/>\n",
+                  i == 0 ? 0.0 : kLength, kLength / 2, kMass, centre_inertia, centre_inertia);
+    s += buf;
+  }
+  for (long i = 0; i < n; ++i) s += "</body>";
+  s += "\n  </worldbody>\n</mujoco>\n";
+  return s;
+}
+
+struct MujocoChain {
+  mjModel* model = nullptr;
+  mjData* data = nullptr;
+  MujocoChain(long n, const std::string& integrator) {
+    // mj_loadXML reads a file: the text goes through a temporary one.
+    const auto file = std::filesystem::temp_directory_path() / ("bench_peers_chain_" + std::to_string(n) + ".xml");
+    std::ofstream(file) << mjcf_chain(n, integrator);
+    char error[1000] = "";
+    model = mj_loadXML(file.c_str(), nullptr, error, sizeof error);
+    std::filesystem::remove(file);
+    if (!model) throw std::runtime_error(std::string("MuJoCo refused the model: ") + error);
+    data = mj_makeData(model);
+  }
+  ~MujocoChain() {
+    if (data) mj_deleteData(data);
+    if (model) mj_deleteModel(model);
+  }
+  Outcome run(double t_end) {
+    mj_resetData(model, data);
+    const long steps = std::lround(t_end / model->opt.timestep);
+    for (long k = 0; k < steps; ++k) mj_step(model, data);
+    double theta = 0.0;
+    for (int j = 0; j < model->nq; ++j) theta += data->qpos[j];
+    return {theta, ""};
+  }
+};
+
+// ---- reference (N = 1) ----
+double pendulum_reference(double t_end, double h) {
+  double theta = 0.0, omega = 0.0;
+  auto accel = [](double th) { return -1.5 * kGravity / kLength * std::cos(th); };
+  const long steps = std::lround(t_end / h);
+  for (long s = 0; s < steps; ++s) {
+    const double k1t = omega, k1w = accel(theta);
+    const double k2t = omega + 0.5 * h * k1w, k2w = accel(theta + 0.5 * h * k1t);
+    const double k3t = omega + 0.5 * h * k2w, k3w = accel(theta + 0.5 * h * k2t);
+    const double k4t = omega + h * k3w, k4w = accel(theta + h * k3t);
+    theta += h / 6.0 * (k1t + 2 * k2t + 2 * k3t + k4t);
+    omega += h / 6.0 * (k1w + 2 * k2w + 2 * k3w + k4w);
+  }
+  return theta;
+}
+
+struct Way {
+  std::string label;
+  std::function<Outcome()> run;
+  std::vector<double> times;
+  Outcome last;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? NAN : v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<long> sizes;
+  double t_end = 10.0;
+  int repeats = 3;
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg == "--t-end" && a + 1 < argc) t_end = std::atof(argv[++a]);
+    else if (arg == "--repeats" && a + 1 < argc) repeats = std::max(1, std::atoi(argv[++a]));
+    else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) sizes.push_back(std::atol(arg.c_str()));
+    else {
+      std::printf("usage: %s [N ...] [--t-end T] [--repeats R]   (default N = 1 4 16 64, T = 10, R = 3)\n", argv[0]);
+      return arg == "-h" || arg == "--help" ? 0 : 2;
+    }
+  }
+  if (sizes.empty()) sizes = {1, 4, 16, 64};
+  jourdain::Registry registry;
+  jourdain::register_builtin_components(registry);
+
+  std::printf("N-link chain (N = 1: the pendulum), %g s; median wall time of %d interleaved runs; MuJoCo %s, Simbody %s\n"
+              "ratio = time / Jourdain rk4's time; err = |theta_N - reference| at t_end (N = 1 only: the chain is chaotic)\n\n",
+              t_end, repeats, mj_versionString(), "3.7");
+  bool ok = true;
+  for (long n : sizes) {
+    jourdain::bench::ChainOptions o;
+    o.t_end = t_end;
+    o.output_interval = t_end / 10;
+    const jourdain::Netlist net = jourdain::load_netlist_text(jourdain::bench::make_chain_netlist(n, o),
+                                                              "chain.json", registry);
+    MujocoChain mujoco_rk4(n, "RK4"), mujoco_euler(n, "Euler");
+    bench::SimbodyChain simbody(n, kLength, kMass, kGravity);
+    std::vector<Way> ways = {
+        {"Jourdain rk4 1 ms", [&] { return run_jourdain(net, {{"method", "rk4"}, {"step", kStep}}, n); }, {}, {}},
+        {"Jourdain dopri5 rtol 1e-8",
+         [&] { return run_jourdain(net, {{"method", "dopri5"}, {"rtol", 1e-8}, {"atol", 1e-10}}, n); }, {}, {}},
+        {"MuJoCo RK4 1 ms", [&] { return mujoco_rk4.run(t_end); }, {}, {}},
+        {"MuJoCo Euler 1 ms", [&] { return mujoco_euler.run(t_end); }, {}, {}},
+        {"Simbody RK-Merson 1 ms", [&] { return Outcome{simbody.run(t_end, 0.0, kStep), ""}; }, {}, {}},
+        {"Simbody RK-Merson acc 1e-8", [&] { return Outcome{simbody.run(t_end, 1e-8, 0.0), ""}; }, {}, {}},
+    };
+    for (int r = 0; r < repeats; ++r)
+      for (auto& w : ways) {
+        const auto t0 = Clock::now();
+        w.last = w.run();
+        w.times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+      }
+    double reference = NAN, reference_error = NAN;
+    if (n == 1) {
+      reference = pendulum_reference(t_end, 1e-5);
+      reference_error = std::abs(reference - pendulum_reference(t_end, 2e-5));
+    }
+    if (n == 1) std::printf("N = 1  (reference theta = %.12f, its own error ~%.1e)\n", reference, reference_error);
+    else std::printf("N = %ld\n", n);
+    std::printf("  %-28s %11s %8s %12s %10s\n", "way", "time", "ratio", "theta_N", "err");
+    const double base = median(ways[0].times);
+    for (const auto& w : ways) {
+      if (!w.last.failure.empty()) {
+        std::printf("  %-28s failed: %s\n", w.label.c_str(), w.last.failure.c_str());
+        ok = false;
+        continue;
+      }
+      const double t = median(w.times);
+      char err[32] = "-";
+      if (n == 1) std::snprintf(err, sizeof err, "%.2e", std::abs(w.last.theta - reference));
+      std::printf("  %-28s %9.4f s %8.3f %12.6f %10s\n", w.label.c_str(), t, t / base, w.last.theta, err);
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  return ok ? 0 : 1;
+}
