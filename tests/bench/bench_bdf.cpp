@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "chain_netlist.hpp"
+#include "spring_chain_netlist.hpp"
 #include "jourdain/components/builtin.hpp"
 #include "jourdain/netlist.hpp"
 #include "jourdain/solvers/run.hpp"
@@ -34,33 +35,16 @@ namespace {
 using namespace jourdain;
 using Clock = std::chrono::steady_clock;
 
+// The stiff spring chain over t_end at rtol (atol rtol/100), released in the shape of
+// its first mode's quarter wave.
 std::string springs_netlist(long n, double t_end, double rtol) {
-  std::string s = R"({"name": "springs", "components": {"wall": {"type": "mechanical1d.fixed"})";
-  char buf[320];
-  for (long i = 1; i <= n; ++i) {
-    std::snprintf(buf, sizeof buf,
-                  R"(, "m%06ld": {"type": "mechanical1d.mass", "params": {"mass": 1}, "initial": {"x": %.17g}})"
-                  R"(, "s%06ld": {"type": "mechanical1d.spring", "params": {"stiffness": 1e6}})"
-                  R"(, "d%06ld": {"type": "mechanical1d.damper", "params": {"damping": 10}})",
-                  i, 0.01 * std::sin(3.14159 * static_cast<double>(i) / (2.0 * static_cast<double>(n))), i, i);
-    s += buf;
-  }
-  s += R"(}, "connections": [)";
-  for (long i = 1; i <= n; ++i) {
-    char left[32];
-    if (i == 1) std::snprintf(left, sizeof left, "wall");
-    else std::snprintf(left, sizeof left, "m%06ld", i - 1);
-    std::snprintf(buf, sizeof buf,
-                  R"(%s["%s.p", "s%06ld.a"], ["s%06ld.b", "m%06ld.p"], ["%s.p", "d%06ld.a"], ["d%06ld.b", "m%06ld.p"])",
-                  i == 1 ? "" : ", ", left, i, i, i, left, i, i, i);
-    s += buf;
-  }
-  std::snprintf(buf, sizeof buf,
-                R"(], "solver": {"method": "bdf", "t_end": %g, "rtol": %g, "atol": %g, "output_interval": %g}, )"
-                R"("record": ["m%06ld.x", "m%06ld.x"]})",
-                t_end, rtol, rtol * 1e-2, t_end / 10, 1L, n);
-  s += buf;
-  return s;
+  bench::SpringChainOptions o;
+  o.initial_x = [n](long i) { return 0.01 * std::sin(3.14159 * static_cast<double>(i) / (2.0 * static_cast<double>(n))); };
+  char solver[200];
+  std::snprintf(solver, sizeof solver, R"({"method": "bdf", "t_end": %g, "rtol": %g, "atol": %g, "output_interval": %g})",
+                t_end, rtol, rtol * 1e-2, t_end / 10);
+  o.solver = solver;
+  return bench::make_spring_chain_netlist(n, o);
 }
 
 struct Outcome {

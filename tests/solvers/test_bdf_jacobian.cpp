@@ -7,11 +7,12 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
-#include <cstdio>
 
 #include <Eigen/Eigenvalues>
 
 #include "../bench/chain_netlist.hpp"
+#include "../bench/pendulum_reference.hpp"
+#include "../bench/spring_chain_netlist.hpp"
 #include "jourdain_test.hpp"
 
 using namespace jourdain;
@@ -26,28 +27,13 @@ struct SpringChain {
   double x0(int i) const { return 0.01 * std::sin(1.3 * i); }  // m, not a mode shape: every mode moves
 
   std::string netlist(const std::string& solver) const {
-    std::string s = R"({"components": {"wall": {"type": "mechanical1d.fixed"})";
-    char buf[400];
-    for (int i = 1; i <= n; ++i) {
-      std::snprintf(buf, sizeof buf,
-                    R"(, "m%02d": {"type": "mechanical1d.mass", "params": {"mass": 1}, "initial": {"x": %.17g}})"
-                    R"(, "s%02d": {"type": "mechanical1d.spring", "params": {"stiffness": %.17g}})"
-                    R"(, "d%02d": {"type": "mechanical1d.damper", "params": {"damping": %.17g}})",
-                    i, x0(i), i, k, i, c);
-      s += buf;
-    }
-    s += R"(}, "connections": [)";
-    for (int i = 1; i <= n; ++i) {
-      char left[16];
-      if (i == 1) std::snprintf(left, sizeof left, "wall");
-      else std::snprintf(left, sizeof left, "m%02d", i - 1);
-      std::snprintf(buf, sizeof buf, R"(%s["%s.p", "s%02d.a"], ["s%02d.b", "m%02d.p"], ["%s.p", "d%02d.a"], ["d%02d.b", "m%02d.p"])",
-                    i == 1 ? "" : ", ", left, i, i, i, left, i, i, i);
-      s += buf;
-    }
-    s += R"(], "record": [)";
-    for (int i = 1; i <= n; ++i) s += (i > 1 ? ", " : "") + ("\"m" + std::string(i < 10 ? "0" : "") + std::to_string(i) + ".x\"");
-    return s + R"(], "solver": )" + solver + "}";
+    jourdain::bench::SpringChainOptions o;
+    o.stiffness = k;
+    o.damping = c;
+    o.initial_x = [this](long i) { return x0(static_cast<int>(i)); };
+    o.solver = solver;
+    o.record_all = true;
+    return jourdain::bench::make_spring_chain_netlist(n, o);
   }
 
   // The exact positions at time t: x' = A x with x = (positions, velocities), A =
@@ -79,9 +65,7 @@ double end_error(const RunResult& r, const SpringChain& chain, double t_end) {
   const Eigen::VectorXd exact = chain.positions(t_end);
   double worst = 0.0;
   for (int i = 1; i <= chain.n; ++i) {
-    char name[16];
-    std::snprintf(name, sizeof name, "m%02d.x", i);
-    worst = std::max(worst, std::abs(r.column(name).back() - exact[i - 1]));
+    worst = std::max(worst, std::abs(r.column(jourdain::bench::spring_chain_mass_name(i) + ".x").back() - exact[i - 1]));
   }
   return worst;
 }
@@ -183,18 +167,8 @@ TEST_CASE("bdf: GMRES (no matrix) on a mechanism matches the rigid pendulum's eq
   RunResult krylov = run_netlist(net, krylov_options), dense = run_netlist(net, dense_options);
   REQUIRE(krylov.finished);
   REQUIRE(dense.finished);
-  // The reference: classical RK4 in the one angle at 1e-5 s (error ~ h⁴, far below 1e-10).
-  double theta = 0.0, omega = 0.0;
-  const double h = 1e-5, g = 9.81;
-  auto accel = [&](double th) { return -1.5 * g * std::cos(th); };
-  for (int s = 0; s < 200000; ++s) {
-    const double k1t = omega, k1w = accel(theta);
-    const double k2t = omega + 0.5 * h * k1w, k2w = accel(theta + 0.5 * h * k1t);
-    const double k3t = omega + 0.5 * h * k2w, k3w = accel(theta + 0.5 * h * k2t);
-    const double k4t = omega + h * k3w, k4w = accel(theta + h * k3t);
-    theta += h / 6.0 * (k1t + 2 * k2t + 2 * k3t + k4t);
-    omega += h / 6.0 * (k1w + 2 * k2w + 2 * k3w + k4w);
-  }
+  // The reference: the rod's equation in its one angle, RK4 at 1e-5 s (error ~ h⁴, far below 1e-10).
+  const double theta = jourdain::bench::rod_pendulum_angle(2.0, 1e-5);
   const double krylov_error = std::abs(krylov.column("link000001.theta").back() - theta);
   const double dense_error = std::abs(dense.column("link000001.theta").back() - theta);
   MESSAGE("theta(2 s) = " << theta << "; krylov error " << krylov_error << " (" << krylov.stats.steps
