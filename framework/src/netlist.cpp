@@ -210,6 +210,7 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
       if (!plugins[i].is_string()) throw InputError(w, "expected a path string");
       std::filesystem::path p = plugins[i].get<std::string>();
       if (p.is_relative()) p = file.parent_path() / p;  // relative to the netlist, never searched
+      net.files.push_back(p.lexically_normal());
       try {
         registry.load_plugin(p);
       } catch (const InputError& e) {
@@ -223,7 +224,7 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   ModelBuilder builder(world);
 
   if (!doc.contains("components")) throw InputError(top, "the netlist has no \"components\" object");
-  netlist_levels::Level top_level{"", file, "", {}, {}, 0, &set};
+  netlist_levels::Level top_level{"", file, "", {}, {}, 0, &set, &net.files};
   netlist_levels::place(doc, top_level, registry, world, builder);
   check_overrides_placed(set);
 

@@ -61,6 +61,12 @@ json parse_json(const std::string& text, const std::string& file) {
 
 namespace {
 
+bool is_path_parameter(const Component& c, const std::string& name) {
+  for (const auto& spec : c.parameter_specs())
+    if (spec.name == name) return spec.path;
+  return false;
+}
+
 bool is_name(const std::string& s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
   for (char c : s)
@@ -272,6 +278,7 @@ void read_subsystem_types(const json& level, const Level& where, std::map<std::s
       } catch (const InputError& e) {
         throw InputError(w, e.message() + " (" + f.string() + ")");
       }
+      if (where.files) where.files->push_back(f.lexically_normal());
       types[name] = {std::move(d), f, ""};
     } else if (def.is_object()) {
       types[name] = {def, where.file, w.json_path};
@@ -328,7 +335,7 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
                          "from its parameters");
       Level inner{full + "/", sub->second.file, sub->second.json_path,
                   instance_parameters(sub->second, params, where, path, set_at), types, where.depth + 1,
-                  where.overrides};
+                  where.overrides, where.files};
       try {
         instances[name] = place(sub->second.definition, inner, registry, world, builder);
       } catch (const InputError& e) {
@@ -351,13 +358,36 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
     }
     std::unique_ptr<Component> c = t->create();
     c->set_identity(full, type);
-    for (const auto& [pname, value] : params.items()) {
-      auto set = set_at.find(pname);
-      InputLocation vw = set != set_at.end() ? set->second : InputLocation{file, pointer(pointer(path, "params"), pname), full, ""};
-      try {
-        c->set_parameter(pname, substitute(value, where.parameters, vw));
-      } catch (const InputError& e) {
-        throw e.located(vw);
+    // Parameters that decide which others exist (an FMU's file) first, then the others.
+    InputLocation deciding_at{file, pointer(path, "params"), full, ""};
+    for (const bool deciding : {true, false}) {
+      for (const auto& [pname, value] : params.items()) {
+        if (c->decides_parameters(pname) != deciding) continue;
+        auto set = set_at.find(pname);
+        InputLocation vw = set != set_at.end() ? set->second : InputLocation{file, pointer(pointer(path, "params"), pname), full, ""};
+        if (deciding) deciding_at = vw;
+        try {
+          json v = substitute(value, where.parameters, vw);
+          if (v.is_string() && is_path_parameter(*c, pname)) {
+            // Relative to the file that writes it; a --set value, to the working folder.
+            std::filesystem::path p = v.get<std::string>();
+            if (p.is_relative() && !p.empty())
+              p = set != set_at.end() ? std::filesystem::absolute(p) : where.file.parent_path() / p;
+            p = p.lexically_normal();
+            if (where.files) where.files->push_back(p);
+            v = p.string();
+          }
+          c->set_parameter(pname, v);
+        } catch (const InputError& e) {
+          throw e.located(vw);
+        }
+      }
+      if (deciding) {
+        try {
+          c->declare_dependents();
+        } catch (const InputError& e) {
+          throw e.located(deciding_at);
+        }
       }
     }
     try {
@@ -370,7 +400,7 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
       if (spec.contains("initial"))
         throw InputError(InputLocation{file, pointer(path, "initial"), full, ""},
                          "a composite component has no states of its own: its parameters set its parts' start");
-      Level inner{full + "/", where.file, path, {}, {}, where.depth + 1, where.overrides};
+      Level inner{full + "/", where.file, path, {}, {}, where.depth + 1, where.overrides, where.files};
       instances[name] = place(expansion, inner, registry, world, builder);
       continue;
     }

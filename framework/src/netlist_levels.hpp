@@ -47,6 +47,7 @@ struct Level {
   std::map<std::string, SubsystemType> types;         // subsystem types visible here
   int depth = 0;
   ParameterOverrides* overrides = nullptr;            // --set values (none: nullptr)
+  std::vector<std::filesystem::path>* files = nullptr;  // files the netlist needs (Netlist::files), appended to
 };
 
 // The inner endpoints ("arm/link.b") an external port of a placed level stands for.
