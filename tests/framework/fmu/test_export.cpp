@@ -1,0 +1,274 @@
+// Netlists exported as FMI 2.0 Co-Simulation FMUs (framework/fmu), run by a test importer
+// that follows the standard's calling sequence (fmi_test_importer.hpp): the FMU's outputs
+// against `jourdain run` of the same netlist, several instances at once, inputs sampled and
+// held by the importer, and the FMU run from a clean folder by a program that carries
+// nothing of Jourdain.
+#include <cmath>
+#include <sstream>
+#include <thread>
+
+#include "fmi_test_importer.hpp"
+#include "fmu_support.hpp"
+
+using namespace jourdain;
+using namespace jourdain::test;
+
+namespace {
+
+// Runs `inst` (started) from 0 to t_end by steps of h; calls `at(t)` at t = 0 and after each step.
+template <class At>
+void step_through(fmi_test::Instance& inst, double t_end, double h, At&& at) {
+  at(0.0);
+  const long steps = std::lround(t_end / h);
+  for (long k = 0; k < steps; ++k) {
+    REQUIRE(inst.step(k * h, h) == fmi2OK);
+    at((k + 1) * h);
+  }
+}
+
+// The damped oscillator's free response from x0 at rest (mass_spring_damper.json's closed form):
+// x(t) = x0 e^(−σt) (cos ωd t + σ/ωd sin ωd t), σ = c/(2m), ωd = √(k/m − σ²).
+double free_response(double t, double x0, double k, double c, double m) {
+  const double sigma = c / (2 * m), wd = std::sqrt(k / m - sigma * sigma);
+  return x0 * std::exp(-sigma * t) * (std::cos(wd * t) + sigma / wd * std::sin(wd * t));
+}
+
+std::filesystem::path fmu_tests_dir() { return source_dir() / "tests" / "framework" / "fmu"; }
+
+}  // namespace
+
+TEST_CASE("the position servo's FMU reproduces `jourdain run` at every communication point") {
+  TempDir tmp;
+  fmu::ExportOptions options;
+  options.outputs = {"load.x", "pi.command"};
+  options.parameters = {"pi.kp", "load.mass"};
+  const auto result = export_netlist(netlist_path("position_servo"), tmp.path() / "servo.fmu", options);
+  CHECK(result.outputs == 2);
+  CHECK(result.parameters == 2);
+  CHECK(result.can_get_and_set_state);
+  UnpackedFmu fmu(tmp.path() / "servo.fmu");
+  fmi_test::Binary binary(fmu.folder(), fmu.md.model_identifier);
+  CHECK(std::string(binary.get_version()) == "2.0");
+  CHECK(std::string(binary.get_types_platform()) == "default");
+  fmi_test::Instance inst(binary, "servo", fmu.md.guid);
+  REQUIRE(inst.valid());
+  REQUIRE(inst.start(0.0) == fmi2OK);
+
+  const RunResult ref = run_file(netlist_path("position_servo"));
+  const auto x = fmu.vr("load.x"), command = fmu.vr("pi.command");
+  // No value crosses the FMU's boundary while it runs, so holding none costs nothing: the
+  // two runs differ by their integration only. Both hold CVODE's local error to rtol = 1e-6
+  // of |x| ≈ 0.7 m; the FMU's restarts at each of its 1500 steps (order 1 again, a fresh
+  // step size) change which errors are made, not their size, and the servo damps them. So
+  // the difference stays at the integration's own accuracy: 10 rtol |x| = 7e-6 m.
+  double worst_x = 0.0, worst_command = 0.0;
+  step_through(inst, 3.0, 0.002, [&](double t) {
+    worst_x = std::max(worst_x, std::abs(inst.get(x) - at_time(ref, "load.x", t)));
+    worst_command = std::max(worst_command, std::abs(inst.get(command) - at_time(ref, "pi.command", t)));
+  });
+  MESSAGE("largest |Δx| = " << worst_x << " m, |Δcommand| = " << worst_command << " m");
+  CHECK(worst_x < 7e-6);
+  // The command is kp times the position error (plus a slow integral): its difference is kp
+  // times Δx.
+  CHECK(worst_command < 0.0264 * 7e-6 * 2);
+  CHECK(std::abs(inst.get(x) - 0.7) < 0.01);  // the load reached the set-point
+}
+
+TEST_CASE("the mass-spring-damper's FMU follows the closed form, its parameters set by the importer") {
+  TempDir tmp;
+  fmu::ExportOptions options;
+  options.outputs = {"mass.x", "mass.v"};
+  options.parameters = {"spring.stiffness", "mass.mass"};
+  export_netlist(netlist_path("mass_spring_damper"), tmp.path() / "msd.fmu", options);
+  UnpackedFmu fmu(tmp.path() / "msd.fmu");
+  fmi_test::Binary binary(fmu.folder(), fmu.md.model_identifier);
+  const RunResult ref = run_file(netlist_path("mass_spring_damper"));
+  const auto x = fmu.vr("mass.x"), stiffness = fmu.vr("spring.stiffness");
+
+  // dopri5 holds the local error to rtol = 1e-8 of |x| ≤ 0.1 m plus atol = 1e-10 per step;
+  // the error does not grow in a damped oscillator, so over the run it stays near
+  // 1e-9 m: 1e-7 m leaves room for the restarts at 500 communication points.
+  SUBCASE("as the netlist is") {
+    fmi_test::Instance inst(binary, "msd", fmu.md.guid);
+    REQUIRE(inst.start(0.0) == fmi2OK);
+    double worst_ref = 0.0, worst_closed = 0.0;
+    step_through(inst, 5.0, 0.01, [&](double t) {
+      worst_ref = std::max(worst_ref, std::abs(inst.get(x) - at_time(ref, "mass.x", t)));
+      worst_closed = std::max(worst_closed, std::abs(inst.get(x) - free_response(t, 0.1, 100, 2, 1)));
+    });
+    MESSAGE("largest |Δx| against the run: " << worst_ref << " m, against the closed form: " << worst_closed << " m");
+    CHECK(worst_ref < 1e-7);
+    CHECK(worst_closed < 1e-7);
+  }
+  SUBCASE("with a stiffer spring, given in initialization mode") {
+    fmi_test::Instance inst(binary, "stiff", fmu.md.guid);
+    REQUIRE(inst.start(0.0, {{stiffness, 400.0}}) == fmi2OK);
+    CHECK(inst.get(stiffness) == 400.0);
+    double worst = 0.0;
+    step_through(inst, 5.0, 0.01, [&](double t) {
+      worst = std::max(worst, std::abs(inst.get(x) - free_response(t, 0.1, 400, 2, 1)));
+    });
+    CHECK(worst < 1e-7);
+  }
+}
+
+TEST_CASE("instances of one FMU run side by side with their own parameters and share nothing") {
+  TempDir tmp;
+  fmu::ExportOptions options;
+  options.outputs = {"mass.x"};
+  options.parameters = {"spring.stiffness"};
+  export_netlist(netlist_path("mass_spring_damper"), tmp.path() / "msd.fmu", options);
+  UnpackedFmu fmu(tmp.path() / "msd.fmu");
+  fmi_test::Binary binary(fmu.folder(), fmu.md.model_identifier);
+  const auto x = fmu.vr("mass.x"), stiffness = fmu.vr("spring.stiffness");
+  const double h = 0.01;
+  const long steps = 300;
+
+  // One instance alone: the trajectory every other instance with k = 100 N/m must repeat
+  // bit for bit, whatever runs beside it.
+  auto alone = [&](double k) {
+    fmi_test::Instance inst(binary, "alone", fmu.md.guid);
+    REQUIRE(inst.start(0.0, {{stiffness, k}}) == fmi2OK);
+    std::vector<double> xs{inst.get(x)};
+    for (long n = 0; n < steps; ++n) {
+      REQUIRE(inst.step(n * h, h) == fmi2OK);
+      xs.push_back(inst.get(x));
+    }
+    return xs;
+  };
+  const std::vector<double> soft = alone(100.0), stiff = alone(400.0);
+  CHECK(soft != stiff);
+
+  SUBCASE("interleaved in one thread") {
+    fmi_test::Instance a(binary, "a", fmu.md.guid), b(binary, "b", fmu.md.guid);
+    REQUIRE(a.start(0.0, {{stiffness, 100.0}}) == fmi2OK);
+    REQUIRE(b.start(0.0, {{stiffness, 400.0}}) == fmi2OK);
+    std::vector<double> xa{a.get(x)}, xb{b.get(x)};
+    for (long n = 0; n < steps; ++n) {
+      REQUIRE(a.step(n * h, h) == fmi2OK);
+      REQUIRE(b.step(n * h, h) == fmi2OK);
+      xa.push_back(a.get(x));
+      xb.push_back(b.get(x));
+    }
+    CHECK(xa == soft);
+    CHECK(xb == stiff);
+    CHECK(std::abs(xb.back() - free_response(steps * h, 0.1, 400, 2, 1)) < 1e-7);
+  }
+  SUBCASE("in two threads at once") {
+    std::vector<double> xa, xb;
+    auto run = [&](const char* name, double k, std::vector<double>& out) {
+      fmi_test::Instance inst(binary, name, fmu.md.guid);
+      if (inst.start(0.0, {{stiffness, k}}) != fmi2OK) return;
+      out.push_back(inst.get(x));
+      for (long n = 0; n < steps; ++n) {
+        if (inst.step(n * h, h) != fmi2OK) return;
+        out.push_back(inst.get(x));
+      }
+    };
+    std::thread ta(run, "a", 100.0, std::ref(xa)), tb(run, "b", 400.0, std::ref(xb));
+    ta.join();
+    tb.join();
+    CHECK(xa == soft);
+    CHECK(xb == stiff);
+  }
+}
+
+TEST_CASE("an input the importer samples and holds: the error is bounded by the communication step") {
+  // driven_oscillator.json: m = 1 kg, k = 100 N/m, c = 2 N·s/m, pushed by the input force u.
+  // The importer gives u(t) = A sin Ωt at each communication point t_k and the FMU holds it
+  // over the step; the reference run feeds the same sine continuously (signal.sine). Their
+  // difference is the oscillator's response to the hold's error δu(t) = u(t_k) − u(t),
+  // |δu| ≤ A Ω h, so |Δx| ≤ ‖g‖₁ A Ω h with g the impulse response
+  // e^(−σt) sin(ωd t)/(m ωd), whose L1 norm is at most 1/(m ωd σ) (σ = c/2m = 1 /s,
+  // ωd = √99 rad/s): 0.1005 m/N. A = 1 N, Ω = 5 rad/s.
+  const double A = 1.0, Omega = 5.0, bound_per_h = A * Omega / (1.0 * std::sqrt(99.0) * 1.0);
+  TempDir tmp;
+  const auto netlist = fmu_tests_dir() / "driven_oscillator.json";
+  const auto result = export_netlist(netlist, tmp.path() / "driven.fmu");  // its signal.input and signal.output
+  CHECK(result.inputs == 1);
+  CHECK(result.outputs == 1);
+  UnpackedFmu fmu(tmp.path() / "driven.fmu");
+  fmi_test::Binary binary(fmu.folder(), fmu.md.model_identifier);
+  const auto force = fmu.vr("force"), position = fmu.vr("position");
+
+  nlohmann::json sine = nlohmann::json::parse(read_text(netlist));
+  sine["components"]["force"] = {{"type", "signal.sine"},
+                                 {"params", {{"amplitude", A}, {"frequency", Omega / (2 * M_PI)}}}};
+  const RunResult ref = run(sine.dump());
+
+  auto largest_error = [&](double h) {
+    fmi_test::Instance inst(binary, "driven", fmu.md.guid);
+    REQUIRE(inst.start(0.0, {{force, 0.0}}) == fmi2OK);
+    double worst = 0.0;
+    const long steps = std::lround(5.0 / h);
+    for (long k = 0; k < steps; ++k) {
+      REQUIRE(inst.set(force, A * std::sin(Omega * k * h)) == fmi2OK);
+      REQUIRE(inst.step(k * h, h) == fmi2OK);
+      const double t = (k + 1) * h;
+      worst = std::max(worst, std::abs(inst.get(position) - at_time(ref, "mass.x", t)));
+    }
+    return worst;
+  };
+  const double e10 = largest_error(0.01), e5 = largest_error(0.005);
+  MESSAGE("largest |Δx|: " << e10 << " m at h = 10 ms (bound " << bound_per_h * 0.01 << " m), " << e5
+                           << " m at h = 5 ms");
+  CHECK(e10 <= bound_per_h * 0.01);
+  CHECK(e5 <= bound_per_h * 0.005);
+  // Sample and hold is a first-order method: halving h halves the error.
+  CHECK(e5 / e10 == doctest::Approx(0.5).epsilon(0.1));
+}
+
+TEST_CASE("the FMU runs from a clean folder with nothing of Jourdain: glibc is all its binary needs") {
+  TempDir build, clean;
+  fmu::ExportOptions options;
+  options.outputs = {"load.x"};
+  export_netlist(netlist_path("position_servo"), build.path() / "servo.fmu", options);
+  // Only the .fmu travels: unpacked in an empty folder, as an importing tool does.
+  std::filesystem::copy_file(build.path() / "servo.fmu", clean.path() / "servo.fmu");
+  fmi::extract_zip(clean.path() / "servo.fmu", clean.path() / "unpacked");
+  const auto md = fmi::parse_model_description(read_text(clean.path() / "unpacked" / "modelDescription.xml"));
+  const auto binary = clean.path() / "unpacked" / fmi::binary_entry(md.model_identifier);
+
+  // Its dynamic dependencies: the C library's (and, in a sanitizer build, the sanitizer's
+  // runtime, which the importing program brings). Nothing of Jourdain, SUNDIALS, zlib,
+  // minizip, pugixml or the C++ runtime.
+  const CommandResult ldd = run_command("ldd " + shell_quote(binary));
+  REQUIRE(ldd.exit_code == 0);
+  MESSAGE(ldd.output);
+  CHECK(ldd.output.find("not found") == std::string::npos);
+  std::istringstream lines(ldd.output);
+  for (std::string line; std::getline(lines, line);) {
+    const std::string library = line.substr(line.find_first_not_of(" \t"));
+    const bool glibc = library.rfind("linux-vdso.so", 0) == 0 || library.rfind("libc.so", 0) == 0 ||
+                       library.rfind("libm.so", 0) == 0 || library.rfind("/lib64/ld-linux", 0) == 0 ||
+                       library.rfind("libdl.so", 0) == 0 || library.rfind("libpthread.so", 0) == 0 ||
+                       library.rfind("librt.so", 0) == 0;
+#ifdef JOURDAIN_FMU_SANITIZED
+    const bool allowed = glibc || library.find("san") != std::string::npos || library.rfind("libgcc_s", 0) == 0 ||
+                         library.rfind("libstdc++", 0) == 0;
+#else
+    const bool allowed = glibc;
+#endif
+    CHECK_MESSAGE(allowed, "the FMU's binary needs " << library);
+  }
+  // The importer is a program of its own that links no Jourdain library either, run with
+  // an empty environment (no LD_LIBRARY_PATH) from the clean folder.
+  CHECK(run_command("ldd " + shell_quote(FMU_STANDALONE_RUN)).output.find("jourdain") == std::string::npos);
+  const auto vr = std::to_string(
+      [&] {
+        for (const auto& v : md.variables)
+          if (v.name == "load.x") return v.value_reference;
+        return 999u;
+      }());
+  const CommandResult run_fmu =
+      run_command("cd " + shell_quote(clean.path()) + " && env -i " + shell_quote(FMU_STANDALONE_RUN) +
+                  " unpacked " + md.model_identifier + " '" + md.guid + "' 3 0.01 -- " + vr);
+  REQUIRE_MESSAGE(run_fmu.exit_code == 0, run_fmu.output);
+  const RunResult ref = run_file(netlist_path("position_servo"));
+  std::istringstream rows(run_fmu.output);
+  int count = 0;
+  double worst = 0.0;
+  for (double t, x; rows >> t >> x; ++count) worst = std::max(worst, std::abs(x - at_time(ref, "load.x", t)));
+  CHECK(count == 301);
+  CHECK(worst < 7e-6);  // as in the first test: the integration's accuracy
+}

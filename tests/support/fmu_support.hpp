@@ -1,0 +1,30 @@
+// Helpers for the FMI tests: exporting a netlist as an FMU, unpacking one.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "jourdain/components/fmi.hpp"
+#include "jourdain/fmu/export.hpp"
+#include "jourdain_test.hpp"
+
+namespace jourdain::test {
+
+// The FMU binary built with the tests' tree (framework/fmu: jourdain_fmu.so).
+std::filesystem::path fmu_runtime();
+
+// Exports `netlist` to `fmu` with the built-in components (options.output and
+// options.runtime are filled in). Throws as export_fmu does.
+fmu::ExportResult export_netlist(const std::filesystem::path& netlist, const std::filesystem::path& fmu,
+                                 fmu::ExportOptions options = {});
+
+// An FMU unpacked into a temporary folder of its own, with its model description.
+struct UnpackedFmu {
+  explicit UnpackedFmu(const std::filesystem::path& fmu);
+  TempDir dir;
+  fmi::ModelDescription md;
+  const std::filesystem::path& folder() const { return dir.path(); }
+  unsigned int vr(const std::string& variable) const;  // throws std::out_of_range
+};
+
+}  // namespace jourdain::test
