@@ -235,10 +235,12 @@ class CoSimulation final : public Component {
       parameter_error("fmu", file_ + ": an FMU for Model Exchange only; fmi.cosimulation needs Co-Simulation");
     if (md_.model_identifier.empty()) parameter_error("fmu", file_ + ": <CoSimulation> has no modelIdentifier");
 
-    std::set<std::string> taken = {"fmu", "communication_step"};
+    // The component's own names, and for each output the discrete state that holds it.
+    std::set<std::string> taken = {"fmu", "communication_step", "fmi_steps", "fmi_start_time", "fmi_sample_pending"};
     auto name_of = [&](const ScalarVariable& v) {
       std::string n = local_name(v.name);
-      if (!taken.insert(n).second)
+      const bool output = v.causality == "output";
+      if (!taken.insert(n).second || (output && !taken.insert("held_" + n).second))
         parameter_error("fmu", file_ + ": variable '" + v.name + "' would be named '" + n +
                                    "', a name another of its variables (or the component) takes");
       return n;
@@ -269,6 +271,7 @@ class CoSimulation final : public Component {
       const ScalarVariable& v = md_.variables[x.variable];
       x.conversion = v.type == VariableType::Real ? unit_conversion(md_, v.unit) : UnitConversion{};
       const std::string what = std::string(to_string(v.type)) + " " + v.causality + " '" + v.name + "'" +
+                               (x.conversion.unit.empty() ? "" : " [" + x.conversion.unit + "]") +
                                (v.description.empty() ? "" : ": " + v.description) + x.conversion.note;
       if (v.causality == "input") {
         x.port = declare_port(x.name, signal_domain(), PortSide::Response, what + " (unconnected: its start value)");
@@ -281,13 +284,13 @@ class CoSimulation final : public Component {
       }
       if (!x.conversion.unit.empty()) set_unit(x.port, x.conversion.unit);
     }
-    steps_ = declare_discrete("steps", 0.0, "communication steps taken (fmi2DoStep calls)");
-    start_ = declare_discrete("start_time", 0.0, "time the FMU was initialized at", "s");
-    pending_ = declare_discrete("sample_pending", 0.0, "1 between a step's outputs and the sampling of the inputs");
+    steps_ = declare_discrete("fmi_steps", 0.0, "communication steps taken (fmi2DoStep calls)");
+    start_ = declare_discrete("fmi_start_time", 0.0, "time the FMU was initialized at", "s");
+    pending_ = declare_discrete("fmi_sample_pending", 0.0, "1 between a step's outputs and the sampling of the inputs");
     communication_ = declare_zero_crossing("communication", CrossingDirection::Rising,
                                            "t - t_k: the next communication point");
     sample_ = declare_zero_crossing("sample", CrossingDirection::Rising,
-                                    "sample_pending - 1/2: the inputs are sampled once the outputs are known");
+                                    "fmi_sample_pending - 1/2: the inputs are sampled once the outputs are known");
   }
 
   void initialize(Eval& e) const override {

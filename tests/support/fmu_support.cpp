@@ -1,5 +1,7 @@
 #include "fmu_support.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace jourdain::test {
@@ -12,6 +14,18 @@ fmu::ExportResult export_netlist(const std::filesystem::path& netlist, const std
   options.output = fmu;
   options.runtime = fmu_runtime();
   return fmu::export_fmu(netlist, registry, options);
+}
+
+double value_after_events(const RunResult& r, const std::string& column, double t) {
+  const auto time = r.column("time"), y = r.column(column);
+  // The last row at or before t (rounding of t aside), then the next one.
+  const double slack = 1e-12 * std::max(1.0, std::abs(t));
+  size_t k = std::upper_bound(time.begin(), time.end(), t + slack) - time.begin();
+  if (k == 0) return y.front();
+  --k;
+  if (std::abs(time[k] - t) <= slack || k + 1 == time.size()) return y[k];
+  const double w = (t - time[k]) / (time[k + 1] - time[k]);
+  return y[k] + w * (y[k + 1] - y[k]);
 }
 
 UnpackedFmu::UnpackedFmu(const std::filesystem::path& fmu) {

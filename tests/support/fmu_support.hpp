@@ -18,6 +18,11 @@ std::filesystem::path fmu_runtime();
 fmu::ExportResult export_netlist(const std::filesystem::path& netlist, const std::filesystem::path& fmu,
                                  fmu::ExportOptions options = {});
 
+// A recorded column's value at t: linear between rows, and after the event when rows
+// before and after an event share the time t (an FMU's outputs at a communication point
+// are the model's after what happened there).
+double value_after_events(const RunResult& r, const std::string& column, double t);
+
 // An FMU unpacked into a temporary folder of its own, with its model description.
 struct UnpackedFmu {
   explicit UnpackedFmu(const std::filesystem::path& fmu);

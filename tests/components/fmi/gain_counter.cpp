@@ -5,12 +5,14 @@
 // request fails (fmi2Error) or warns at a given step. It links nothing of Jourdain.
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "jourdain/components/fmi2.hpp"
 
 namespace {
 
 struct Unit {
+  Unit(const fmi2CallbackFunctions& f, std::string n) : functions(f), name(std::move(n)) {}
   fmi2CallbackFunctions functions;  // copied: valid as long as the instance
   std::string name;
   double u = 0.0, y = 0.0, gain = 2.0;
@@ -41,7 +43,7 @@ fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2String guid, f
                               fmi2Boolean, fmi2Boolean) {
   if (type != fmi2CoSimulation || !f || !guid || std::string(guid) != "{8c4e810f-3df3-4a00-8276-176fa3c9f000}")
     return nullptr;
-  return new Unit{*f, name ? name : ""};
+  return new Unit(*f, name ? name : "");
 }
 void fmi2FreeInstance(fmi2Component c) { delete unit(c); }
 fmi2Status fmi2SetupExperiment(fmi2Component, fmi2Boolean, fmi2Real, fmi2Real, fmi2Boolean, fmi2Real) { return fmi2OK; }
