@@ -220,6 +220,8 @@ class CoSimulation final : public Component {
     declare_path("fmu", std::nullopt, "the FMI 2.0 Co-Simulation FMU (.fmu file); its parameters, inputs and outputs "
                                       "become this component's (`jourdain describe FILE.fmu` lists them)");
     set_decides_parameters("fmu");
+    // Nothing can be shown without an FMU: the reference says so, naming a file.
+    set_example("fmu", "model.fmu");
   }
 
   void declare_dependent_parameters() override {

@@ -83,6 +83,7 @@ class Registry {
   void add_file_type(std::string extension, std::string type, std::string parameter);
   // The kind of `file`, by its extension (any case), or nullptr.
   const FileType* file_type(const std::filesystem::path& file) const;
+  const std::map<std::string, FileType>& file_types() const { return file_types_; }  // by extension
 
   const ComponentType* find(const std::string& name) const;
   std::vector<const ComponentType*> all() const;  // sorted by name
