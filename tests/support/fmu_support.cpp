@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 namespace jourdain::test {
@@ -14,6 +15,16 @@ fmu::ExportResult export_netlist(const std::filesystem::path& netlist, const std
   options.output = fmu;
   options.runtime = fmu_runtime();
   return fmu::export_fmu(netlist, registry, options);
+}
+
+std::filesystem::path exported_once(const std::string& key, const std::filesystem::path& netlist,
+                                    const fmu::ExportOptions& options) {
+  static TempDir folder;
+  static std::map<std::string, std::filesystem::path> made;
+  if (auto it = made.find(key); it != made.end()) return it->second;
+  const auto fmu = folder.path() / (key + ".fmu");
+  export_netlist(netlist, fmu, options);
+  return made[key] = fmu;
 }
 
 double value_after_events(const RunResult& r, const std::string& column, double t) {

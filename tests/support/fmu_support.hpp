@@ -18,6 +18,12 @@ std::filesystem::path fmu_runtime();
 fmu::ExportResult export_netlist(const std::filesystem::path& netlist, const std::filesystem::path& fmu,
                                  fmu::ExportOptions options = {});
 
+// The same export made once per test program (FMUs are kept in a folder of its own until
+// the program ends): test cases and their subcases that need the same FMU share it.
+// `key` names the export (one netlist and options per key).
+std::filesystem::path exported_once(const std::string& key, const std::filesystem::path& netlist,
+                                    const fmu::ExportOptions& options = {});
+
 // A recorded column's value at t: linear between rows, and after the event when rows
 // before and after an event share the time t (an FMU's outputs at a communication point
 // are the model's after what happened there).

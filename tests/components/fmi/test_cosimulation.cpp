@@ -29,6 +29,14 @@ std::filesystem::path gain_counter_fmu(const std::filesystem::path& folder,
   return file;
 }
 
+// mass_spring_damper.json as an FMU: outputs mass.x and mass.v, parameter spring.stiffness.
+std::filesystem::path oscillator_fmu() {
+  fmu::ExportOptions options;
+  options.outputs = {"mass.x", "mass.v"};
+  options.parameters = {"spring.stiffness"};
+  return exported_once("msd", netlist_path("mass_spring_damper"), options);
+}
+
 std::string quoted(const std::filesystem::path& p) { return nlohmann::json(p.string()).dump(); }
 
 // A netlist of one FMU component "f" (its parameters `params`), run by the command line.
@@ -53,14 +61,10 @@ double max_abs_velocity(const RunResult& r, const std::string& column) {
 }  // namespace
 
 TEST_CASE("round trip: the mass-spring-damper's FMU as a component reproduces the netlist") {
-  TempDir tmp;
-  fmu::ExportOptions options;
-  options.outputs = {"mass.x", "mass.v"};
-  options.parameters = {"spring.stiffness"};
-  export_netlist(netlist_path("mass_spring_damper"), tmp.path() / "msd.fmu", options);
+  const auto fmu = oscillator_fmu();
   const double h = 0.001;
   auto netlist = [&](const std::string& extra) {
-    return R"({"components": {"msd": {"type": "fmi.cosimulation", "params": {"fmu": )" + quoted(tmp.path() / "msd.fmu") +
+    return R"({"components": {"msd": {"type": "fmi.cosimulation", "params": {"fmu": )" + quoted(fmu) +
            R"(, "communication_step": )" + std::to_string(h) + extra + R"(}}},
       "connections": [], "solver": {"method": "dopri5", "t_end": 5, "output_interval": 0.0025},
       "record": ["msd.mass_x", "msd.mass_v", "msd.fmi_steps"]})";
@@ -283,9 +287,8 @@ TEST_CASE("an fmi2Error during a run ends it (exit 1), naming the FMU and the ca
     CHECK(summary["final_values"]["f.steps"] == 3);  // the rows up to the failure are there
   }
   SUBCASE("an exported FMU whose own run fails inside (dx/dt = x², x(0) = 1, beyond t = 1 s)") {
-    export_netlist(kHere / "blow_up.json", tmp.path() / "blow_up.fmu");
     write_text(tmp.path() / "net.json", R"({"components": {"f": {"type": "fmi.cosimulation", "params": {"fmu": )" +
-                                            quoted(tmp.path() / "blow_up.fmu") + R"(, "communication_step": 0.01}}},
+                                            quoted(exported_once("blow_up", kHere / "blow_up.json")) + R"(, "communication_step": 0.01}}},
         "connections": [], "solver": {"method": "dopri5", "t_end": 2, "output_interval": 0.01}, "record": ["f.out"]})");
     const CommandResult r = run_cli(tmp.path() / "net.json", tmp.path() / "out");
     CHECK(r.exit_code == 1);
@@ -330,11 +333,8 @@ TEST_CASE("the FMU's unpacked copy is removed with the model") {
 
 TEST_CASE("each Context has its own instance of the FMU; a copy continues the run exactly") {
   TempDir tmp;
-  fmu::ExportOptions options;
-  options.outputs = {"mass.x"};
-  export_netlist(netlist_path("mass_spring_damper"), tmp.path() / "msd.fmu", options);
   const Netlist n = load(R"({"components": {"msd": {"type": "fmi.cosimulation", "params": {"fmu": )" +
-                         quoted(tmp.path() / "msd.fmu") + R"(, "communication_step": 0.01}}}, "connections": []})");
+                         quoted(oscillator_fmu()) + R"(, "communication_step": 0.01}}}, "connections": []})");
   const Model& m = n.model;
   struct Last final : Observer {
     void output(const Context&) override {}

@@ -99,12 +99,10 @@ TEST_CASE("the position servo's FMU follows its netlist within one local error p
 }
 
 TEST_CASE("the mass-spring-damper's FMU follows the closed form, its parameters set by the importer") {
-  TempDir tmp;
   fmu::ExportOptions options;
   options.outputs = {"mass.x", "mass.v"};
   options.parameters = {"spring.stiffness", "mass.mass"};
-  export_netlist(netlist_path("mass_spring_damper"), tmp.path() / "msd.fmu", options);
-  UnpackedFmu fmu(tmp.path() / "msd.fmu");
+  UnpackedFmu fmu(exported_once("msd", netlist_path("mass_spring_damper"), options));
   fmi_test::Binary binary(fmu.folder(), fmu.md.model_identifier);
   const RunResult ref = run_file(netlist_path("mass_spring_damper"));
   const auto x = fmu.vr("mass.x"), stiffness = fmu.vr("spring.stiffness");
@@ -137,12 +135,10 @@ TEST_CASE("the mass-spring-damper's FMU follows the closed form, its parameters 
 }
 
 TEST_CASE("instances of one FMU run side by side with their own parameters and share nothing") {
-  TempDir tmp;
   fmu::ExportOptions options;
-  options.outputs = {"mass.x"};
-  options.parameters = {"spring.stiffness"};
-  export_netlist(netlist_path("mass_spring_damper"), tmp.path() / "msd.fmu", options);
-  UnpackedFmu fmu(tmp.path() / "msd.fmu");
+  options.outputs = {"mass.x", "mass.v"};
+  options.parameters = {"spring.stiffness", "mass.mass"};
+  UnpackedFmu fmu(exported_once("msd", netlist_path("mass_spring_damper"), options));
   fmi_test::Binary binary(fmu.folder(), fmu.md.model_identifier);
   const auto x = fmu.vr("mass.x"), stiffness = fmu.vr("spring.stiffness");
   const double h = 0.01;

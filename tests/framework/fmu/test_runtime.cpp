@@ -12,7 +12,6 @@ namespace {
 
 // The mass-spring-damper as an FMU: output mass.x, tunable spring.stiffness and mass.mass.
 struct OscillatorFmu {
-  TempDir tmp;
   std::unique_ptr<UnpackedFmu> fmu;
   std::unique_ptr<fmi_test::Binary> binary;
   unsigned x = 0, stiffness = 0, mass = 0;
@@ -20,8 +19,7 @@ struct OscillatorFmu {
     fmu::ExportOptions options;
     options.outputs = {"mass.x"};
     options.parameters = {"spring.stiffness", "mass.mass"};
-    export_netlist(netlist_path("mass_spring_damper"), tmp.path() / "msd.fmu", options);
-    fmu = std::make_unique<UnpackedFmu>(tmp.path() / "msd.fmu");
+    fmu = std::make_unique<UnpackedFmu>(exported_once("msd", netlist_path("mass_spring_damper"), options));
     binary = std::make_unique<fmi_test::Binary>(fmu->folder(), fmu->md.model_identifier);
     x = fmu->vr("mass.x");
     stiffness = fmu->vr("spring.stiffness");
@@ -159,11 +157,9 @@ TEST_CASE("a tunable parameter changed between steps acts from the next step on"
 }
 
 TEST_CASE("events and warnings reach the importer's logger when it asks for them") {
-  TempDir tmp;
   fmu::ExportOptions options;
   options.outputs = {"load.x"};
-  export_netlist(netlist_path("position_servo"), tmp.path() / "servo.fmu", options);
-  UnpackedFmu fmu(tmp.path() / "servo.fmu");
+  UnpackedFmu fmu(exported_once("servo", netlist_path("position_servo"), options));
   fmi_test::Binary binary(fmu.folder(), fmu.md.model_identifier);
   auto run_to_two_seconds = [&](fmi_test::Instance& inst) {
     REQUIRE(inst.start(0.0) == fmi2OK);
@@ -191,10 +187,8 @@ TEST_CASE("events and warnings reach the importer's logger when it asks for them
 }
 
 TEST_CASE("a run that cannot go on inside fmi2DoStep is an fmi2Error with the model's message") {
-  TempDir tmp;
   // dx/dt = x², x(0) = 1: x = 1/(1 − t) has no value beyond t = 1 s.
-  export_netlist(source_dir() / "tests" / "components" / "fmi" / "blow_up.json", tmp.path() / "blow_up.fmu");
-  UnpackedFmu fmu(tmp.path() / "blow_up.fmu");
+  UnpackedFmu fmu(exported_once("blow_up", source_dir() / "tests" / "components" / "fmi" / "blow_up.json"));
   fmi_test::Binary binary(fmu.folder(), fmu.md.model_identifier);
   fmi_test::Instance inst(binary, "blow_up", fmu.md.guid);
   REQUIRE(inst.start(0.0) == fmi2OK);
