@@ -26,7 +26,9 @@
 // when the Context is initialized and freed with the Context; a copy of a Context gets a
 // copy of the instance through fmi2GetFMUstate/fmi2SetFMUstate when the FMU can do it. The
 // component itself holds the unpacked archive and the loaded binary, shared by every run
-// and removed with the model.
+// and removed with the model; an FMU that allows one instance per process only gets an
+// unpacked, loaded copy of its own for each instance.
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -145,14 +147,21 @@ class Instance final : public ComponentWorkspace {
   enum class Phase { Instantiated, Initializing, Stepping, Failed, Lost };
 
   struct Identity {
-    std::shared_ptr<const FmuBinary> binary;
+    // The unpacked FMU all instances share, or none when the FMU allows one instance per
+    // process only (canBeInstantiatedOnlyOncePerProcess): each instance then unpacks and
+    // loads a copy of its own, which the dynamic loader keeps apart.
+    std::shared_ptr<const FmuBinary> shared;
+    std::filesystem::path file;
+    std::shared_ptr<const ModelDescription> description;
     std::string name;  // the component's
-    std::string guid;
-    bool can_copy = false;
   };
 
-  explicit Instance(Identity id) : id_(std::move(id)), callbacks_{&log_message, &std::calloc, &std::free, nullptr, this} {
-    handle_ = f().instantiate(id_.name.c_str(), fmi2CoSimulation, id_.guid.c_str(), id_.binary->resource_uri().c_str(),
+  // Throws FmuError when a copy of its own cannot be unpacked.
+  explicit Instance(Identity id)
+      : id_(std::move(id)),
+        binary_(id_.shared ? id_.shared : std::make_shared<const FmuBinary>(id_.file, *id_.description)),
+        callbacks_{&log_message, &std::calloc, &std::free, nullptr, this} {
+    handle_ = f().instantiate(id_.name.c_str(), fmi2CoSimulation, id_.description->guid.c_str(), binary_->resource_uri().c_str(),
                               &callbacks_, fmi2False, fmi2False);
   }
   ~Instance() override {
@@ -164,8 +173,14 @@ class Instance final : public ComponentWorkspace {
   Instance& operator=(const Instance&) = delete;
 
   std::unique_ptr<ComponentWorkspace> clone() const override {
-    if (!id_.can_copy || !handle_ || phase == Phase::Failed || phase == Phase::Lost) return nullptr;
-    auto copy = std::make_unique<Instance>(id_);
+    if (!id_.description->can_get_and_set_fmu_state || !handle_ || phase == Phase::Failed || phase == Phase::Lost)
+      return nullptr;
+    std::unique_ptr<Instance> copy;
+    try {
+      copy = std::make_unique<Instance>(id_);
+    } catch (const std::exception&) {
+      return nullptr;  // no room for another unpacked copy: the run's copy cannot go on
+    }
     if (!copy->handle_) return nullptr;
     fmi2FMUstate state = nullptr;
     if (f().get_fmu_state(handle_, &state) > fmi2Warning) return nullptr;
@@ -178,7 +193,7 @@ class Instance final : public ComponentWorkspace {
     return copy;
   }
 
-  const Functions& f() const { return id_.binary->functions(); }
+  const Functions& f() const { return binary_->functions(); }
   fmi2Component handle() const { return handle_; }
   void keep(fmi2Status status, std::string text) const { log_.emplace_back(status, std::move(text)); }
   std::vector<std::pair<fmi2Status, std::string>> take_log() { return std::exchange(log_, {}); }
@@ -188,6 +203,7 @@ class Instance final : public ComponentWorkspace {
 
  private:
   Identity id_;
+  std::shared_ptr<const FmuBinary> binary_;
   fmi2CallbackFunctions callbacks_;  // the FMU may keep its address: it lives as long as the instance
   fmi2Component handle_ = nullptr;
   // The FMU reports through the logger whenever it is called, also while a copy of the
@@ -262,8 +278,9 @@ class CoSimulation final : public Component {
   }
 
   void configure() override {
+    description_ = std::make_shared<const ModelDescription>(md_);
     try {
-      binary_ = std::make_shared<const FmuBinary>(file_, md_);
+      binary_ = std::make_shared<const FmuBinary>(file_, md_);  // whether it can be loaded here, now
     } catch (const FmuError& e) {
       parameter_error("fmu", file_ + ": " + e.what());
     } catch (const std::filesystem::filesystem_error& e) {
@@ -300,7 +317,13 @@ class CoSimulation final : public Component {
     if (Instance* old = e.find_workspace<Instance>(); old && old->phase != Instance::Phase::Instantiated &&
                                                       old->phase != Instance::Phase::Initializing)
       e.drop_workspace();
-    Instance& inst = e.workspace<Instance>([&] { return new Instance(identity()); });
+    Instance& inst = e.workspace<Instance>([&] {
+      try {
+        return new Instance(identity());
+      } catch (const FmuError& err) {
+        throw SimulationError(e.time(), {name()}, "FMU " + file_ + ": a copy for this run: " + err.what());
+      }
+    });
     if (!inst.handle()) fail(e, inst, fmi2Error, "fmi2Instantiate (it returned no instance)");
     if (inst.phase == Instance::Phase::Instantiated) {
       set_parameters(e, inst, /*all=*/true);
@@ -324,7 +347,11 @@ class CoSimulation final : public Component {
   }
 
   void calc_zero_crossings(Eval& e) const override {
-    e.set_zero_crossing(communication_, e.time() - next_point(e));
+    // A point reached to rounding counts as reached: a run that ends on it (an importing
+    // tool's step of k h + h against t_0 + (k + 1) h) sees its event there, not a rounding
+    // unit into the next run, whose start would then sit on the zero and see no crossing.
+    const double next = next_point(e);
+    e.set_zero_crossing(communication_, e.time() - next + 1e-12 * std::max(1.0, std::abs(next)));
     e.set_zero_crossing(sample_, e.discrete(pending_) - 0.5);
   }
 
@@ -407,7 +434,7 @@ class CoSimulation final : public Component {
   }
 
   Instance::Identity identity() const {
-    return {binary_, name(), md_.guid, md_.can_get_and_set_fmu_state};
+    return {md_.can_be_instantiated_only_once_per_process ? nullptr : binary_, file_, description_, name()};
   }
 
   double next_point(const Eval& e) const {
@@ -515,6 +542,7 @@ class CoSimulation final : public Component {
 
   std::string file_;
   ModelDescription md_;
+  std::shared_ptr<const ModelDescription> description_;  // md_, for the instances
   std::shared_ptr<const FmuBinary> binary_;
   std::vector<Exchange> exchanges_;
   std::vector<FmuParameter> parameters_;

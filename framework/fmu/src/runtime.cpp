@@ -406,19 +406,19 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real currentCommunicationPoint, fmi2R
     const double t = currentCommunicationPoint, h = communicationStepSize;
     if (!(h > 0.0)) throw std::runtime_error("the communication step must be positive (got " + std::to_string(h) + ")");
     // The importer's time and the FMU's agree to rounding (steps of variable size are
-    // accepted; going back needs fmi2SetFMUstate).
+    // accepted; going back needs fmi2SetFMUstate). The run goes on from its own time, not
+    // the importer's rounding of it: a jump of one rounding unit could land a zero-crossing
+    // function (an event due exactly there) on zero, where no crossing is seen any more.
     if (std::abs(t - inst.ctx.t) > 1e-9 * std::max(1.0, std::abs(t)))
       throw std::runtime_error("the communication point " + std::to_string(t) + " s is not the FMU's time " +
                                std::to_string(inst.ctx.t) + " s");
-    inst.ctx.t = t;
     SolverSettings s = inst.settings;
-    s.t_start = t;
-    s.t_end = t + h;
-    s.output_interval = h;
+    s.t_start = inst.ctx.t;
+    s.t_end = std::max(t + h, inst.ctx.t);
+    s.output_interval = s.t_end - s.t_start;
     EndOfStep observer;
     SolverStats stats;
-    simulate(inst.netlist.model, inst.ctx, s, observer, stats, solvers(inst.registry));
-    inst.ctx.t = s.t_end;
+    if (s.t_end > s.t_start) simulate(inst.netlist.model, inst.ctx, s, observer, stats, solvers(inst.registry));
     inst.netlist.model.evaluate(inst.ctx);
     inst.evaluated = true;
     return inst.report();

@@ -2,7 +2,9 @@
 // would make one (gain_counter.xml describes it): its input u is in mm and its output y in
 // bar (y = gain u while the Boolean input enable holds, else y keeps its value), it counts
 // its steps (an Integer output), carries a String parameter and a String output, and on
-// request fails (fmi2Error) or warns at a given step. It links nothing of Jourdain.
+// request fails (fmi2Error) or warns at a given step. It links nothing of Jourdain. Like
+// many tools' FMUs it keeps state in its binary, a count of the instances alive, which
+// tells whether two instances share one loaded copy of it.
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -10,6 +12,8 @@
 #include "jourdain/components/fmi2.hpp"
 
 namespace {
+
+int instances_alive = 0;  // in this loaded copy of the binary
 
 struct Unit {
   Unit(const fmi2CallbackFunctions& f, std::string n) : functions(f), name(std::move(n)) {}
@@ -43,9 +47,13 @@ fmi2Component fmi2Instantiate(fmi2String name, fmi2Type type, fmi2String guid, f
                               fmi2Boolean, fmi2Boolean) {
   if (type != fmi2CoSimulation || !f || !guid || std::string(guid) != "{8c4e810f-3df3-4a00-8276-176fa3c9f000}")
     return nullptr;
+  ++instances_alive;
   return new Unit(*f, name ? name : "");
 }
-void fmi2FreeInstance(fmi2Component c) { delete unit(c); }
+void fmi2FreeInstance(fmi2Component c) {
+  --instances_alive;
+  delete unit(c);
+}
 fmi2Status fmi2SetupExperiment(fmi2Component, fmi2Boolean, fmi2Real, fmi2Real, fmi2Boolean, fmi2Real) { return fmi2OK; }
 fmi2Status fmi2EnterInitializationMode(fmi2Component c) {
   unit(c)->initializing = true;
@@ -83,6 +91,7 @@ fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t
     if (vr[k] == 0) v[k] = unit(c)->steps;
     else if (vr[k] == 1) v[k] = unit(c)->fail_at;
     else if (vr[k] == 2) v[k] = unit(c)->warn_at;
+    else if (vr[k] == 3) v[k] = instances_alive;
     else return fmi2Error;
   }
   return fmi2OK;

@@ -84,18 +84,21 @@ TEST_CASE("round trip: the mass-spring-damper's FMU as a component reproduces th
     for (size_t k = 0; k < time.size(); ++k) {
       if (k + 1 < time.size() && time[k + 1] == time[k]) continue;  // the row before an event
       // The communication point whose outputs the row holds: the event's, for the row after
-      // an event (placed a hair after its point); for an output time, the last point before
-      // it (an output time on a point is recorded before the point's event).
+      // an event; else the last point before the row. An output time on a point (to the
+      // event's placing, 1e-10 s) may come before or after the point's event: left out.
       const double n = time[k] / h, nearest = std::round(n);
-      const bool after_event = k > 0 && time[k - 1] == time[k];
-      const double t_k = after_event ? nearest * h : std::max(0.0, (std::abs(n - nearest) < 1e-6 ? nearest - 1 : std::floor(n)) * h);
+      const bool after_event = k > 0 && time[k - 1] == time[k], on_point = std::abs(n - nearest) < 1e-6;
+      if (on_point && !after_event) continue;
+      const double t_k = (on_point ? nearest : std::floor(n)) * h;
       worst_at_points = std::max(worst_at_points, std::abs(x[k] - free_response(t_k, 100.0)));
       worst = std::max(worst, std::abs(x[k] - free_response(time[k], 100.0)));
     }
     MESSAGE("largest |Δx|: " << worst_at_points << " m against x(t_k), " << worst << " m against x(t)");
     CHECK(worst_at_points < 1e-7);
     CHECK(worst <= h * v_max);
-    CHECK(worst > 0.5 * h * v_max);  // the hold is seen: the bound is not loose
+    // The hold is seen: the output rows half a step after a point (every 2.5 ms) lag by
+    // h/2, at speeds up to v_max.
+    CHECK(worst > 0.25 * h * v_max);
   }
   SUBCASE("with a stiffer spring given in the netlist (an FMU parameter, with its unit)") {
     const RunResult r = run(netlist(R"(, "spring_stiffness": "0.4 kN/m")"));
@@ -216,7 +219,7 @@ TEST_CASE("`jourdain describe` on an FMU file lists its ports and parameters") {
   REQUIRE(json.exit_code == 0);
   const auto d = nlohmann::json::parse(json.output);
   CHECK(d["type"] == "fmi.cosimulation");
-  CHECK(d["ports"].size() == 4);  // u, y, steps, enable
+  CHECK(d["ports"].size() == 5);  // u, y, steps, enable, instances
 }
 
 TEST_CASE("FMUs that cannot be used are refused at load, naming the FMU (exit 2)") {
@@ -376,6 +379,24 @@ TEST_CASE("each Context has its own instance of the FMU; a copy continues the ru
     advance(alone, 1.0);
     CHECK(results[0] == m.value(alone, held));
     CHECK(results[1] == m.value(alone, held));
+  }
+  SUBCASE("an FMU that allows one instance per process: each run loads a copy of its own") {
+    // gain_counter counts the instances alive in its loaded binary (output "instances").
+    std::string description = read_text(kHere / "gain_counter.xml");
+    auto instances_seen = [&](const std::string& xml) {
+      TempDir own;
+      const Netlist g = load(R"({"components": {"f": {"type": "fmi.cosimulation", "params": {"fmu": )" +
+                             quoted(gain_counter_fmu(own.path(), xml)) + R"(}}}, "connections": []})");
+      const auto& instances = g.model.recordable("f.instances");
+      Context a = g.model.make_context(0.0), b = g.model.make_context(0.0);
+      g.model.initialize(a);
+      g.model.initialize(b);
+      g.model.initialize(a);  // again, now that b's instance is alive too
+      return std::make_pair(g.model.value(a, instances), g.model.value(b, instances));
+    };
+    CHECK(instances_seen(description) == std::make_pair(2.0, 2.0));  // one binary, two instances
+    description.replace(description.find("canGetAndSetFMUstate"), 0, "canBeInstantiatedOnlyOncePerProcess=\"true\" ");
+    CHECK(instances_seen(description) == std::make_pair(1.0, 1.0));  // two binaries
   }
   SUBCASE("an FMU that cannot save its state: the copy says so when it needs the instance") {
     const auto counter = gain_counter_fmu(tmp.path());

@@ -3,6 +3,7 @@
 // against `jourdain run` of the same netlist, several instances at once, inputs sampled and
 // held by the importer, and the FMU run from a clean folder by a program that carries
 // nothing of Jourdain.
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <thread>
@@ -236,6 +237,38 @@ TEST_CASE("an input the importer samples and holds: the error is bounded by the 
   CHECK(e5 <= bound_per_h * 0.005);
   // Sample and hold is a first-order method: halving h halves the error.
   CHECK(e5 / e10 == doctest::Approx(0.5).epsilon(0.1));
+}
+
+TEST_CASE("a netlist holding an FMU is exported with it, at its relative place, and runs it inside") {
+  TempDir tmp;
+  fmu::ExportOptions inner;
+  inner.outputs = {"mass.x", "mass.v"};
+  inner.parameters = {"spring.stiffness", "mass.mass"};
+  std::filesystem::create_directories(tmp.path() / "parts");
+  std::filesystem::copy_file(exported_once("msd", netlist_path("mass_spring_damper"), inner),
+                             tmp.path() / "parts" / "msd.fmu");
+  write_text(tmp.path() / "outer.json", R"({"components": {
+      "msd": {"type": "fmi.cosimulation", "params": {"fmu": "parts/msd.fmu", "communication_step": 0.01}},
+      "x": {"type": "signal.output", "params": {"unit": "m"}}},
+    "connections": [["msd.mass_x", "x.in"]], "solver": {"method": "rk4", "t_end": 1, "output_interval": 0.01}})");
+  const auto result = export_netlist(tmp.path() / "outer.json", tmp.path() / "outer.fmu");
+  REQUIRE(result.packed.size() == 2);
+  CHECK(result.can_get_and_set_state);  // the FMU inside can save its state
+  const auto entries = fmi::zip_entries(tmp.path() / "outer.fmu");
+  for (const char* entry : {"resources/model/outer.json", "resources/model/parts/msd.fmu"})
+    CHECK_MESSAGE(std::find(entries.begin(), entries.end(), entry) != entries.end(), entry);
+
+  UnpackedFmu fmu(tmp.path() / "outer.fmu");
+  fmi_test::Binary binary(fmu.folder(), fmu.md.model_identifier);
+  fmi_test::Instance inst(binary, "outer", fmu.md.guid);
+  REQUIRE(inst.start(0.0) == fmi2OK);
+  // Each outer step ends on a communication point of the FMU inside, whose event is handled
+  // there: the output is the inner FMU's x(t), the closed form to dopri5's accuracy.
+  double worst = 0.0;
+  step_through(inst, 1.0, 0.01, [&](double t) {
+    worst = std::max(worst, std::abs(inst.get(fmu.vr("x")) - free_response(t, 0.1, 100, 2, 1)));
+  });
+  CHECK(worst < 1e-7);
 }
 
 TEST_CASE("the FMU runs from a clean folder with nothing of Jourdain: glibc is all its binary needs") {
