@@ -21,7 +21,9 @@ struct ZipReader {
   unzFile file = nullptr;
   explicit ZipReader(const std::filesystem::path& archive) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(archive, ec)) throw FmuError("no such file");
+    const auto status = std::filesystem::status(archive, ec);
+    if (!std::filesystem::exists(status)) throw FmuError("no such file");
+    if (!std::filesystem::is_regular_file(status)) throw FmuError("not a regular file (an FMU is a zip archive)");
     file = unzOpen64(archive.c_str());
     if (!file) throw FmuError("not a zip archive (an FMU is one): the file cannot be opened as one");
   }

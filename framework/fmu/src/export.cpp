@@ -260,6 +260,14 @@ ExportResult export_fmu(const std::filesystem::path& netlist_file, Registry& reg
   auto located = [&](const InputError& e, const std::string& option) {
     return InputError({file, option, e.where().component, ""}, e.message());
   };
+  // What a numeric parameter "comp.param" is, in its component's words.
+  auto described = [&](const ParameterInfo& p) {
+    const Component& c = *m.components()[p.component];
+    const std::string name = p.name.substr(p.name.rfind('.') + 1);
+    for (const auto& spec : c.parameter_specs())
+      if (spec.name == name && !spec.description.empty()) return spec.description + " (" + p.name + ")";
+    return "parameter " + p.name + " of the netlist";
+  };
 
   // Inputs: signal.input components, or numeric parameters.
   for (const std::string& name : options.inputs.empty() ? of_type("signal.input") : options.inputs) {
@@ -272,8 +280,7 @@ ExportResult export_fmu(const std::filesystem::path& netlist_file, Registry& reg
     try {
       const ParameterInfo& p = m.parameter(target);
       add(ManifestVariable::Causality::Input, name, target, p.unit, p.default_value,
-          component ? "external input '" + name + "'" : "parameter " + target + " of the netlist, held between steps",
-          option);
+          component ? "external input '" + name + "'" : described(p) + ", held over each step", option);
       input_targets.insert(target);
     } catch (const InputError& e) {
       throw located(e, option);
@@ -291,10 +298,9 @@ ExportResult export_fmu(const std::filesystem::path& netlist_file, Registry& reg
     try {
       const ParameterInfo& p = m.parameter(name);
       if (input_targets.count(name)) bad(option, "'" + name + "' is an input already");
-      add(ManifestVariable::Causality::Parameter, name, name, p.unit, p.default_value, "parameter " + name + " of the netlist",
-          option);
+      add(ManifestVariable::Causality::Parameter, name, name, p.unit, p.default_value, described(p), option);
     } catch (const InputError& e) {
-      if (e.where().file == file) throw;
+      if (!e.where().json_path.empty()) throw;  // located already (by bad())
       throw located(e, option);
     }
   }

@@ -330,3 +330,38 @@ TEST_CASE("the FMU runs from a clean folder with nothing of Jourdain: glibc is a
   CHECK(error_fmu <= 300 * (1e-6 * 0.7 + 1e-9));
   MESSAGE("largest error of x: " << error_fmu << " m in the FMU, " << error_run << " m in the netlist's run");
 }
+
+TEST_CASE("jourdain export-fmu: what it writes, and what it refuses (exit 2, naming the option)") {
+  TempDir tmp;
+  auto cli = [&](const std::string& netlist, const std::string& options) {
+    return run_command(shell_quote(jourdain_exe()) + " export-fmu " + shell_quote(netlist) + " -o " +
+                       shell_quote(tmp.path() / "out.fmu") + " " + options);
+  };
+  const std::string servo = netlist_path("position_servo").string();
+  const CommandResult ok = cli(servo, "--outputs load.x,pi.command --parameters pi.kp");
+  REQUIRE_MESSAGE(ok.exit_code == 0, ok.output);
+  CHECK(ok.output.find("2 outputs, 1 parameters") != std::string::npos);
+  CHECK(std::filesystem::is_regular_file(tmp.path() / "out.fmu"));
+  const auto md = fmi::parse_model_description(fmi::read_zip_entry(tmp.path() / "out.fmu", "modelDescription.xml"));
+  CHECK(md.model_identifier == "position_servo");
+  // The parameter's own words, and its name.
+  CHECK(md.variables[0].description.rfind("proportional gain", 0) == 0);
+  CHECK(md.variables[0].description.find("(pi.kp)") != std::string::npos);
+
+  auto refused = [&](const CommandResult& r, const std::string& what) {
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(r.output.find(what) != std::string::npos, r.output);
+  };
+  refused(cli(servo, "--outputs load.y"), "--outputs load.y");
+  refused(cli(servo, "--outputs load.y"), "did you mean 'load.x'");
+  refused(cli(servo, ""), "the FMU would have no outputs");
+  refused(cli(servo, "--outputs load.x --parameters pi.kq"), "--parameters pi.kq");
+  refused(cli(servo, "--outputs load.x --inputs setpoint"), "neither a signal.input component nor a numeric parameter");
+  refused(cli(servo, "--outputs load.x --inputs pi.kp --parameters pi.kp"), "'pi.kp' is an input already");
+  refused(cli(servo, "--outputs load.x,load.x"), "two variables named 'load.x'");
+  refused(cli(servo, "--outputs load.x --model-identifier 9lives"), "is not a C identifier");
+  refused(cli(netlist_path("servo_oil_column").string(), "--outputs load.x"), "only a dynamic netlist");
+  write_text(tmp.path() / "plugged.json", R"({"plugins": [)" + nlohmann::json(TINY_PLUGIN).dump() +
+                                             R"(], "components": {"m": {"type": "mechanical1d.mass"}}})");
+  refused(cli((tmp.path() / "plugged.json").string(), "--outputs m.x"), "a netlist with plugins cannot be exported yet");
+}
