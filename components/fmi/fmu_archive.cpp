@@ -109,7 +109,7 @@ ZipWriter::~ZipWriter() {
   std::filesystem::remove(path_, ec);  // never a half-written archive
 }
 
-void ZipWriter::add(const std::string& entry, const std::string& content) {
+void ZipWriter::add(const std::string& entry, const std::string& content, bool fast) {
   zip_fileinfo info{};
   const std::time_t now = std::time(nullptr);
   if (const std::tm* t = std::localtime(&now)) {
@@ -119,7 +119,7 @@ void ZipWriter::add(const std::string& entry, const std::string& content) {
   auto* zip = static_cast<zipFile>(zip_);
   const bool large = content.size() >= 0xffffffffu;
   if (zipOpenNewFileInZip64(zip, entry.c_str(), &info, nullptr, 0, nullptr, 0, nullptr, Z_DEFLATED,
-                            Z_DEFAULT_COMPRESSION, large ? 1 : 0) != ZIP_OK)
+                            fast ? Z_BEST_SPEED : Z_DEFAULT_COMPRESSION, large ? 1 : 0) != ZIP_OK)
     throw FmuError("cannot add '" + entry + "' to " + path_.string());
   for (size_t at = 0; at < content.size();) {
     const unsigned chunk = static_cast<unsigned>(std::min<size_t>(content.size() - at, 1u << 30));
@@ -130,10 +130,10 @@ void ZipWriter::add(const std::string& entry, const std::string& content) {
   if (zipCloseFileInZip(zip) != ZIP_OK) throw FmuError("cannot write '" + entry + "' into " + path_.string());
 }
 
-void ZipWriter::add_file(const std::string& entry, const std::filesystem::path& file) {
+void ZipWriter::add_file(const std::string& entry, const std::filesystem::path& file, bool fast) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw FmuError("cannot read " + file.string());
-  add(entry, std::string(std::istreambuf_iterator<char>(in), {}));
+  add(entry, std::string(std::istreambuf_iterator<char>(in), {}), fast);
 }
 
 void ZipWriter::close() {

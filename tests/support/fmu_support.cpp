@@ -13,7 +13,7 @@ fmu::ExportResult export_netlist(const std::filesystem::path& netlist, const std
                                  fmu::ExportOptions options) {
   Registry registry = builtin_registry();
   options.output = fmu;
-  options.runtime = fmu_runtime();
+  if (options.runtime.empty()) options.runtime = fmu_runtime();
   return fmu::export_fmu(netlist, registry, options);
 }
 

@@ -13,8 +13,9 @@ namespace jourdain::test {
 // The FMU binary built with the tests' tree (framework/fmu: jourdain_fmu.so).
 std::filesystem::path fmu_runtime();
 
-// Exports `netlist` to `fmu` with the built-in components (options.output and
-// options.runtime are filled in). Throws as export_fmu does.
+// Exports `netlist` to `fmu` with the built-in components (options.output is filled in,
+// and options.runtime when empty: the FMU binary built with the tests). Throws as
+// export_fmu does.
 fmu::ExportResult export_netlist(const std::filesystem::path& netlist, const std::filesystem::path& fmu,
                                  fmu::ExportOptions options = {});
 

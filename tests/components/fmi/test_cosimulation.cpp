@@ -62,17 +62,17 @@ double max_abs_velocity(const RunResult& r, const std::string& column) {
 
 TEST_CASE("round trip: the mass-spring-damper's FMU as a component reproduces the netlist") {
   const auto fmu = oscillator_fmu();
-  const double h = 0.001;
+  const double h = 0.002;
   auto netlist = [&](const std::string& extra) {
     return R"({"components": {"msd": {"type": "fmi.cosimulation", "params": {"fmu": )" + quoted(fmu) +
            R"(, "communication_step": )" + std::to_string(h) + extra + R"(}}},
-      "connections": [], "solver": {"method": "dopri5", "t_end": 5, "output_interval": 0.0025},
+      "connections": [], "solver": {"method": "dopri5", "t_end": 2.5, "output_interval": 0.005},
       "record": ["msd.mass_x", "msd.mass_v", "msd.fmi_steps"]})";
   };
   SUBCASE("as exported") {
     const RunResult r = run(netlist(""));
     REQUIRE(r.finished);
-    CHECK(r.column("msd.fmi_steps").back() == 5000);
+    CHECK(r.column("msd.fmi_steps").back() == 1250);
     // The component holds the FMU's output over each step of h: x(t_k) from the event at
     // t_k (just after t_k) until the next. At the communication points it is the closed
     // form to the integration's accuracy (dopri5, rtol 1e-8 on |x| ≤ 0.1 m: 1e-7 m);
@@ -96,7 +96,7 @@ TEST_CASE("round trip: the mass-spring-damper's FMU as a component reproduces th
     MESSAGE("largest |Δx|: " << worst_at_points << " m against x(t_k), " << worst << " m against x(t)");
     CHECK(worst_at_points < 1e-7);
     CHECK(worst <= h * v_max);
-    // The hold is seen: the output rows half a step after a point (every 2.5 ms) lag by
+    // The hold is seen: the output rows half a step after a point (every 5 ms) lag by
     // h/2, at speeds up to v_max.
     CHECK(worst > 0.25 * h * v_max);
   }
@@ -105,7 +105,7 @@ TEST_CASE("round trip: the mass-spring-damper's FMU as a component reproduces th
     REQUIRE(r.finished);
     // x(t_k) of the free response with k = 400 N/m, held from t_k on.
     double worst = 0.0;
-    for (double t = 0.0; t < 5.0; t += 0.25)
+    for (double t = 0.0; t < 2.5; t += 0.25)
       worst = std::max(worst, std::abs(value_after_events(r, "msd.mass_x", t + 0.5 * h) - free_response(t, 400.0)));
     CHECK(worst < 1e-7);
   }
@@ -138,21 +138,21 @@ TEST_CASE("round trip in a loop: the servo's controller around its plant's FMU")
                                 R"(, "communication_step": )" + std::to_string(h) + R"(}}},
       "connections": [["setpoint.out", "error.in1"], ["plant.load_position", "error.in2"],
                       ["error.out", "pi.error"], ["pi.command", "plant.command"]],
-      "solver": {"method": "dopri5", "t_end": 3, "rtol": 1e-8, "atol": 1e-10, "output_interval": 0.002},
+      "solver": {"method": "dopri5", "t_end": 2, "rtol": 1e-8, "atol": 1e-10, "output_interval": 0.002},
       "record": ["plant.load_position"]})";
     const RunResult r = run(netlist);
     REQUIRE(r.finished);
     const auto time = r.column("time"), x = r.column("plant.load_position");
     double worst = 0.0;
     for (size_t k = 0; k < time.size(); ++k) worst = std::max(worst, std::abs(x[k] - value_after_events(ref, "load.x", time[k])));
-    CHECK(std::abs(x.back() - 0.7) < 0.01);  // at the set-point, as the netlist
+    CHECK(std::abs(x.back() - 0.7) < 0.01);  // at the set-point at 2 s, as the netlist
     return worst;
   };
-  const double e2 = largest_error(0.002), e1 = largest_error(0.001);
-  MESSAGE("largest |Δx|: " << e2 << " m at h = 2 ms, " << e1 << " m at h = 1 ms (max |v| = " << v_max << " m/s)");
+  const double e4 = largest_error(0.004), e2 = largest_error(0.002);
+  MESSAGE("largest |Δx|: " << e4 << " m at h = 4 ms, " << e2 << " m at h = 2 ms (max |v| = " << v_max << " m/s)");
+  CHECK(e4 <= 2 * 0.004 * v_max);
   CHECK(e2 <= 2 * 0.002 * v_max);
-  CHECK(e1 <= 2 * 0.001 * v_max);
-  CHECK(e1 / e2 == doctest::Approx(0.5).epsilon(0.1));
+  CHECK(e2 / e4 == doctest::Approx(0.5).epsilon(0.1));
 }
 
 TEST_CASE("an FMU made as another tool makes one: units, Integer, Boolean and String variables") {

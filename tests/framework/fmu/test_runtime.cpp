@@ -30,6 +30,12 @@ struct OscillatorFmu {
   }
 };
 
+// Unpacked and loaded once for the whole program: the test cases make their own instances.
+const OscillatorFmu& oscillator() {
+  static const OscillatorFmu f;
+  return f;
+}
+
 bool logged(const fmi_test::Instance& inst, fmi2Status status, const std::string& part) {
   for (const auto& m : inst.messages)
     if (m.status == status && m.text.find(part) != std::string::npos) return true;
@@ -48,7 +54,7 @@ std::vector<double> trajectory(fmi_test::Instance& inst, unsigned vr, double t0,
 }  // namespace
 
 TEST_CASE("calls out of the standard's order are refused with a message") {
-  OscillatorFmu f;
+  const OscillatorFmu& f = oscillator();
   auto inst = f.instance();
   REQUIRE(inst->valid());
   CHECK(inst->step(0.0, 0.01) == fmi2Error);
@@ -78,7 +84,7 @@ TEST_CASE("calls out of the standard's order are refused with a message") {
 }
 
 TEST_CASE("bad values and names are refused, and nothing is set") {
-  OscillatorFmu f;
+  const OscillatorFmu& f = oscillator();
   auto inst = f.instance();
   REQUIRE(inst->start(0.0) == fmi2OK);
   SUBCASE("outside the parameter's range") {
@@ -105,14 +111,14 @@ TEST_CASE("bad values and names are refused, and nothing is set") {
 }
 
 TEST_CASE("an FMU description of another FMU (its GUID) is refused at instantiation") {
-  OscillatorFmu f;
+  const OscillatorFmu& f = oscillator();
   fmi_test::Instance inst(*f.binary, "wrong", "{00000000-0000-0000-0000-000000000000}");
   CHECK_FALSE(inst.valid());
   CHECK(logged(inst, fmi2Error, "is not this FMU's"));
 }
 
 TEST_CASE("a saved state brings the run back to where it was, bit for bit") {
-  OscillatorFmu f;
+  const OscillatorFmu& f = oscillator();
   auto inst = f.instance();
   REQUIRE(inst->start(0.0) == fmi2OK);
   const double h = 0.01;
@@ -132,7 +138,7 @@ TEST_CASE("a saved state brings the run back to where it was, bit for bit") {
 }
 
 TEST_CASE("fmi2Reset starts the instance again: the same run, bit for bit") {
-  OscillatorFmu f;
+  const OscillatorFmu& f = oscillator();
   auto inst = f.instance();
   REQUIRE(inst->start(0.0) == fmi2OK);
   const std::vector<double> first = trajectory(*inst, f.x, 0.0, 40, 0.01);
@@ -142,7 +148,7 @@ TEST_CASE("fmi2Reset starts the instance again: the same run, bit for bit") {
 }
 
 TEST_CASE("a tunable parameter changed between steps acts from the next step on") {
-  OscillatorFmu f;
+  const OscillatorFmu& f = oscillator();
   auto a = f.instance("a"), b = f.instance("b");
   REQUIRE(a->start(0.0) == fmi2OK);
   REQUIRE(b->start(0.0) == fmi2OK);

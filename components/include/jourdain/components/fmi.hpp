@@ -36,8 +36,9 @@ class ZipWriter {
   ~ZipWriter();  // an archive not closed is removed
   ZipWriter(const ZipWriter&) = delete;
   ZipWriter& operator=(const ZipWriter&) = delete;
-  void add(const std::string& entry, const std::string& content);
-  void add_file(const std::string& entry, const std::filesystem::path& file);
+  // `fast`: deflate for speed rather than size (zlib's level 1), for large binaries.
+  void add(const std::string& entry, const std::string& content, bool fast = false);
+  void add_file(const std::string& entry, const std::filesystem::path& file, bool fast = false);
   void close();  // throws FmuError when the archive cannot be completed
 
  private:
