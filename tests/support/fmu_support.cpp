@@ -27,6 +27,13 @@ std::filesystem::path exported_once(const std::string& key, const std::filesyste
   return made[key] = fmu;
 }
 
+std::filesystem::path oscillator_fmu() {
+  fmu::ExportOptions options;
+  options.outputs = {"mass.x", "mass.v"};
+  options.parameters = {"spring.stiffness", "mass.mass"};
+  return exported_once("msd", netlist_path("mass_spring_damper"), options);
+}
+
 double value_after_events(const RunResult& r, const std::string& column, double t) {
   const auto time = r.column("time"), y = r.column(column);
   // The last row at or before t (rounding of t aside), then the next one.

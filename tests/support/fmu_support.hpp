@@ -25,6 +25,10 @@ fmu::ExportResult export_netlist(const std::filesystem::path& netlist, const std
 std::filesystem::path exported_once(const std::string& key, const std::filesystem::path& netlist,
                                     const fmu::ExportOptions& options = {});
 
+// netlists/mass_spring_damper.json as an FMU (exported_once): outputs mass.x and mass.v,
+// parameters spring.stiffness and mass.mass.
+std::filesystem::path oscillator_fmu();
+
 // A recorded column's value at t: linear between rows, and after the event when rows
 // before and after an event share the time t (an FMU's outputs at a communication point
 // are the model's after what happened there).

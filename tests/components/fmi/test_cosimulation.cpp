@@ -29,14 +29,6 @@ std::filesystem::path gain_counter_fmu(const std::filesystem::path& folder,
   return file;
 }
 
-// mass_spring_damper.json as an FMU: outputs mass.x and mass.v, parameter spring.stiffness.
-std::filesystem::path oscillator_fmu() {
-  fmu::ExportOptions options;
-  options.outputs = {"mass.x", "mass.v"};
-  options.parameters = {"spring.stiffness"};
-  return exported_once("msd", netlist_path("mass_spring_damper"), options);
-}
-
 std::string quoted(const std::filesystem::path& p) { return nlohmann::json(p.string()).dump(); }
 
 // A netlist of one FMU component "f" (its parameters `params`), run by the command line.

@@ -101,10 +101,7 @@ TEST_CASE("the position servo's FMU follows its netlist within one local error p
 }
 
 TEST_CASE("the mass-spring-damper's FMU follows the closed form, its parameters set by the importer") {
-  fmu::ExportOptions options;
-  options.outputs = {"mass.x", "mass.v"};
-  options.parameters = {"spring.stiffness", "mass.mass"};
-  UnpackedFmu fmu(exported_once("msd", netlist_path("mass_spring_damper"), options));
+  UnpackedFmu fmu(oscillator_fmu());
   fmi_test::Binary binary(fmu.folder(), fmu.md.model_identifier);
   const RunResult ref = run_file(netlist_path("mass_spring_damper"));
   const auto x = fmu.vr("mass.x"), stiffness = fmu.vr("spring.stiffness");
@@ -137,10 +134,7 @@ TEST_CASE("the mass-spring-damper's FMU follows the closed form, its parameters 
 }
 
 TEST_CASE("instances of one FMU run side by side with their own parameters and share nothing") {
-  fmu::ExportOptions options;
-  options.outputs = {"mass.x", "mass.v"};
-  options.parameters = {"spring.stiffness", "mass.mass"};
-  UnpackedFmu fmu(exported_once("msd", netlist_path("mass_spring_damper"), options));
+  UnpackedFmu fmu(oscillator_fmu());
   fmi_test::Binary binary(fmu.folder(), fmu.md.model_identifier);
   const auto x = fmu.vr("mass.x"), stiffness = fmu.vr("spring.stiffness");
   const double h = 0.01;
@@ -242,12 +236,8 @@ TEST_CASE("an input the importer samples and holds: the error is bounded by the 
 
 TEST_CASE("a netlist holding an FMU is exported with it, at its relative place, and runs it inside") {
   TempDir tmp;
-  fmu::ExportOptions inner;
-  inner.outputs = {"mass.x", "mass.v"};
-  inner.parameters = {"spring.stiffness", "mass.mass"};
   std::filesystem::create_directories(tmp.path() / "parts");
-  std::filesystem::copy_file(exported_once("msd", netlist_path("mass_spring_damper"), inner),
-                             tmp.path() / "parts" / "msd.fmu");
+  std::filesystem::copy_file(oscillator_fmu(), tmp.path() / "parts" / "msd.fmu");
   write_text(tmp.path() / "outer.json", R"({"components": {
       "msd": {"type": "fmi.cosimulation", "params": {"fmu": "parts/msd.fmu", "communication_step": 0.01}},
       "x": {"type": "signal.output", "params": {"unit": "m"}}},

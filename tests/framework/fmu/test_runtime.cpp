@@ -10,16 +10,13 @@ using namespace jourdain::test;
 
 namespace {
 
-// The mass-spring-damper as an FMU: output mass.x, tunable spring.stiffness and mass.mass.
+// The mass-spring-damper as an FMU (oscillator_fmu), unpacked and loaded.
 struct OscillatorFmu {
   std::unique_ptr<UnpackedFmu> fmu;
   std::unique_ptr<fmi_test::Binary> binary;
   unsigned x = 0, stiffness = 0, mass = 0;
   OscillatorFmu() {
-    fmu::ExportOptions options;
-    options.outputs = {"mass.x"};
-    options.parameters = {"spring.stiffness", "mass.mass"};
-    fmu = std::make_unique<UnpackedFmu>(exported_once("msd", netlist_path("mass_spring_damper"), options));
+    fmu = std::make_unique<UnpackedFmu>(oscillator_fmu());
     binary = std::make_unique<fmi_test::Binary>(fmu->folder(), fmu->md.model_identifier);
     x = fmu->vr("mass.x");
     stiffness = fmu->vr("spring.stiffness");
