@@ -401,8 +401,8 @@ class CoSimulation final : public Component {
 
   void declare_fmu_parameter(const ScalarVariable& v, const std::string& name) {
     FmuParameter p{name, &v - md_.variables.data(), {}, {}, v.variability == "tunable"};
-    const std::string what = (v.description.empty() ? "parameter '" + v.name + "' of the FMU" : v.description) +
-                             (v.name != name ? " ('" + v.name + "')" : "");
+    std::string what = v.description.empty() ? "parameter '" + v.name + "' of the FMU" : v.description;
+    if (v.name != name && what.find(v.name) == std::string::npos) what += " ('" + v.name + "')";  // its FMI name
     auto start_number = [&]() -> std::optional<double> {
       if (!v.start) return std::nullopt;
       char* end = nullptr;

@@ -1,9 +1,9 @@
 // Everything that changes during a run lives here, never in the model or its
 // components (so one model runs in several Contexts at once): time, continuous and discrete states, numeric parameter
 // values, port values, algebraic unknowns, observables, zero-crossing values, solver
-// scratch and the components' workspaces (an FMU's instance). One built Model serves any number of Contexts at once, in any number of
-// threads (sweeps, finite-difference Jacobians): a copy of a Context shares nothing with
-// the original.
+// scratch and the components' workspaces (an FMU's instance). One built Model serves any
+// number of Contexts at once, in any number of threads (sweeps, finite-difference
+// Jacobians): a copy of a Context shares nothing with the original.
 #pragma once
 
 #include <memory>
