@@ -123,6 +123,7 @@ Model ModelBuilder::build() && {
   for (int i = 0; i < nc; ++i) {
     const Component& c = *components_[i];
     ComponentLayout& L = m.layouts_[i];
+    L.workspace_slot = i;
     L.parameter_offset = static_cast<int>(z.parameters);
     for (const auto& spec : c.parameter_specs()) {
       if (!spec.numeric()) continue;
@@ -483,6 +484,7 @@ Context Model::make_context(double t0) const {
   ctx.zero_crossings = Eigen::VectorXd::Zero(ctx_sizes_.zero_crossings);
   ctx.monitors = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(monitors_.size()));
   ctx.block_workspaces.resize(schedule_.steps.size());
+  ctx.component_workspaces.resize(components_.size());
   for (size_t i = 0; i < components_.size(); ++i) {
     const auto& c = *components_[i];
     const auto& L = layouts_[i];
