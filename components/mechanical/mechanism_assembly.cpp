@@ -12,10 +12,10 @@
 namespace jourdain::mechanical {
 
 int assemble(const MechanismEval& me, const Formulation& formulation, Eval::Phase phase, double tolerance,
-             const std::string& failure) {
+             double limit, const std::string& failure) {
   const MechanismSystem& system = me.system;
   const int m = system.equations();
-  int iterations = 0;
+  int iterations = 0, stalls = 0;
   double best = std::numeric_limits<double>::infinity();
   const int max_iterations = 50;
   for (;; ++iterations) {
@@ -25,9 +25,13 @@ int assemble(const MechanismEval& me, const Formulation& formulation, Eval::Phas
     const double norm = m ? phi.lpNorm<Eigen::Infinity>() : 0.0;
     // Down to rounding (Newton converges quadratically), or stalled there.
     if (norm <= 1e-3 * tolerance || (norm <= tolerance && norm >= 0.5 * best)) break;
+    // No longer halving: a residual along the singular directions of Φ_q near a singular
+    // configuration, which minimum-norm steps reduce slowly (a regularized formulation's
+    // steps barely at all). It is accepted up to `limit`.
+    stalls = norm >= 0.5 * best ? stalls + 1 : 0;
     best = std::min(best, norm);
-    if (iterations == max_iterations || !std::isfinite(norm)) {
-      if (norm <= tolerance) break;
+    if (iterations == max_iterations || !std::isfinite(norm) || stalls >= 3) {
+      if (norm <= limit) break;
       // The three largest violations, by |Φ| then by name.
       std::vector<std::tuple<double, std::string, int>> worst;
       for (int i = 0; i < m; ++i) worst.emplace_back(std::abs(phi[i]), system.equation(i).equation_name, i);
@@ -51,13 +55,34 @@ int assemble(const MechanismEval& me, const Formulation& formulation, Eval::Phas
 
 double project_velocities(const MechanismEval& me, const Formulation& formulation, Eval::Phase phase) {
   if (me.system.equations() == 0) return 0.0;
+  double moved = 0.0;
+  // A regularized formulation's correction removes most of Φ̇, not all: a second pass
+  // takes the rest down to rounding.
+  for (int pass = 0; pass < 3; ++pass) {
+    me.publish_kinematics();
+    me.evaluate();
+    const Eigen::VectorXd& rate = me.ws.state.phidot;
+    const double before = rate.lpNorm<Eigen::Infinity>();
+    if (before == 0.0) break;
+    const Eigen::VectorXd dv = formulation.minimum_norm(me, -rate);
+    // Φ̇ is linear in q̇: after the correction it is Φ̇ + Φ_q δ. A correction that leaves
+    // most of Φ̇ in place met a residual along the singular directions of Φ_q (a singular
+    // configuration), which the regularized correction cannot remove and which stands for
+    // a velocity error along a direction the constraints hardly see: it is not applied, so
+    // that repeated projections do not push the velocities along that direction step
+    // after step.
+    Eigen::VectorXd after = rate;
+    me.system.for_each_jacobian_entry(me.ws.state, [&](int r, int c, double v) {
+      const int eq = me.system.row(r).equation;
+      if (eq >= 0) after[eq] += v * dv[c];
+    });
+    if (after.lpNorm<Eigen::Infinity>() > 0.5 * before) break;
+    me.system.add_to_velocities(me.model, me.ctx, phase, dv);
+    moved += dv.norm();
+  }
   me.publish_kinematics();
   me.evaluate();
-  const Eigen::VectorXd dv = formulation.minimum_norm(me, -me.ws.state.phidot);
-  me.system.add_to_velocities(me.model, me.ctx, phase, dv);
-  me.publish_kinematics();
-  me.evaluate();
-  return dv.norm();
+  return moved;
 }
 
 }  // namespace jourdain::mechanical

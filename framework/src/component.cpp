@@ -97,11 +97,11 @@ void Eval::log_event(std::string description) {
   ctx_.events.push_back({ctx_.t, component_.name(), std::move(description)});
 }
 
-void Eval::warn(std::string message) {
+void Eval::warn(std::string message, Warning::Kind kind) {
   std::ostringstream out;
   out.precision(10);
   out << "t = " << ctx_.t << " s: " << component_.name() << ": " << message;
-  ctx_.warnings.push_back(out.str());
+  ctx_.warnings.emplace_back(out.str(), kind);
 }
 
 // ---------------------------------------------------------------- declarations

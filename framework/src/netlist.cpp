@@ -175,7 +175,7 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   if (!doc.is_object()) throw InputError(top, "a netlist is a JSON object");
   netlist_levels::ParameterOverrides set = read_overrides(overrides, fname);
   only_keys(doc, {"$schema", "name", "description", "world", "plugins", "subsystems", "components", "connections",
-                  "solver", "record", "analysis", "linear", "display"},
+                  "solver", "record", "analysis", "linear", "display", "strict"},
             top);
 
   auto at = [&](const std::string& path) { return InputLocation{fname, path, "", ""}; };
@@ -195,6 +195,10 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
       throw InputError(at("/analysis"),
                        "analysis '" + analysis + "' is not available; choose: dynamic, kinematic, static, linear");
     else net.analysis = *parsed;
+  }
+  if (doc.contains("strict")) {
+    if (!doc["strict"].is_boolean()) throw InputError(at("/strict"), "expected true or false");
+    net.strict = doc["strict"].get<bool>();
   }
   if (doc.contains("linear")) {
     if (!doc["linear"].is_object()) throw InputError(at("/linear"), "expected an object of linear-analysis settings");

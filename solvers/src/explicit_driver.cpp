@@ -85,6 +85,7 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
     // Dense output between two projected step ends leaves the invariants by up to the
     // local error: recorded points are projected too (the integration is not affected).
     if (projecting) model.project(ctx);
+    model.observe(ctx);
     observer.output(ctx);
   };
 
@@ -207,6 +208,7 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
             g1 = ctx.zero_crossings;
           }
         }
+        model.observe(ctx);  // the accepted step's end, as the next step starts from it
       }
       if (events) g0 = g1;
     }

@@ -48,6 +48,9 @@ struct Netlist {
   // ("press.x": "mm", which wins over its quantity's). Checked at load: a known key, a
   // unit of the right dimension. Only reports read it: results.csv stays SI.
   std::map<std::string, std::string> display_units = {};
+  // "strict": true: a run that ends with an accuracy warning fails (RunOptions::strict,
+  // the command line's --strict).
+  bool strict = false;
 };
 
 // Parses and checks the file, loads the plugins it names (relative to its folder)
