@@ -58,11 +58,11 @@ class Formulation {
   // or the mass (least δᵀMδ). Assembly steps and projections (mechanism_assembly.cpp).
   virtual Eigen::VectorXd minimum_norm(const MechanismEval& me, const Eigen::VectorXd& r) const = 0;
 
-  // Redundant constraints (rank-deficient Φ_q) in the analyses this formulation serves:
-  // whether it solves them under the settings it was made with, and how (the words of the
-  // warning, "in the least-squares sense", and of `jourdain check`).
+  // Redundant constraints (rank-deficient Φ_q at every pose) in the analyses this
+  // formulation serves: whether it solves them under the settings it was made with
+  // (world.constraints.redundant = "least_squares"; otherwise they are bad input), and how,
+  // in the words of `jourdain check`.
   virtual bool solves_redundant() const = 0;
-  virtual std::string redundant_treatment() const = 0;
   virtual std::string redundant_policy() const = 0;
 };
 

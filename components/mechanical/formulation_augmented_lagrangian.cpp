@@ -69,6 +69,12 @@ using SparseMatrix = Eigen::SparseMatrix<double>;
 // 1e-1 per pass, so 40 passes leave it ~1e-2 of the way to an exact answer that itself is
 // only meaningful away from the singularity.
 constexpr int kMaxIterations = 40;
+// Iterations of (3) for a correction after a step (f = 0): the first is the penalty
+// solution, M-orthogonal to the motion but carrying L's rounding (p ε of the correction)
+// into it; the next two take that out in defect form. Few, so that near a singular pose
+// the correction along the singular directions stays small (at most ~√(3p)/2 times the
+// residual it removes) rather than converge to an unbounded one.
+constexpr int kCorrectionIterations = 3;
 // Stop once the correction of an iteration and the constraint residual are down to this,
 // relative to the terms of (1) (64 rounding units: the rounding of the defect, summed over
 // a few terms, and of its solve), or once the correction is below kStall of them and no
@@ -76,65 +82,29 @@ constexpr int kMaxIterations = 40;
 constexpr double kConvergence = 64 * std::numeric_limits<double>::epsilon();
 constexpr double kStall = 1e-10;
 
-// L = W + Φ_qᵀ A Φ_q (2), lower triangle, with its Cholesky factorization. The pattern, the
-// slot in L's values where each product of two entries of one equation goes, and the
-// symbolic analysis (fill-reducing ordering) are made once per run; an evaluation then
-// writes the values and refactorizes.
+// L = W + Φ_qᵀ A Φ_q (2), lower triangle (ProductMatrix), with its Cholesky factorization.
+// The pattern and the symbolic analysis (fill-reducing ordering) are made once per run; an
+// evaluation then writes the values and refactorizes.
 class LeadingMatrix {
  public:
   // Returns false when the numeric factorization fails (W not positive definite).
   bool factorize(const SparseJacobian& J, const Eigen::VectorXd& w, const Eigen::VectorXd& alpha) {
-    if (!analyzed_) analyze(J);
-    double* values = L_.valuePtr();
-    std::fill(values, values + L_.nonZeros(), 0.0);
-    for (int c = 0; c < J.cols; ++c) values[diagonal_[c]] += w[c];
-    for (const Product& p : products_) values[p.slot] += alpha[J.equation[p.a]] * J.value[p.a] * J.value[p.b];
-    cholesky_.factorize(L_);
+    if (!product_.built()) {
+      // Products within each equation, at their columns.
+      std::vector<std::vector<int>> of_equation(J.rows);
+      for (size_t k = 0; k < J.equation.size(); ++k) of_equation[J.equation[k]].push_back(static_cast<int>(k));
+      product_.build(of_equation, J.column, J.cols);
+      cholesky_.analyzePattern(product_.matrix());
+    }
+    product_.assemble(w, [&](int a, int b) { return alpha[J.equation[a]] * J.value[a] * J.value[b]; });
+    cholesky_.factorize(product_.matrix());
     return cholesky_.info() == Eigen::Success;
   }
   void solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& x) const { x = cholesky_.solve(rhs); }
 
  private:
-  struct Product {
-    int slot;  // index in L_'s values
-    int a, b;  // the two entries (of one equation; column(a) >= column(b))
-  };
-
-  void analyze(const SparseJacobian& J) {
-    // The entries of each equation, then every ordered pair on or below the diagonal.
-    std::vector<std::vector<int>> of_equation(J.rows);
-    for (size_t k = 0; k < J.equation.size(); ++k) of_equation[J.equation[k]].push_back(static_cast<int>(k));
-    std::vector<Eigen::Triplet<double>> pattern;
-    for (int c = 0; c < J.cols; ++c) pattern.emplace_back(c, c, 1.0);
-    std::vector<std::pair<int, int>> pairs;
-    for (const auto& entries : of_equation)
-      for (int a : entries)
-        for (int b : entries)
-          if (J.column[a] >= J.column[b]) {
-            pairs.emplace_back(a, b);
-            pattern.emplace_back(J.column[a], J.column[b], 1.0);
-          }
-    L_.resize(J.cols, J.cols);
-    L_.setFromTriplets(pattern.begin(), pattern.end());
-    L_.makeCompressed();
-    auto slot = [&](int row, int col) {
-      const int* begin = L_.innerIndexPtr() + L_.outerIndexPtr()[col];
-      const int* end = L_.innerIndexPtr() + L_.outerIndexPtr()[col + 1];
-      return static_cast<int>(std::lower_bound(begin, end, row) - L_.innerIndexPtr());
-    };
-    diagonal_.resize(J.cols);
-    for (int c = 0; c < J.cols; ++c) diagonal_[c] = slot(c, c);
-    products_.clear();
-    for (const auto& [a, b] : pairs) products_.push_back({slot(J.column[a], J.column[b]), a, b});
-    cholesky_.analyzePattern(L_);
-    analyzed_ = true;
-  }
-
-  SparseMatrix L_;
-  std::vector<int> diagonal_;
-  std::vector<Product> products_;
+  ProductMatrix product_;
   Eigen::SimplicialLLT<SparseMatrix, Eigen::Lower> cholesky_;
-  bool analyzed_ = false;
 };
 
 // One metric W's leading matrix and the vectors of the iteration, kept for the run.
@@ -180,14 +150,11 @@ class AugmentedLagrangianFormulation final : public Formulation {
     AugmentedLagrangianScratch& s = me.ws.scratch<AugmentedLagrangianScratch>(this);
     MetricWork& work = prepared(me, s, mass_metric_);
     work.lambda.setZero(me.system.equations());
-    iterate(s, work, Eigen::VectorXd::Zero(me.system.coordinates()), r, 1);
+    iterate(s, work, Eigen::VectorXd::Zero(me.system.coordinates()), r, kCorrectionIterations);
     return work.x;
   }
 
   bool solves_redundant() const override { return least_squares_; }
-  std::string redundant_treatment() const override {
-    return "by the augmented Lagrangian iteration (least-norm multipliers)";
-  }
   std::string redundant_policy() const override { return least_squares_ ? "least_squares" : "error"; }
 
  private:
@@ -262,6 +229,20 @@ class AugmentedLagrangianFormulation final : public Formulation {
       last_step = step;
     }
     s.iterations = k;
+    // The multipliers' last update, λ += A r, carries the rounding of r times the penalty
+    // (p ε of λ, ~2e-8 at p = 1e8), which x does not feel (L⁻¹Φ_qᵀ divides it by p again)
+    // but the reactions would show. Once converged, λ is refined from the first row's
+    // defect instead: δλ = A Φ_q L⁻¹ (f − W x − Φ_qᵀλ), which is the defect's part along
+    // the constraint forces to a relative 1/p, and rounds to ε of λ.
+    if (s.converged && max_iterations == kMaxIterations) {
+      for (int pass = 0; pass < 2; ++pass) {
+        J.transpose_times(work.lambda, work.force);
+        work.rho = f - work.w.cwiseProduct(work.x) - work.force;
+        work.L.solve(work.rho, work.delta);
+        J.times(work.delta, work.r);
+        work.lambda += work.alpha.cwiseProduct(work.r);
+      }
+    }
   }
 
   double penalty_;      // p of α_i = p / (Φ_q W⁻¹ Φ_qᵀ)_ii

@@ -82,9 +82,6 @@ class UdwadiaKalabaFormulation final : public Formulation {
   // asked to with world.constraints.redundant = "least_squares" (otherwise they are an
   // input error: mechanism_rank.cpp).
   bool solves_redundant() const override { return least_squares_; }
-  std::string redundant_treatment() const override {
-    return "by the Udwadia-Kalaba equation (minimum-norm multipliers)";
-  }
   std::string redundant_policy() const override { return least_squares_ ? "minimum norm" : "error"; }
 
  private:

@@ -57,26 +57,12 @@ double project_velocities(const MechanismEval& me, const Formulation& formulatio
   if (me.system.equations() == 0) return 0.0;
   double moved = 0.0;
   // A regularized formulation's correction removes most of Φ̇, not all: a second pass
-  // takes the rest down to rounding.
-  for (int pass = 0; pass < 3; ++pass) {
+  // takes the rest down to rounding. Always two, so that the projected velocities are a
+  // smooth function of the state (an implicit method's error test sees any jump).
+  for (int pass = 0; pass < 2; ++pass) {
     me.publish_kinematics();
     me.evaluate();
-    const Eigen::VectorXd& rate = me.ws.state.phidot;
-    const double before = rate.lpNorm<Eigen::Infinity>();
-    if (before == 0.0) break;
-    const Eigen::VectorXd dv = formulation.minimum_norm(me, -rate);
-    // Φ̇ is linear in q̇: after the correction it is Φ̇ + Φ_q δ. A correction that leaves
-    // most of Φ̇ in place met a residual along the singular directions of Φ_q (a singular
-    // configuration), which the regularized correction cannot remove and which stands for
-    // a velocity error along a direction the constraints hardly see: it is not applied, so
-    // that repeated projections do not push the velocities along that direction step
-    // after step.
-    Eigen::VectorXd after = rate;
-    me.system.for_each_jacobian_entry(me.ws.state, [&](int r, int c, double v) {
-      const int eq = me.system.row(r).equation;
-      if (eq >= 0) after[eq] += v * dv[c];
-    });
-    if (after.lpNorm<Eigen::Infinity>() > 0.5 * before) break;
+    const Eigen::VectorXd dv = formulation.minimum_norm(me, -me.ws.state.phidot);
     me.system.add_to_velocities(me.model, me.ctx, phase, dv);
     moved += dv.norm();
   }

@@ -89,7 +89,8 @@ std::vector<int> dependent_equations(const Eigen::MatrixXd& J) {
   return eqs;
 }
 
-Structure check_structure(const MechanismEval& me, const Formulation& formulation, bool kinematic, double tolerance) {
+Structure check_structure(const MechanismEval& me, const Formulation& corrections, bool solve_redundant, bool kinematic,
+                          double tolerance) {
   const MechanismSystem& system = me.system;
   const InputLocation analysis{me.model.world().file, "/analysis", "", ""};
   const int m = system.equations(), n = system.coordinates();
@@ -102,13 +103,13 @@ Structure check_structure(const MechanismEval& me, const Formulation& formulatio
   const Deficiency d = deficiency(J);
   out.rank = m - d.dependent;
   if (d.dependent == 0 && !(kinematic && d.free > 0)) return out;
-  if (!persists(me, formulation, J, d, kinematic, tolerance)) {
+  if (!persists(me, corrections, J, d, kinematic, tolerance)) {
     out.singular_start = true;
     return out;
   }
   if (d.dependent > 0) {
     out.redundant = dependent_equations(J);
-    if (!formulation.solves_redundant()) {
+    if (!solve_redundant) {
       const std::vector<std::string> names = system.component_names(out.redundant);
       std::string components;
       for (const auto& c : names) components += (components.empty() ? "'" : ", '") + c + "'";
@@ -119,7 +120,7 @@ Structure check_structure(const MechanismEval& me, const Formulation& formulatio
                            "): a duplicated joint, or two drivers on one degree of freedom. Remove the extra one, or set "
                            "world.constraints.redundant = \"least_squares\" to solve them in the least-squares sense");
     }
-    me.ctx.warnings.push_back("redundant constraints solved " + formulation.redundant_treatment() + ": " +
+    me.ctx.warnings.push_back("redundant constraints solved in the least-squares sense (world.constraints.redundant): " +
                               system.equation_names(out.redundant));
   }
   if (kinematic && d.free > 0)

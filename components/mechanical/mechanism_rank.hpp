@@ -36,10 +36,12 @@ struct Structure {
 };
 
 // Throws InputError naming the netlist, the JSON path and the components for redundant
-// constraints that `formulation` (the one serving ctx.analysis) is not asked to solve
-// (world.constraints.redundant), and for a kinematic analysis with no drivers or with
-// degrees of freedom left; warns once that redundant constraints are solved otherwise.
-// `tolerance`: the assembly tolerance of the nearby poses it tries. Leaves me as given.
-Structure check_structure(const MechanismEval& me, const Formulation& formulation, bool kinematic, double tolerance);
+// constraints unless `solve_redundant` (world.constraints.redundant = "least_squares", for
+// the formulation serving ctx.analysis), and for a kinematic analysis with no drivers or
+// with degrees of freedom left; warns once that redundant constraints are solved.
+// `corrections` assembles the nearby poses it tries (to `tolerance`): one that takes
+// Φ_q of any rank. Leaves me as given.
+Structure check_structure(const MechanismEval& me, const Formulation& corrections, bool solve_redundant, bool kinematic,
+                          double tolerance);
 
 }  // namespace jourdain::mechanical

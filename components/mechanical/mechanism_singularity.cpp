@@ -20,7 +20,7 @@ using SparseMatrix = Eigen::SparseMatrix<double>;
 
 // Inverse iterations per sample: warm-started from the last sample's vector, a few are
 // enough for σ to three digits, which is all a threshold test and a minimum search need.
-constexpr int kInverseIterations = 6;
+constexpr int kInverseIterations = 3;
 // B Bᵀ + εI is factorized: the shift keeps the LDLᵀ defined at an exactly singular pose
 // (σ then comes out as √ε ≈ 3e-8, well below any useful threshold).
 constexpr double kShift = 1e-15;
@@ -44,8 +44,9 @@ struct SingularityTrack final : FormulationScratch {
   SparseJacobian jacobian;
   std::vector<char> excluded;  // per equation
   Eigen::VectorXd vector;      // the last singular vector, where the next inverse iteration starts
-  std::vector<Eigen::Triplet<double>> triplets;
+  ProductMatrix gram;  // B Bᵀ + εI, its pattern fixed for the run
   Eigen::SimplicialLDLT<SparseMatrix> ldlt;
+  Eigen::VectorXd diagonal;
   std::vector<Sample> samples;  // the last three, in time order
   bool inside = false;
   double entered = 0.0;
@@ -73,24 +74,25 @@ Conditioning measure(const MechanismEval& me, SingularityTrack& track) {
     const double g = J.squared_norm(i, w);
     row_scale[i] = g > 0.0 ? 1.0 / std::sqrt(g) : 0.0;
   }
-  auto& triplets = track.triplets;
-  triplets.clear();
-  for (size_t e = 0; e < J.value.size(); ++e) {
-    const int i = J.equation[e];
-    if (track.excluded[i] || row_scale[i] == 0.0) continue;
-    triplets.emplace_back(i, J.column[e], row_scale[i] * J.value[e] / std::sqrt(w[J.column[e]]));
+  // B Bᵀ: (B Bᵀ)_ij = d_i d_j Σ_c J_ic J_jc / w_c, the products of entries within a column.
+  if (!track.gram.built()) {
+    std::vector<std::vector<int>> of_column(n);
+    for (size_t e = 0; e < J.column.size(); ++e) of_column[J.column[e]].push_back(static_cast<int>(e));
+    track.gram.build(of_column, J.equation, m);
+    track.ldlt.analyzePattern(track.gram.matrix());
   }
-  SparseMatrix B(m, n);
-  B.setFromTriplets(triplets.begin(), triplets.end());
-  SparseMatrix G = B * SparseMatrix(B.transpose());
   // Left-out equations (and a row that vanishes here) stand as unit rows of their own.
-  SparseMatrix fill(m, m);
-  triplets.clear();
-  for (int i = 0; i < m; ++i)
-    triplets.emplace_back(i, i, (track.excluded[i] || row_scale[i] == 0.0 ? 1.0 : 0.0) + kShift);
-  fill.setFromTriplets(triplets.begin(), triplets.end());
-  const SparseMatrix shifted = G + fill;
-  track.ldlt.compute(shifted);
+  track.diagonal.resize(m);
+  for (int i = 0; i < m; ++i) {
+    const bool out_of_it = track.excluded[i] || row_scale[i] == 0.0;
+    track.diagonal[i] = (out_of_it ? 1.0 : 0.0) + kShift;
+    if (out_of_it) row_scale[i] = 0.0;
+  }
+  track.gram.assemble(track.diagonal, [&](int a, int b) {
+    return row_scale[J.equation[a]] * row_scale[J.equation[b]] * J.value[a] * J.value[b] / w[J.column[a]];
+  });
+  const SparseMatrix& shifted = track.gram.matrix();
+  track.ldlt.factorize(shifted);
   if (track.ldlt.info() != Eigen::Success) {
     out.sigma = 0.0;
     return out;
@@ -106,7 +108,9 @@ Conditioning measure(const MechanismEval& me, SingularityTrack& track) {
     v /= norm;
   }
   track.vector = v;
-  const double rayleigh = v.dot(shifted * v) - kShift;
+  // The matrix holds its lower triangle: vᵀSv = 2 vᵀ(lower)v − Σ diag v².
+  const Eigen::VectorXd lower = shifted.triangularView<Eigen::Lower>() * v;
+  const double rayleigh = 2.0 * v.dot(lower) - v.cwiseProduct(shifted.diagonal()).dot(v) - kShift;
   out.sigma = std::sqrt(std::max(rayleigh, 0.0));
   const double largest = v.cwiseAbs().maxCoeff();
   for (int i = 0; i < m; ++i)

@@ -85,6 +85,8 @@ class MechanismSolver final : public BlockSolver {
         settings_(constraint_settings(model.world())),
         formulation_(make_formulation(settings_.formulation, settings_)),
         kkt_(settings_.formulation == "kkt" ? nullptr : make_formulation("kkt", settings_)),
+        regularized_(formulation_->follows_singular_configurations() ? nullptr
+                                                                     : make_formulation("augmented_lagrangian", settings_)),
         system_(model, step, *formulation_),
         name_(mechanism_name(model, block)),
         singular_(name_, kSingularThreshold) {}
@@ -153,10 +155,12 @@ class MechanismSolver final : public BlockSolver {
     Workspace& ws = me.ws;
     if (ws.assembled && ctx.t == ws.last_time) return;  // a later pass of Model::initialize
     const double tolerance = settings_.assembly_tolerance;
+    const Formulation& corrections = regularized_ ? *regularized_ : *formulation_;  // same metric, any rank
     const int iterations =
-        assemble(me, *formulation_, Eval::Phase::Initialize, tolerance, tolerance, "the mechanism cannot be assembled");
-    const double dv = project_velocities(me, *formulation_, Eval::Phase::Initialize);
-    const Structure structure = check_structure(me, serving(ctx.analysis), ctx.analysis == Analysis::Kinematic, tolerance);
+        assemble(me, corrections, Eval::Phase::Initialize, tolerance, tolerance, "the mechanism cannot be assembled");
+    const double dv = project_velocities(me, corrections, Eval::Phase::Initialize);
+    const Structure structure = check_structure(me, corrections, serving(ctx.analysis).solves_redundant(),
+                                                ctx.analysis == Analysis::Kinematic, tolerance);
     singular_.exclude(me, structure.redundant);
     std::ostringstream msg;
     msg.precision(3);
@@ -419,6 +423,9 @@ class MechanismSolver final : public BlockSolver {
   ConstraintSettings settings_;
   std::unique_ptr<const Formulation> formulation_;  // world.constraints.formulation
   std::unique_ptr<const Formulation> kkt_;          // for the kinematic and static analyses, when not formulation_
+  // The initial assembly's corrections when formulation_'s need Φ_q of full rank: the
+  // checks of its rank come after the assembly, and report redundant constraints as such.
+  std::unique_ptr<const Formulation> regularized_;
   MechanismSystem system_;
   std::string name_;
   SingularityMonitor singular_;
