@@ -80,7 +80,7 @@ constexpr int kCorrectionIterations = 3;
 // a few terms, and of its solve), or once the correction is below kStall of them and no
 // longer halving (the rounding floor of an ill-conditioned L).
 constexpr double kConvergence = 64 * std::numeric_limits<double>::epsilon();
-constexpr double kStall = 1e-10;
+constexpr double kStall = 1e-13;
 
 // L = W + Φ_qᵀ A Φ_q (2), lower triangle (ProductMatrix), with its Cholesky factorization.
 // The pattern and the symbolic analysis (fill-reducing ordering) are made once per run; an

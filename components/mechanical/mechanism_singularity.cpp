@@ -214,8 +214,10 @@ int SingularityMonitor::sample(const MechanismEval& me, bool along_path) const {
   const Conditioning here = measure(me, track);
   Sample now{me.ctx.t, me.system.positions(me.model, me.ctx, Eval::Phase::Outputs), velocities(me), here.sigma};
   // A sample at or before the last ones replaces them: a rejected step's attempt, or a
-  // recorded point inside the step that was just observed.
-  while (!track.samples.empty() && track.samples.back().t >= now.t) track.samples.pop_back();
+  // recorded point at the end of the step just observed (its time computed another way:
+  // equal to rounding).
+  const double same = 1e-10 * std::max(1.0, std::abs(now.t));
+  while (!track.samples.empty() && track.samples.back().t >= now.t - same) track.samples.pop_back();
   if (!track.samples.empty()) track.inside = track.samples.back().inside;
   auto log = [&](double t, const std::string& text) { me.ctx.events.push_back({t, mechanism_, text}); };
   // Whether a pass entered at t is the last one logged, found again.
@@ -269,7 +271,7 @@ int SingularityMonitor::sample(const MechanismEval& me, bool along_path) const {
         const Path path(me, track, *a, *b);
         const double s = path.minimum();
         const Conditioning deepest = path.at(s);
-        if (deepest.sigma >= threshold_) continue;
+              if (deepest.sigma >= threshold_) continue;
         enter(path.time(path.crossing(0.0, s, threshold_)), deepest);
         leave(path.time(path.crossing(s, 1.0, threshold_)));
         ++entered;
