@@ -316,10 +316,15 @@ A02Run run_a02(nlohmann::json doc, const nlohmann::json& solver, double t_end) {
   const RowOfParallelograms row{N};
   const auto t = r.column("time"), x = r.column("B0.x"), y = r.column("B0.y");
   const auto phi = row.angles(t);
-  const double e0 = total_energy(r, bodies, 0);
+  std::vector<double> energy(t.size(), 0.0);
+  for (const auto& b : bodies)
+    for (const std::string v : {".kinetic_energy", ".potential_energy"}) {
+      const auto column = r.column(b + v);
+      for (size_t k = 0; k < t.size(); ++k) energy[k] += column[k];
+    }
   for (size_t k = 0; k < t.size(); ++k) {
     out.b0_error = std::max(out.b0_error, std::hypot(x[k] - std::cos(phi[k]), y[k] - std::sin(phi[k])));
-    out.energy_change = std::max(out.energy_change, std::abs(total_energy(r, bodies, k) - e0));
+    out.energy_change = std::max(out.energy_change, std::abs(energy[k] - energy[0]));
   }
   for (const auto& e : r.events)
     if (e.description.rfind("enters a singular configuration", 0) == 0) out.passes.push_back(e.time);
@@ -381,8 +386,11 @@ TEST_CASE("n_four_bar (IFToMM A02): rk4, dopri5 and bdf follow the row of parall
   nlohmann::json single = doc;
   for (auto it = single["components"].begin(); it != single["components"].end();)
     it = it.value()["type"] == "bay" ? single["components"].erase(it) : std::next(it);
-  single["connections"] = {{"ground.O0", "hinge0.a"}, {"crank0.pivot", "hinge0.b"}, {"crank0.top", "B0.a"}};
-  single["record"] = {"B0.x", "B0.y"};
+  single["connections"] = nlohmann::json::array();
+  for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
+           {"ground.O0", "hinge0.a"}, {"crank0.pivot", "hinge0.b"}, {"crank0.top", "B0.a"}})
+    single["connections"].push_back(nlohmann::json::array({a, b}));
+  single["record"] = nlohmann::json::array({"B0.x", "B0.y"});
   const A02Run control = run_a02(single, cases[2].solver, kA02End);
   REQUIRE(control.result.finished);
   MESSAGE("single crank, bdf rtol 1e-8: B0 within " << control.b0_error << " m of its reference");
@@ -746,12 +754,16 @@ TEST_CASE("excavator_hydraulic: the trapped pressures hold the pose, the pump's 
   // Jourdain from the virtual work of gravity; if the cylinders' areas, lines of action
   // and the mechanism agree with that, nothing moves. A 1 % error in one holding force
   // would swing the boom by ~1e-4 rad (the oil spring: 23 kN on ~1e7 N/m, 0.23 mm).
+  // What does move is bdf's own error, its atol = 1e-6 rad (the KKT system's exactly
+  // repeated right-hand side let it settle to 1e-12; the augmented Lagrangian's iteration,
+  // converged to rounding, leaves it at its tolerance): 1e-5 rad is ten times that, and
+  // ten times below the swing of a 1 % force error.
   for (const std::string b : {"boom", "arm", "bucket"}) {
     const auto th = r.column(b + ".theta");
     double swing = 0;
     for (size_t k = 0; t[k] <= 0.5; ++k) swing = std::max(swing, std::abs(th[k] - th[0]));
     MESSAGE(b << " moved " << swing << " rad while held");
-    CHECK(swing < 1e-9);
+    CHECK(swing < 1e-5);
   }
 
   // Each phase moves its cylinders the commanded way, and no cylinder reaches an end stop.
