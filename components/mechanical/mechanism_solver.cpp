@@ -8,28 +8,40 @@
 //                        names, Φ, Φ̇ = Φ_q q̇ + Φ_t, γ, the entries of Φ_q, M from the
 //                        bodies' parameters;
 //   formulation_*        how q̈ and λ are found, chosen by world.constraints.formulation
-//                        (formulation.hpp): "kkt", the stabilized KKT system
+//                        (formulation.hpp): "augmented_lagrangian", the default, the
+//                        leading matrix M + Φ_qᵀAΦ_q (positive definite at any rank of
+//                        Φ_q) and the method of multipliers (Bayo & Ledesma's ALI3-P),
+//                        which passes singular configurations; "kkt", the stabilized KKT
+//                        system
 //
 //                            [ M    Φ_rᵀ ] [ q̈ ]   [ Q                              ]
 //                            [ Φ_q  0    ] [ λ  ] = [ γ − 2α(Φ_q q̇ + Φ_t) − β² Φ ],
 //
 //                        sparse LU (seed 000); "udwadia_kalaba", q̈ = a + M^{-1/2}
 //                        (A M^{-1/2})⁺ (b − A a) with a = M⁻¹Q, A = Φ_q and b the same
-//                        right side (seed 002, eqs. (4)–(5)), dense, which takes redundant
-//                        constraints as they are. Each formulation also owns the
-//                        minimum-norm corrections δ (Φ_q δ = r, Euclidean or mass metric
-//                        per world.constraints.projection_metric);
+//                        right side (seed 002, eqs. (4)–(5)), dense. Each formulation also
+//                        owns the minimum-norm corrections δ (Φ_q δ = r, Euclidean or mass
+//                        metric per world.constraints.projection_metric);
 //   mechanism_assembly   assembly before a run (Newton with minimum-norm steps) and the
 //                        projection after accepted steps (seed 002's direct elimination:
 //                        q ← q − Φ_q⁺Φ, q̇ ← q̇ − Φ_q⁺Φ̇);
 //   kinematic_analysis   positions by Newton, velocities from Φ_q q̇ = −Φ_t (seed 001);
 //   static_analysis      q with Φ = 0 and M q̈ = 0 at rest;
-//   mechanism_rank       the rank of Φ_q: redundant equations named, degrees of freedom.
+//   mechanism_rank       the rank of Φ_q: redundant equations named, degrees of freedom,
+//                        structural deficiencies (bad input) told from singular poses;
+//   mechanism_singularity the conditioning of Φ_q along a run: singular passes as events.
 //
-// A dynamic analysis uses the formulation of the settings; the kinematic and static
-// analyses are defined through the KKT system (inverse dynamics at a driven pose, the
-// equilibrium of M q̈ = Q − Φ_rᵀλ), so they use the KKT formulation whichever is chosen;
-// assembly and projection use the chosen formulation's corrections in every analysis.
+// A dynamic analysis uses the formulation of the settings (the KKT system for the
+// accelerations of a mechanism with servo rows when the chosen one does not take them);
+// the kinematic and static analyses are defined through the KKT system (inverse dynamics
+// at a driven pose, the equilibrium of M q̈ = Q − Φ_rᵀλ), so they use the KKT formulation
+// whichever is chosen; projection uses the chosen formulation's corrections in every
+// analysis, the initial assembly regularized ones (any rank of Φ_q).
+//
+// What a run cannot vouch for becomes an accuracy warning (Warning::Kind::Accuracy): a
+// constraint violation beyond world.constraints.tolerance (the monitor's limit), a
+// projection or kinematic step that moves the mechanism further (another assembly branch
+// perhaps), a singular configuration passed with a formulation that cannot follow it.
 //
 // This coordinator keeps only immutable data (the system, the formulations, the settings);
 // each Context has its own Workspace (Context::block_workspaces), so one model runs in
@@ -366,10 +378,12 @@ class MechanismSolver final : public BlockSolver {
         << "  Grübler count: 3 × " << bodies << " − " << m << " = " << n - m << "\n"
         << "  Jacobian rank at the assembled pose: " << rank << " → degrees of freedom: " << n - rank;
     if (rank < m) out << "; redundant: " << system_.equation_names(dependent_equations(J));
-    out << "\n  Formulation: " << formulation_->title() << "; Baumgarte α = " << settings_.alpha
+    out << "\n  Formulation: " << formulation_->title()
+        << (&serving(Analysis::Dynamic) != formulation_.get() ? " (the accelerations by the KKT system: servo rows)" : "")
+        << "; Baumgarte α = " << settings_.alpha
         << ", β = " << settings_.beta << "; projection after steps: " << (settings_.projection ? "on" : "off")
         << " (metric: " << settings_.projection_metric << "); redundant constraints: "
-        << formulation_->redundant_policy() << "\n";
+        << formulation_->redundant_policy() << "; accuracy tolerance " << settings_.tolerance << " (m or rad)\n";
     return out.str();
   }
 
