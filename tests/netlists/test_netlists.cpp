@@ -300,7 +300,7 @@ struct A02Run {
 A02Run run_a02(nlohmann::json doc, const nlohmann::json& solver, double t_end) {
   doc["solver"] = solver;
   doc["solver"]["t_end"] = t_end;
-  doc["solver"]["output_interval"] = 0.01;
+  doc["solver"]["output_interval"] = 0.02;  // 500 rows: B0 compared at each
   std::vector<std::string> bodies;
   for (auto& [name, c] : doc["components"].items()) {
     if (c["type"] == "mechanical.body") bodies.push_back(name);
@@ -409,7 +409,7 @@ TEST_CASE("n_four_bar with the KKT system: the flat pose is not passed silently"
   for (const nlohmann::json& solver : {nlohmann::json{{"method", "rk4"}, {"step", 1e-3}},
                                        nlohmann::json{{"method", "dopri5"}, {"rtol", 1e-9}, {"atol", 1e-12}}}) {
     CAPTURE(solver.dump());
-    const A02Run a = run_a02(doc, solver, 1.0);
+    const A02Run a = run_a02(doc, solver, 0.8);  // past the first flat pose, at 0.72 s
     MESSAGE("KKT, " << solver["method"] << ": " << (a.result.finished ? "finished" : "failed: " + a.result.failure)
                     << "; accuracy warnings: " << a.result.accuracy_warnings.size());
     CHECK((!a.result.finished || !a.result.accuracy_warnings.empty()));
