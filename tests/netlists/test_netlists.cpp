@@ -6,6 +6,7 @@
 
 #include <boost/numeric/odeint.hpp>
 
+#include "closed_forms.hpp"
 #include "jourdain_test.hpp"
 #include "jourdain/solvers/linear.hpp"
 #include "../components/spatial/three_link_arm.hpp"
@@ -13,6 +14,7 @@
 using namespace jourdain;
 using jourdain::test::netlist_path;
 using jourdain::test::run;
+using jourdain::test::elliptic_k;
 using jourdain::test::run_file;
 
 TEST_CASE("every netlist in netlists/ has a test here") {
@@ -114,17 +116,6 @@ std::vector<double> sign_changes(const RunResult& r, const std::string& column) 
   for (size_t k = 2; k < t.size(); ++k)
     if ((v[k - 1] < 0) != (v[k] < 0)) out.push_back(t[k - 1] + (t[k] - t[k - 1]) * v[k - 1] / (v[k - 1] - v[k]));
   return out;
-}
-
-// Complete elliptic integral of the first kind K(m), m = k², by the arithmetic-geometric mean.
-double elliptic_k(double m) {
-  double a = 1.0, b = std::sqrt(1.0 - m);
-  for (int i = 0; i < 30; ++i) {
-    const double an = 0.5 * (a + b);
-    b = std::sqrt(a * b);
-    a = an;
-  }
-  return M_PI / (2.0 * a);
 }
 
 double total_energy(const RunResult& r, const std::vector<std::string>& bodies, size_t k) {

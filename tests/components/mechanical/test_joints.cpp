@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "closed_forms.hpp"
 #include "mechanism_netlist.hpp"
 
 using namespace jourdain;
@@ -202,22 +203,6 @@ TEST_CASE("drivers: each law and each driver type is followed without stabilizat
     CHECK(std::abs(gained - work) < 1e-4 * std::max(1.0, std::abs(work)));
   }
 }
-
-namespace {
-
-// Complete elliptic integral of the first kind K(m), m = k², by the arithmetic-geometric
-// mean (Abramowitz & Stegun 17.6).
-double elliptic_k(double m) {
-  double a = 1.0, b = std::sqrt(1.0 - m);
-  for (int i = 0; i < 30; ++i) {
-    const double an = 0.5 * (a + b);
-    b = std::sqrt(a * b);
-    a = an;
-  }
-  return M_PI / (2.0 * a);
-}
-
-}  // namespace
 
 TEST_CASE("rod: a bob on a massless rod is the simple pendulum, period 4√(L/g) K(sin²(θ0/2)), tension m g (3 cos θ − 2 cos θ0)") {
   // The rod holds the bob's centre at L from the pivot and acts through it only: the bob's
