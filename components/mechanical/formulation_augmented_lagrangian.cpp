@@ -117,7 +117,8 @@ struct MetricWork {
 struct AugmentedLagrangianScratch final : FormulationScratch {
   SparseJacobian jacobian;
   MetricWork mass, euclidean;
-  // What the last solve did (for the coordinator's diagnostics).
+  // What the last iteration did: its count, and whether it converged (a multipliers'
+  // refinement follows only then).
   int iterations = 0;
   bool converged = true;
 };
@@ -138,7 +139,6 @@ class AugmentedLagrangianFormulation final : public Formulation {
     const int n = me.system.coordinates(), m = me.system.equations();
     AugmentedLagrangianScratch& s = me.ws.scratch<AugmentedLagrangianScratch>(this);
     MetricWork& work = prepared(me, s, /*mass=*/true);
-    work.lambda.setZero(m);
     iterate(s, work, rhs.head(n), rhs.tail(m), kMaxIterations);
     Eigen::VectorXd sol(n + m);
     sol.head(n) = work.x;
@@ -149,7 +149,6 @@ class AugmentedLagrangianFormulation final : public Formulation {
   Eigen::VectorXd minimum_norm(const MechanismEval& me, const Eigen::VectorXd& r) const override {
     AugmentedLagrangianScratch& s = me.ws.scratch<AugmentedLagrangianScratch>(this);
     MetricWork& work = prepared(me, s, mass_metric_);
-    work.lambda.setZero(me.system.equations());
     iterate(s, work, Eigen::VectorXd::Zero(me.system.coordinates()), r, kCorrectionIterations);
     return work.x;
   }
@@ -181,12 +180,13 @@ class AugmentedLagrangianFormulation final : public Formulation {
     return work;
   }
 
-  // The method of multipliers (3) in defect form from x = 0 and the λ in work.lambda,
-  // into work.x and work.lambda.
+  // The method of multipliers (3) in defect form from x = 0, λ = 0 (a cold start: the
+  // answer depends on the state it is asked at only), into work.x and work.lambda.
   static void iterate(AugmentedLagrangianScratch& s, MetricWork& work, const Eigen::VectorXd& f, const Eigen::VectorXd& b,
                       int max_iterations) {
     const SparseJacobian& J = s.jacobian;
     work.x.setZero(J.cols);
+    work.lambda.setZero(J.rows);
     J.times(work.x, work.r);
     work.r -= b;
     const double b_scale = b.lpNorm<Eigen::Infinity>();
