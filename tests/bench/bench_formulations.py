@@ -6,7 +6,7 @@ projections where the netlist leaves them out), side by side.
     python3 tests/bench/bench_formulations.py [--jourdain build/framework/cli/jourdain] [--repeats 3]
 
 Run on purpose (not by ctest). In each round the two variants of a netlist run one after
-the other (`jourdain run -q --no-report`, the run's own wall time from summary.json, so
+the other, in turns (`jourdain run -q --no-report`, the run's own wall time from summary.json, so
 loading and writing files are left out), so that they share the machine's state; every
 figure is the median over --repeats rounds. It prints, per netlist, both times, their
 ratio (new / old), the steps each took, and the largest difference of the recorded
@@ -79,7 +79,9 @@ def main():
             times = {"old": [], "new": []}
             results = {}
             for k in range(args.repeats):
-                for variant, d in (("old", old_doc), ("new", doc)):
+                # Which runs first alternates between rounds (a first run may pay for a cold cache).
+                order = (("old", old_doc), ("new", doc))
+                for variant, d in (order if k % 2 == 0 else order[::-1]):
                     code, summary, rows = run(args.jourdain, d, Path(tmp) / name / variant / str(k))
                     times[variant].append(summary["wall_time_s"])
                     results[variant] = (code, summary, rows)
