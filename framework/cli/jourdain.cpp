@@ -1,5 +1,5 @@
 // jourdain: check, run and describe netlists.
-//   jourdain run NETLIST [-o DIR] [--set comp.param=value ...] [--t-end T] [--no-report]
+//   jourdain run NETLIST [-o DIR] [--set comp.param=value ...] [--t-end T] [--no-report] [--strict]
 //   jourdain linearize NETLIST [--at equilibrium|initial|T] [--input P ...] [--output V ...] [-o DIR]
 //   jourdain check NETLIST
 //   jourdain list
@@ -184,7 +184,7 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
 
 int cmd_run(Registry& registry, const std::string& file, const std::string& out_dir,
             const std::vector<std::string>& sets, const Trust& trust, std::optional<double> t_end, bool report,
-            bool quiet) {
+            bool quiet, bool strict) {
   Netlist net = load_netlist(file, registry, trust.overrides(sets));
   if (net.linear_analysis) return run_linear_analysis(registry, net, out_dir, {}, report, quiet);
   std::filesystem::path dir = out_dir.empty() ? default_output_folder(net.name) : std::filesystem::path(out_dir);
@@ -195,6 +195,7 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
   RunOptions options;
   options.output_dir = dir;
   options.t_end = t_end;
+  options.strict = strict;
   options.progress = [&](double t) { bar.update(t); };
   options.stop_requested = [] { return stop_signal != 0; };
   // The run and its report meet here: the report listens to the recorded rows (keeping
@@ -213,7 +214,10 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
                integrates ? "method " + settings.method : std::string(to_string(net.analysis)) + " analysis");
   RunResult r = run_netlist(net, options);
   bar.finish();
-  for (const auto& w : r.warnings) spdlog::warn("{}", printable(w));
+  for (const auto& w : r.warnings) {
+    const bool accuracy = std::find(r.accuracy_warnings.begin(), r.accuracy_warnings.end(), w) != r.accuracy_warnings.end();
+    spdlog::warn("{}{}", accuracy ? "not vouched for: " : "", printable(w));
+  }
   const std::filesystem::path report_file = dir / "report.html";
   std::string report_line, report_failure;
   if (page) {
@@ -348,6 +352,13 @@ int cmd_check(Registry& registry, const std::string& file, const Trust& trust) {
   const SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""}, solvers(registry), &warnings);
   check_solver_bounds(settings, {file, "/solver", "", ""}, solvers(registry));
   for (const auto& w : warnings) spdlog::warn("{}", printable(w));
+  // What the structured block solvers see at the start (a mechanism: its assembly and
+  // degrees of freedom): before "OK", since it finds bad input of its own (redundant
+  // constraints, a kinematic analysis with free degrees of freedom) and a mechanism that
+  // cannot be assembled fails here, as in a run.
+  Context ctx = m.make_context(settings.t_start);
+  ctx.analysis = net.analysis;
+  m.initialize(ctx);
   std::vector<const Component*> comps;
   for (const auto& c : m.components()) comps.push_back(c.get());
   std::cout << "netlist " << net.name << ": OK\n"
@@ -355,12 +366,8 @@ int cmd_check(Registry& registry, const std::string& file, const Trust& trust) {
             << m.zero_crossing_count() << " zero-crossing functions, " << m.schedule().loop_count()
             << " algebraic loop(s)\n\nEvaluation order:\n"
             << m.schedule().describe(comps);
-  // What the structured block solvers see at the start (a mechanism: its assembly and
-  // degrees of freedom). A mechanism that cannot be assembled fails here, as in a run.
-  Context ctx = m.make_context(settings.t_start);
-  ctx.analysis = net.analysis;
-  m.initialize(ctx);
   if (std::string blocks = m.describe_blocks(ctx); !blocks.empty()) std::cout << "\n" << blocks;
+  for (const auto& w : ctx.warnings) spdlog::warn("{}", w.message);
   // Unconnected ports are legal where they remain here (signal outputs, a mass with
   // nothing attached, optional inputs), but worth a look.
   auto open = m.unconnected_ports();
@@ -554,7 +561,7 @@ int main(int argc, char** argv) {
   std::string netlist, out_dir, type, method;
   std::vector<std::string> sets;
   std::optional<double> t_end;
-  bool as_json = false, no_report = false;
+  bool as_json = false, no_report = false, strict = false;
   auto* run = app.add_subcommand("run", "simulate a netlist; writes results.csv, summary.json and report.html");
   run->add_option("netlist", netlist, "netlist file (JSON)")->required();
   run->add_option("-o,--output", out_dir, "output folder (default: results/<netlist name>)");
@@ -562,6 +569,8 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   run->add_option("--t-end", t_end, "end time [s], overriding the netlist's solver.t_end");
   run->add_flag("--no-report", no_report, "do not write report.html (plots, animation; one self-contained page)");
+  run->add_flag("--strict", strict,
+                "fail (exit 1, results kept) when the run ends with an accuracy warning: results not vouched for");
   LinearRequest linear_request;
   double from_hz = 0.0, to_hz = 0.0;
   auto* linearize = app.add_subcommand(
@@ -635,7 +644,7 @@ int main(int argc, char** argv) {
   try {
     register_builtin_components(registry);
     for (const auto& p : plugins) registry.load_plugin(p);
-    if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, trust, t_end, !no_report, quiet);
+    if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, trust, t_end, !no_report, quiet, strict);
     if (linearize->parsed()) {
       if (from_option->count()) linear_request.from_hz = from_hz;
       if (to_option->count()) linear_request.to_hz = to_hz;

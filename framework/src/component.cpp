@@ -93,19 +93,13 @@ void Eval::set_discrete(DiscreteId d, double value) {
   ctx_.discrete[layout_.discrete_offset + d.index] = value;
 }
 
-void Eval::log_event(std::string description) {
-  if (ctx_.events.size() >= Context::kMaxLoggedEvents) {
-    ++ctx_.events_not_logged;
-    return;
-  }
-  ctx_.events.push_back({ctx_.t, component_.name(), std::move(description)});
-}
+void Eval::log_event(std::string description) { ctx_.log_event(ctx_.t, component_.name(), std::move(description)); }
 
-void Eval::warn(std::string message) {
+void Eval::warn(std::string message, Warning::Kind kind) {
   std::ostringstream out;
   out.precision(10);
   out << "t = " << ctx_.t << " s: " << component_.name() << ": " << message;
-  ctx_.warnings.push_back(out.str());
+  ctx_.warnings.emplace_back(out.str(), kind);
 }
 
 // ---------------------------------------------------------------- declarations

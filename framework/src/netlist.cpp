@@ -178,7 +178,7 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   set.allow_code = overrides.allow_plugins;
   for (const auto& folder : overrides.plugin_folders) set.code_folders.push_back(netlist_levels::canonical_folder(folder));
   only_keys(doc, {"$schema", "name", "description", "world", "plugins", "subsystems", "components", "connections",
-                  "solver", "record", "analysis", "linear", "display"},
+                  "solver", "record", "analysis", "linear", "display", "strict"},
             top);
 
   auto at = [&](const std::string& path) { return InputLocation{fname, path, "", ""}; };
@@ -198,6 +198,10 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
       throw InputError(at("/analysis"),
                        "analysis '" + analysis + "' is not available; choose: dynamic, kinematic, static, linear");
     else net.analysis = *parsed;
+  }
+  if (doc.contains("strict")) {
+    if (!doc["strict"].is_boolean()) throw InputError(at("/strict"), "expected true or false");
+    net.strict = doc["strict"].get<bool>();
   }
   if (doc.contains("linear")) {
     if (!doc["linear"].is_object()) throw InputError(at("/linear"), "expected an object of linear-analysis settings");

@@ -267,6 +267,8 @@ json netlist_schema(const Registry& registry, const json& solver, const json& li
             {"name", {{"type", "string"}, {"description", "the system's name (default: the file's stem)"}}},
             {"description", {{"type", "string"}}},
             {"analysis", {{"enum", analyses}, {"default", "dynamic"}, {"description", "what the run computes"}}},
+            {"strict", {{"type", "boolean"}, {"default", false},
+                        {"description", "fail a run that ends with an accuracy warning (results are kept)"}}},
             {"world", {{"type", "object"}, {"description", "settings the component libraries own"}, {"properties", world},
                        {"additionalProperties", false}}},
             {"plugins", {{"type", "array"}, {"items", {{"type", "string"}}},

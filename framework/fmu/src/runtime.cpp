@@ -101,7 +101,7 @@ struct Instance {
   // fmi2Warning when there were warnings.
   fmi2Status report() {
     for (const auto& e : ctx.events) log(fmi2OK, "logEvents", "t = " + std::to_string(e.time) + " s: " + e.component + ": " + e.description);
-    for (const auto& w : ctx.warnings) log(fmi2Warning, "logStatusWarning", w);
+    for (const auto& w : ctx.warnings) log(fmi2Warning, "logStatusWarning", (w.accuracy() ? "not vouched for: " : "") + w.message);
     const bool warned = !ctx.warnings.empty();
     ctx.events.clear();
     ctx.warnings.clear();

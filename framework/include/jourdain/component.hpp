@@ -167,7 +167,9 @@ class Eval {
 
   // Reports a discrete change for the run's event log (summary.json).
   void log_event(std::string description);
-  void warn(std::string message);
+  // A warning for the run's log and summary, stamped with the time and the component; an
+  // accuracy warning marks the results as not vouched for (context.hpp, Warning).
+  void warn(std::string message, Warning::Kind kind = Warning::Kind::Notice);
 
  private:
   const Component& component_;

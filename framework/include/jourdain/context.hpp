@@ -21,6 +21,21 @@ struct EventRecord {
   std::string description;
 };
 
+// A warning raised during a run. An accuracy warning says that the results are not vouched
+// for: a constraint violated beyond its tolerance, a mechanism that may have jumped to
+// another assembly branch, a method used where it cannot be trusted. The run goes on and
+// reports it (summary.json's "accuracy_warnings", the top of the report); a strict run
+// (jourdain run --strict, the netlist's "strict": true) fails on it, its results kept.
+// Any library may raise one (Eval::warn(message, Warning::Kind::Accuracy), or push_back
+// here); the solvers' strict mode needs nothing more.
+struct Warning {
+  enum class Kind { Notice, Accuracy };
+  std::string message;
+  Kind kind = Kind::Notice;
+  Warning(std::string text, Kind k = Kind::Notice) : message(std::move(text)), kind(k) {}  // NOLINT: a text is a notice
+  bool accuracy() const { return kind == Kind::Accuracy; }
+};
+
 // What a run does with the model: integrate it in time, or (block solvers that support
 // it) set its states at each output time by a kinematic or static analysis. Fixed when
 // the run starts.
@@ -124,7 +139,15 @@ struct Context {
   static constexpr size_t kMaxLoggedEvents = 10'000;
   std::vector<EventRecord> events;
   long events_not_logged = 0;
-  std::vector<std::string> warnings;  // same, for warnings
+  // Appends to `events`, or counts once the log is full: how anything logs an event.
+  void log_event(double time, const std::string& component, std::string description) {
+    if (events.size() >= kMaxLoggedEvents) {
+      ++events_not_logged;
+      return;
+    }
+    events.push_back({time, component, std::move(description)});
+  }
+  std::vector<Warning> warnings;      // same, for warnings (not bounded: a component warns once)
   long algebraic_iterations = 0;      // Newton iterations spent in implicit blocks
   Eigen::VectorXd monitors;           // values offered by block solvers (block_solver.hpp)
   Analysis analysis = Analysis::Dynamic;

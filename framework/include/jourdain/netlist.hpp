@@ -67,6 +67,9 @@ struct Netlist {
   // (an FMU), in the order met (a file may appear more than once). What a copy of the
   // netlist elsewhere must take along (`jourdain export-fmu` packs them).
   std::vector<std::filesystem::path> files = {};
+  // "strict": true: a run that ends with an accuracy warning fails (RunOptions::strict,
+  // the command line's --strict).
+  bool strict = false;
 };
 
 // Parses and checks the file, loads the plugins it names (relative to its folder)
