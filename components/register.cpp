@@ -8,6 +8,7 @@ void register_builtin_components(Registry& registry) {
   register_mechanical_components(registry);
   register_hydraulic_components(registry);
   register_spatial_components(registry);
+  register_fmi_components(registry);
 }
 
 }  // namespace jourdain

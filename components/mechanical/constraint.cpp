@@ -11,20 +11,22 @@ using namespace jourdain::planar;
 
 ConstraintSettings constraint_settings(const World& world) {
   ConstraintSettings s;
-  if (!world.settings.contains("constraints")) return s;
-  const auto& j = world.settings["constraints"];
+  const nlohmann::json none = nlohmann::json::object();
+  const auto& j = world.settings.contains("constraints") ? world.settings["constraints"] : none;
   auto where = [&](const std::string& key) { return InputLocation{world.file, "/world/constraints/" + key, "", ""}; };
   for (const auto& [key, value] : j.items()) {
-    if (key == "alpha" || key == "beta" || key == "projection_tolerance" || key == "assembly_tolerance") {
+    if (key == "alpha" || key == "beta" || key == "projection_tolerance" || key == "assembly_tolerance" ||
+        key == "tolerance" || key == "penalty") {
       if (!value.is_number() || !(value.get<double>() >= 0.0) || !std::isfinite(value.get<double>()))
         throw InputError(where(key), "expected a non-negative number");
       double v = value.get<double>();
       if (key == "alpha") s.alpha = v;
       else if (key == "beta") s.beta = v;
       else if (key == "projection_tolerance") s.projection_tolerance = v;
-      else s.assembly_tolerance = v;
-      if ((key == "projection_tolerance" || key == "assembly_tolerance") && !(v > 0.0))
-        throw InputError(where(key), "must be positive");
+      else if (key == "assembly_tolerance") s.assembly_tolerance = v;
+      else if (key == "tolerance") s.tolerance = v;
+      else s.penalty = v;
+      if (key != "alpha" && key != "beta" && !(v > 0.0)) throw InputError(where(key), "must be positive");
     } else if (key == "projection") {
       if (!value.is_boolean()) throw InputError(where(key), "expected true or false");
       s.projection = value.get<bool>();
@@ -46,12 +48,30 @@ ConstraintSettings constraint_settings(const World& world) {
         throw InputError(where(key), "expected \"euclidean\" or \"mass\"");
       s.projection_metric = value.get<std::string>();
     } else {
-      throw InputError(where(key), "unknown setting; the constraint settings are: alpha, beta, projection, "
-                                   "projection_metric, projection_tolerance, assembly_tolerance, redundant, "
-                                   "formulation");
+      throw InputError(where(key), "unknown setting; the constraint settings are: formulation, alpha, beta, projection, "
+                                   "projection_metric, projection_tolerance, assembly_tolerance, tolerance, penalty, "
+                                   "redundant");
     }
   }
+  // The defaults that follow the formulation: the augmented Lagrangian's mass-orthogonal
+  // projections after every step are part of the method (ALI3-P); the KKT and
+  // Udwadia-Kalaba formulations keep their former defaults (no projection, Euclidean).
+  const bool augmented = s.formulation == "augmented_lagrangian";
+  if (!j.contains("projection")) s.projection = augmented;
+  if (!j.contains("projection_metric")) s.projection_metric = augmented ? "mass" : "euclidean";
   return s;
+}
+
+ConstraintRow distance_row(const PointKinematics (&k)[2], double t, const std::string& component) {
+  ConstraintRow r;
+  const Vec2 d = k[1].r - k[0].r, dd = k[1].v - k[0].v;
+  const double L = d.norm();
+  if (!(L > 0.0)) throw SimulationError(t, {component}, "the two points coincide: their distance has no direction");
+  const Vec2 u = d / L;
+  r.phi = L;
+  r.J << -u.x(), -u.y(), 0, u.x(), u.y(), 0;
+  r.c = (dd.squaredNorm() - u.dot(dd) * u.dot(dd)) / L;
+  return r;
 }
 
 std::string Constraint::norm_unit(const std::vector<std::string>& units) {

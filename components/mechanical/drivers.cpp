@@ -59,6 +59,7 @@ class Driver : public Constraint {
   }
 
   const char* equation_unit(int) const override { return unit_.c_str(); }
+  std::optional<double> prescribed_value(const Eval& e) const override { return motion(e.time(), e)[0]; }
 
   // C, Ċ, C̈ at time t.
   Vec3 motion(double t, const Eval& e) const {
@@ -210,13 +211,7 @@ class Distance final : public Driver {
   void configure() override { configure_driver(true, "first point", "second point"); }
   void equations(double t, const Eval& e, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
     auto& r = rows.add();
-    const Vec2 d = k[1].r - k[0].r, dd = k[1].v - k[0].v;
-    const double L = d.norm();
-    if (!(L > 0.0)) throw SimulationError(t, {name()}, "the two points coincide: their distance has no direction");
-    const Vec2 u = d / L;
-    r.phi = L;
-    r.J << -u.x(), -u.y(), 0, u.x(), u.y(), 0;
-    r.c = (dd.squaredNorm() - u.dot(dd) * u.dot(dd)) / L;  // d²|d|/dt² beyond uᵀd̈
+    r = distance_row(k, t, name());
     prescribe(t, e, r);
   }
 };

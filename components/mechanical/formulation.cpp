@@ -7,6 +7,7 @@
 namespace jourdain::mechanical {
 
 // Makers, each defined in the formulation's own file.
+std::unique_ptr<const Formulation> make_augmented_lagrangian_formulation(const ConstraintSettings& settings);
 std::unique_ptr<const Formulation> make_kkt_formulation(const ConstraintSettings& settings);
 std::unique_ptr<const Formulation> make_udwadia_kalaba_formulation(const ConstraintSettings& settings);
 
@@ -18,6 +19,7 @@ struct FormulationEntry {
 };
 
 constexpr FormulationEntry kFormulations[] = {
+    {"augmented_lagrangian", make_augmented_lagrangian_formulation},
     {"kkt", make_kkt_formulation},
     {"udwadia_kalaba", make_udwadia_kalaba_formulation},
 };

@@ -1,6 +1,10 @@
 // How a mechanism finds q̈ and λ: the interface every formulation implements, and the
 // table that picks one by the name in world.constraints.formulation (README.md in this
 // folder says how to add one). The formulations today:
+//   "augmented_lagrangian"  the default: the leading matrix M + Φ_qᵀAΦ_q (positive
+//                    definite at any rank of Φ_q) and the method of multipliers, with
+//                    mass-orthogonal corrections (Bayo & Ledesma's ALI3-P;
+//                    formulation_augmented_lagrangian.cpp), for singular configurations;
 //   "kkt"            the stabilized KKT system of README.md (seed 000), sparse LU
 //                    (formulation_kkt.cpp);
 //   "udwadia_kalaba" the Udwadia–Kalaba equation of seed 002, eqs. (4)–(5), dense
@@ -34,6 +38,15 @@ class Formulation {
   // Called for each constraint while the system is built: throws InputError naming it
   // when this formulation cannot take it (servo rows, actuators...).
   virtual void admit(const Constraint& /*constraint*/, const World& /*world*/) const {}
+  // Whether accelerations() takes servo rows and actuators (Φ_r ≠ Φ_q). When it does not
+  // and admit() lets them in, the coordinator finds the accelerations of a mechanism that
+  // has them with the KKT formulation (its corrections stay this formulation's).
+  virtual bool takes_servo_rows() const { return true; }
+  // Whether its accelerations and corrections stay bounded where Φ_q loses rank, so that
+  // with projection after the steps a run follows a mechanism through a singular
+  // configuration on its branch (a run that passes one otherwise ends with an accuracy
+  // warning).
+  virtual bool follows_singular_configurations() const { return false; }
 
   // With rhs = [Q; b] (n + m: the applied loads, then b = γ − 2αΦ̇ − β²Φ per equation, or
   // what the analysis puts there) at the evaluated state me.ws.state, returns [q̈; λ]
@@ -45,11 +58,11 @@ class Formulation {
   // or the mass (least δᵀMδ). Assembly steps and projections (mechanism_assembly.cpp).
   virtual Eigen::VectorXd minimum_norm(const MechanismEval& me, const Eigen::VectorXd& r) const = 0;
 
-  // Redundant constraints (rank-deficient Φ_q) in the analyses this formulation serves:
-  // whether it solves them under the settings it was made with, and how (the words of the
-  // warning, "in the least-squares sense", and of `jourdain check`).
+  // Redundant constraints (rank-deficient Φ_q at every pose) in the analyses this
+  // formulation serves: whether it solves them under the settings it was made with
+  // (world.constraints.redundant = "least_squares"; otherwise they are bad input), and how,
+  // in the words of `jourdain check`.
   virtual bool solves_redundant() const = 0;
-  virtual std::string redundant_treatment() const = 0;
   virtual std::string redundant_policy() const = 0;
 };
 

@@ -61,7 +61,6 @@ class KktFormulation final : public Formulation {
   }
 
   bool solves_redundant() const override { return least_squares_; }
-  std::string redundant_treatment() const override { return "in the least-squares sense"; }
   std::string redundant_policy() const override { return least_squares_ ? "least_squares" : "error"; }
 
  private:

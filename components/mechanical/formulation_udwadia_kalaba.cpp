@@ -35,7 +35,8 @@ Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> pseudo_inverse(const Eig
 
 class UdwadiaKalabaFormulation final : public Formulation {
  public:
-  explicit UdwadiaKalabaFormulation(const ConstraintSettings& settings) : mass_metric_(settings.mass_metric()) {}
+  explicit UdwadiaKalabaFormulation(const ConstraintSettings& settings)
+      : least_squares_(settings.redundant == "least_squares"), mass_metric_(settings.mass_metric()) {}
 
   std::string title() const override { return "Udwadia-Kalaba"; }
 
@@ -77,13 +78,14 @@ class UdwadiaKalabaFormulation final : public Formulation {
     return d.cwiseProduct(pseudo_inverse(me.system.dense_jacobian(me.ws.state) * d.asDiagonal()).solve(r));
   }
 
-  bool solves_redundant() const override { return true; }
-  std::string redundant_treatment() const override {
-    return "by the Udwadia-Kalaba equation (minimum-norm multipliers)";
-  }
-  std::string redundant_policy() const override { return "minimum norm"; }
+  // The pseudo-inverse takes redundant constraints as they are; like any formulation, it is
+  // asked to with world.constraints.redundant = "least_squares" (otherwise they are an
+  // input error: mechanism_rank.cpp).
+  bool solves_redundant() const override { return least_squares_; }
+  std::string redundant_policy() const override { return least_squares_ ? "minimum norm" : "error"; }
 
  private:
+  bool least_squares_;  // world.constraints.redundant = "least_squares"
   bool mass_metric_;  // world.constraints.projection_metric = "mass"
 };
 

@@ -1,4 +1,5 @@
-// Joints: revolute, weld, translational, pin-in-slot, gear pair, rack and pinion.
+// Joints: revolute, weld, translational, pin-in-slot, gear pair, rack and pinion, and the
+// massless rod.
 // Each states its equations in the conventions of planar.hpp (point Jacobians).
 #include <cmath>
 
@@ -183,6 +184,31 @@ class RackPinion final : public Constraint {
 
 }  // namespace
 
+// A massless rigid link: the distance between points a and b is held at `length`
+// (Φ = |r_b − r_a| − L, distance_row). It carries only the force along itself: its
+// multiplier is the tension (N, > 0 pulling the points together: the rod applies −λu to
+// b, u from a to b), for the light links a body (which needs inertia > 0) cannot model.
+class Rod final : public Constraint {
+ public:
+  Rod() { length_ = declare_real("length", "m", std::nullopt, "distance held between a and b", Range::positive()); }
+
+ private:
+  void configure() override {
+    declare_constraint(1, true, "first point", "second point");
+    tension_ = declare_observable("tension", "N", "force along the rod, > 0 in tension (pulling a and b together)");
+  }
+  void equations(double t, const Eval& e, const PointKinematics (&k)[2], ConstraintRows& rows) const override {
+    auto& r = rows.add();
+    r = distance_row(k, t, name());
+    r.phi -= e.param(length_);
+  }
+  void report(Eval& e, const PointKinematics (&)[2], const Vec3& lambda) const override {
+    e.set_observable(tension_, lambda[0]);
+  }
+  RealParam length_;
+  ObservableId tension_;
+};
+
 void register_joints(Registry& r) {
   r.add<Revolute>("mechanical.revolute", "pin joint: points a and b coincide (2 equations)");
   r.add<Weld>("mechanical.weld", "rigid joint: points coincide, relative angle held (3 equations)");
@@ -191,6 +217,7 @@ void register_joints(Registry& r) {
   r.add<PinInSlot>("mechanical.pin_in_slot", "point b on the line through a along a's axis (1 equation)");
   r.add<GearPair>("mechanical.gear_pair", "rotation ratio between two bodies on fixed centres (1 equation)");
   r.add<RackPinion>("mechanical.rack_pinion", "pinion b rolls along rack a without slip (1 equation)");
+  r.add<Rod>("mechanical.rod", "massless rigid link: distance between a and b held at its length; tension (1 equation)");
 }
 
 }  // namespace jourdain::mechanical

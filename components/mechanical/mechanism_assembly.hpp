@@ -17,11 +17,13 @@ namespace jourdain::mechanical {
 class Formulation;
 
 // Newton's method with minimum-norm steps until ‖Φ‖∞ is down to rounding (or stalled
-// below `tolerance`); writes q through Evals in `phase` and leaves me.ws.state evaluated
-// there. Returns the iterations; throws SimulationError starting with `failure` and naming
-// the worst equations when it does not converge.
+// below `tolerance`); a residual that stops shrinking (along the singular directions of a
+// singular configuration) is accepted up to `limit` (≥ tolerance). Writes q through Evals
+// in `phase` and leaves me.ws.state evaluated there. Returns the iterations; throws
+// SimulationError starting with `failure` and naming the worst equations when it does
+// not get below `limit`.
 int assemble(const MechanismEval& me, const Formulation& formulation, Eval::Phase phase, double tolerance,
-             const std::string& failure);
+             double limit, const std::string& failure);
 
 // q̇ ← q̇ + δ with Φ_q δ = −Φ̇, δ of least norm; leaves me.ws.state evaluated at the new q̇.
 // Returns ‖δ‖.

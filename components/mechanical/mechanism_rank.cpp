@@ -2,10 +2,12 @@
 #include "mechanism_rank.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <Eigen/Dense>
 
 #include "formulation.hpp"
+#include "mechanism_assembly.hpp"
 
 namespace jourdain::mechanical {
 
@@ -24,6 +26,58 @@ Eigen::ColPivHouseholderQR<Eigen::MatrixXd> pivoted_qr(const Eigen::MatrixXd& J)
   return qr;
 }
 
+// The rank deficiencies of Φ_q at a pose: equations that depend on the others, and free
+// directions beyond those the equations leave (n − rank).
+struct Deficiency {
+  int dependent = 0, free = 0;
+};
+
+Deficiency deficiency(const Eigen::MatrixXd& J) {
+  const int rank = jacobian_rank(J);
+  return {static_cast<int>(J.rows()) - rank, static_cast<int>(J.cols()) - rank};
+}
+
+// Whether the deficiency `d` found at me's pose is the mechanism's own: the mechanism is
+// moved along a mixture of the free directions of Φ_q (its null space, which at a singular
+// pose includes the directions it gains there) by 1e-3 of its size, and by a microsecond
+// in time (a driver past a dead centre has no pose there, a structural defect keeps one),
+// assembled again, both ways; the deficiency is structural if it stays at both poses.
+bool persists(const MechanismEval& me, const Formulation& formulation, const Eigen::MatrixXd& J, Deficiency d,
+              bool kinematic, double tolerance) {
+  const MechanismSystem& system = me.system;
+  const Eigen::VectorXd q0 = system.positions(me.model, me.ctx, Eval::Phase::Outputs);
+  Eigen::FullPivLU<Eigen::MatrixXd> lu(J);
+  lu.setThreshold(rank_threshold(J));
+  const Eigen::MatrixXd null_space = lu.kernel();
+  Eigen::VectorXd direction = Eigen::VectorXd::Zero(q0.size());
+  // Fixed, unequal weights: no symmetry of the mechanism can cancel them.
+  for (Eigen::Index k = 0; k < null_space.cols(); ++k) direction += std::cos(1.0 + 1.3 * k) * null_space.col(k);
+  if (!(direction.norm() > 0.0)) return true;  // no free direction: nothing can change it
+  const double size = 1e-3 * std::max(1.0, q0.cwiseAbs().maxCoeff());
+  direction *= size / direction.norm();
+  for (double sign : {1.0, -1.0}) {
+    Context probe = me.ctx;
+    probe.t = me.ctx.t + sign * 1e-6 * std::max(1.0, std::abs(me.ctx.t));
+    Workspace ws;
+    ws.state = system.make_state();
+    const MechanismEval pe{me.model, system, probe, ws};
+    system.set_positions(me.model, probe, Eval::Phase::Project, q0 + sign * direction);
+    try {
+      assemble(pe, formulation, Eval::Phase::Project, tolerance, tolerance, "");
+    } catch (const SimulationError&) {
+      return false;  // no pose there: the deficiency belongs to the pose (a limit position)
+    }
+    const Deficiency there = deficiency(system.dense_jacobian(ws.state));
+    if (there.dependent < d.dependent || (kinematic && there.free < d.free)) return false;
+  }
+  return true;
+}
+
+// The netlist location of the component that owns equation `eq`.
+InputLocation location_of(const MechanismEval& me, int eq) {
+  return me.model.location(me.system.equation(eq).component);
+}
+
 }  // namespace
 
 int jacobian_rank(const Eigen::MatrixXd& J) { return J.rows() ? static_cast<int>(pivoted_qr(J).rank()) : 0; }
@@ -35,33 +89,46 @@ std::vector<int> dependent_equations(const Eigen::MatrixXd& J) {
   return eqs;
 }
 
-void check_rank(const MechanismEval& me, const Formulation& formulation, bool kinematic) {
+Structure check_structure(const MechanismEval& me, const Formulation& corrections, bool solve_redundant, bool kinematic,
+                          double tolerance) {
   const MechanismSystem& system = me.system;
-  const int m = system.equations();
+  const InputLocation analysis{me.model.world().file, "/analysis", "", ""};
+  const int m = system.equations(), n = system.coordinates();
+  Structure out;
   if (m == 0) {
-    if (kinematic) throw SimulationError(me.ctx.t, {}, "a kinematic analysis needs drivers: the mechanism has none");
-    return;
+    if (kinematic) throw InputError(analysis, "a kinematic analysis needs drivers: the mechanism has none");
+    return out;
   }
   const Eigen::MatrixXd J = system.dense_jacobian(me.ws.state);
-  const int rank = jacobian_rank(J), n = static_cast<int>(J.cols());
-  if (rank < m) {
-    const std::vector<int> dependent = dependent_equations(J);
-    if (!formulation.solves_redundant() || kinematic) {
-      throw SimulationError(me.ctx.t, system.component_names(dependent),
-                            std::string(kinematic && me.ws.assembled ? "singular configuration: " : "redundant constraints: ") +
-                                system.equation_names(dependent) + " depend on the others (Jacobian rank " +
-                                std::to_string(rank) + " of " + std::to_string(m) + " equations)" +
-                                (kinematic ? "" : "; set world.constraints.redundant = \"least_squares\" to solve them "
-                                                  "in the least-squares sense"));
-    }
-    if (!me.ws.assembled)
-      me.ctx.warnings.push_back("redundant constraints solved " + formulation.redundant_treatment() + ": " +
-                                system.equation_names(dependent));
+  const Deficiency d = deficiency(J);
+  out.rank = m - d.dependent;
+  if (d.dependent == 0 && !(kinematic && d.free > 0)) return out;
+  if (!persists(me, corrections, J, d, kinematic, tolerance)) {
+    out.singular_start = true;
+    return out;
   }
-  if (kinematic && rank < n)
-    throw SimulationError(me.ctx.t, {}, "a kinematic analysis needs zero degrees of freedom once the drivers are "
-                                        "counted; this mechanism has " + std::to_string(n - rank) +
-                                        ": add drivers or run a dynamic analysis");
+  if (d.dependent > 0) {
+    out.redundant = dependent_equations(J);
+    if (!solve_redundant) {
+      const std::vector<std::string> names = system.component_names(out.redundant);
+      std::string components;
+      for (const auto& c : names) components += (components.empty() ? "'" : ", '") + c + "'";
+      throw InputError(location_of(me, out.redundant.front()),
+                       "redundant constraints: " + system.equation_names(out.redundant) +
+                           " depend on the others at every pose (Jacobian rank " + std::to_string(out.rank) + " of " +
+                           std::to_string(m) + " equations; components " + components +
+                           "): a duplicated joint, or two drivers on one degree of freedom. Remove the extra one, or set "
+                           "world.constraints.redundant = \"least_squares\" to solve them in the least-squares sense");
+    }
+    me.ctx.warnings.push_back("redundant constraints solved in the least-squares sense (world.constraints.redundant): " +
+                              system.equation_names(out.redundant));
+  }
+  if (kinematic && d.free > 0)
+    throw InputError(analysis, "a kinematic analysis needs zero degrees of freedom once the drivers are counted; this "
+                               "mechanism has " + std::to_string(d.free) + " (" + std::to_string(n / 3) + " bodies, " +
+                               std::to_string(m) + " equations, rank " + std::to_string(out.rank) +
+                               "): add drivers, or run a dynamic analysis");
+  return out;
 }
 
 }  // namespace jourdain::mechanical

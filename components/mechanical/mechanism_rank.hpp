@@ -1,8 +1,15 @@
 // Rank analysis of a mechanism's constraint Jacobian Φ_q (README.md: redundant
-// constraints are detected and either reported by name or handled by a pseudo-inverse /
-// least-squares option; seed 001's singular configurations). A column-pivoted QR of Φ_qᵀ
-// gives the rank and, as the columns left out of its pivoted basis, the equations that
-// depend on the others; they are named from the system's row table (RowInfo).
+// constraints are detected and either reported by name or handled by a least-squares
+// option; seed 001's singular configurations). A column-pivoted QR of Φ_qᵀ gives the rank
+// and, as the columns left out of its pivoted basis, the equations that depend on the
+// others; they are named from the system's row table (RowInfo).
+//
+// A rank deficiency at the assembled pose is either structural, the same at every pose
+// (a duplicated joint, two drivers on one degree of freedom, a kinematic analysis with
+// degrees of freedom left: bad input), or a property of that pose alone (the mechanism
+// starts in a singular configuration). check_structure() tells them apart by moving the
+// mechanism a little along its free directions and assembling it again there: a
+// structural deficiency stays.
 #pragma once
 
 #include <string>
@@ -21,10 +28,20 @@ int jacobian_rank(const Eigen::MatrixXd& J);
 // Equations (indices among the m) that depend on the others.
 std::vector<int> dependent_equations(const Eigen::MatrixXd& J);
 
-// Rank of Φ_q at the evaluated state: redundant constraints are an error unless
-// `formulation` (the one serving ctx.analysis) solves them, when the first assembly warns;
-// a kinematic analysis needs exactly as many independent equations as coordinates.
-// Throws SimulationError naming the constraints.
-void check_rank(const MechanismEval& me, const Formulation& formulation, bool kinematic);
+// What the rank of Φ_q says about the mechanism, at its assembled pose (me evaluated there).
+struct Structure {
+  int rank = 0;
+  std::vector<int> redundant;  // equations that depend on the others at every pose
+  bool singular_start = false;  // rank lost at this pose only: a singular configuration
+};
+
+// Throws InputError naming the netlist, the JSON path and the components for redundant
+// constraints unless `solve_redundant` (world.constraints.redundant = "least_squares", for
+// the formulation serving ctx.analysis), and for a kinematic analysis with no drivers or
+// with degrees of freedom left; warns once that redundant constraints are solved.
+// `corrections` assembles the nearby poses it tries (to `tolerance`): one that takes
+// Φ_q of any rank. Leaves me as given.
+Structure check_structure(const MechanismEval& me, const Formulation& corrections, bool solve_redundant, bool kinematic,
+                          double tolerance);
 
 }  // namespace jourdain::mechanical

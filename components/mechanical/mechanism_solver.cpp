@@ -8,28 +8,40 @@
 //                        names, Φ, Φ̇ = Φ_q q̇ + Φ_t, γ, the entries of Φ_q, M from the
 //                        bodies' parameters;
 //   formulation_*        how q̈ and λ are found, chosen by world.constraints.formulation
-//                        (formulation.hpp): "kkt", the stabilized KKT system
+//                        (formulation.hpp): "augmented_lagrangian", the default, the
+//                        leading matrix M + Φ_qᵀAΦ_q (positive definite at any rank of
+//                        Φ_q) and the method of multipliers (Bayo & Ledesma's ALI3-P),
+//                        which passes singular configurations; "kkt", the stabilized KKT
+//                        system
 //
 //                            [ M    Φ_rᵀ ] [ q̈ ]   [ Q                              ]
 //                            [ Φ_q  0    ] [ λ  ] = [ γ − 2α(Φ_q q̇ + Φ_t) − β² Φ ],
 //
 //                        sparse LU (seed 000); "udwadia_kalaba", q̈ = a + M^{-1/2}
 //                        (A M^{-1/2})⁺ (b − A a) with a = M⁻¹Q, A = Φ_q and b the same
-//                        right side (seed 002, eqs. (4)–(5)), dense, which takes redundant
-//                        constraints as they are. Each formulation also owns the
-//                        minimum-norm corrections δ (Φ_q δ = r, Euclidean or mass metric
-//                        per world.constraints.projection_metric);
+//                        right side (seed 002, eqs. (4)–(5)), dense. Each formulation also
+//                        owns the minimum-norm corrections δ (Φ_q δ = r, Euclidean or mass
+//                        metric per world.constraints.projection_metric);
 //   mechanism_assembly   assembly before a run (Newton with minimum-norm steps) and the
 //                        projection after accepted steps (seed 002's direct elimination:
 //                        q ← q − Φ_q⁺Φ, q̇ ← q̇ − Φ_q⁺Φ̇);
 //   kinematic_analysis   positions by Newton, velocities from Φ_q q̇ = −Φ_t (seed 001);
 //   static_analysis      q with Φ = 0 and M q̈ = 0 at rest;
-//   mechanism_rank       the rank of Φ_q: redundant equations named, degrees of freedom.
+//   mechanism_rank       the rank of Φ_q: redundant equations named, degrees of freedom,
+//                        structural deficiencies (bad input) told from singular poses;
+//   mechanism_singularity the conditioning of Φ_q along a run: singular passes as events.
 //
-// A dynamic analysis uses the formulation of the settings; the kinematic and static
-// analyses are defined through the KKT system (inverse dynamics at a driven pose, the
-// equilibrium of M q̈ = Q − Φ_rᵀλ), so they use the KKT formulation whichever is chosen;
-// assembly and projection use the chosen formulation's corrections in every analysis.
+// A dynamic analysis uses the formulation of the settings (the KKT system for the
+// accelerations of a mechanism with servo rows when the chosen one does not take them);
+// the kinematic and static analyses are defined through the KKT system (inverse dynamics
+// at a driven pose, the equilibrium of M q̈ = Q − Φ_rᵀλ), so they use the KKT formulation
+// whichever is chosen; projection uses the chosen formulation's corrections in every
+// analysis, the initial assembly regularized ones (any rank of Φ_q).
+//
+// What a run cannot vouch for becomes an accuracy warning (Warning::Kind::Accuracy): a
+// constraint violation beyond world.constraints.tolerance (the monitor's limit), a
+// projection or kinematic step that moves the mechanism further (another assembly branch
+// perhaps), a singular configuration passed with a formulation that cannot follow it.
 //
 // This coordinator keeps only immutable data (the system, the formulations, the settings);
 // each Context has its own Workspace (Context::block_workspaces), so one model runs in
@@ -44,12 +56,19 @@
 #include "kinematic_analysis.hpp"
 #include "mechanism_assembly.hpp"
 #include "mechanism_rank.hpp"
+#include "mechanism_singularity.hpp"
 #include "mechanism_system.hpp"
 #include "static_analysis.hpp"
 
 namespace jourdain::mechanical {
 
 namespace {
+
+// σ (mechanism_singularity.hpp) below which a pose counts as a singular configuration:
+// far below what a regular pose of a real mechanism shows (1e-3 is already close to a
+// toggle), far above the rounding an exactly singular pose leaves (~1e-8), so that only
+// the passes through one are logged, found between samples along their cubic.
+constexpr double kSingularThreshold = 1e-6;
 
 // The name of a mechanism's monitors: "mechanism" when the model has one; with several
 // (separate machines in one netlist), "mechanism1", "mechanism2", … in the order of their
@@ -78,8 +97,11 @@ class MechanismSolver final : public BlockSolver {
         settings_(constraint_settings(model.world())),
         formulation_(make_formulation(settings_.formulation, settings_)),
         kkt_(settings_.formulation == "kkt" ? nullptr : make_formulation("kkt", settings_)),
+        regularized_(formulation_->follows_singular_configurations() ? nullptr
+                                                                     : make_formulation("augmented_lagrangian", settings_)),
         system_(model, step, *formulation_),
-        name_(mechanism_name(model, block)) {}
+        name_(mechanism_name(model, block)),
+        singular_(name_, kSingularThreshold) {}
 
   // ------------------------------------------------------------ BlockSolver hooks
 
@@ -144,16 +166,23 @@ class MechanismSolver final : public BlockSolver {
     const MechanismEval me = eval(model, ctx);
     Workspace& ws = me.ws;
     if (ws.assembled && ctx.t == ws.last_time) return;  // a later pass of Model::initialize
-    const int iterations = assemble(me, *formulation_, Eval::Phase::Initialize, settings_.assembly_tolerance,
-                                    "the mechanism cannot be assembled");
-    const double dv = project_velocities(me, *formulation_, Eval::Phase::Initialize);
-    check_rank(me, serving(ctx.analysis), ctx.analysis == Analysis::Kinematic);
+    const double tolerance = settings_.assembly_tolerance;
+    const Formulation& corrections = regularized_ ? *regularized_ : *formulation_;  // same metric, any rank
+    const int iterations =
+        assemble(me, corrections, Eval::Phase::Initialize, tolerance, tolerance, "the mechanism cannot be assembled");
+    const double dv = project_velocities(me, corrections, Eval::Phase::Initialize);
+    const Structure structure = check_structure(me, corrections, serving(ctx.analysis).solves_redundant(),
+                                                ctx.analysis == Analysis::Kinematic, tolerance);
+    singular_.exclude(me, structure.redundant);
     std::ostringstream msg;
     msg.precision(3);
     msg << "assembled in " << iterations << " Newton iteration(s) to |Φ| = " << ws.state.phi.norm()
         << "; velocities projected (|Δq̇| = " << dv << ")";
-    ctx.events.push_back({ctx.t, name_, msg.str()});
+    ctx.log_event(ctx.t, name_, msg.str());
     if (ctx.analysis == Analysis::Static) equilibrium(me, Eval::Phase::Initialize);
+    // The first point of a kinematic or static analysis is this one (a dynamic run's is
+    // observed by its solver).
+    if (ctx.analysis != Analysis::Dynamic) singular_.sample(me, ctx.analysis == Analysis::Kinematic);
     ws.assembled = true;
     ws.last_time = ctx.t;
   }
@@ -161,7 +190,71 @@ class MechanismSolver final : public BlockSolver {
   bool projects() const override { return settings_.projection; }
 
   bool project(const Model& model, Context& ctx) const override {
-    return reassemble(model, ctx, settings_.projection_tolerance, "the projection onto the constraints failed");
+    const MechanismEval me = eval(model, ctx);
+    const Eigen::VectorXd before = system_.positions(model, ctx, Eval::Phase::Outputs);
+    if (!reassemble(model, ctx, settings_.projection_tolerance, settings_.tolerance,
+                    "the projection onto the constraints failed"))
+      return false;
+    // A correction beyond the tolerance: the step left the constraints that far, and its
+    // projection may have landed on another assembly branch.
+    const double moved = (system_.positions(model, ctx, Eval::Phase::Outputs) - before).lpNorm<Eigen::Infinity>();
+    if (moved > settings_.tolerance && !me.ws.jump_warned) {
+      me.ws.jump_warned = true;
+      std::ostringstream msg;
+      msg.precision(3);
+      msg << "t = " << ctx.t << " s: " << name_ << ": the projection after a step moved the mechanism by " << moved
+          << " (m or rad), more than world.constraints.tolerance = " << settings_.tolerance
+          << ": the step left the constraints that far and may have jumped to another assembly branch (a smaller step "
+             "or tighter tolerances keep it closer); later ones are not listed";
+      ctx.warnings.emplace_back(msg.str(), Warning::Kind::Accuracy);
+    }
+    return true;
+  }
+
+  void observe(const Model& model, Context& ctx) const override {
+    const MechanismEval me = eval(model, ctx);
+    me.publish_kinematics();
+    me.evaluate();
+    if (singular_.sample(me, /*along_path=*/true) == 0 || robust() || me.ws.singular_warned) return;
+    me.ws.singular_warned = true;
+    std::ostringstream msg;
+    msg.precision(10);
+    msg << "t = " << ctx.t << " s: " << name_ << ": the mechanism went through a singular configuration (events) with "
+        << (serving(Analysis::Dynamic).title()) << (settings_.projection ? "" : " and no projection")
+        << ", which cannot tell the branch it continues on: the motion after it is not vouched for. The augmented "
+           "Lagrangian formulation with projection (the defaults) follows it";
+    ctx.warnings.emplace_back(msg.str(), Warning::Kind::Accuracy);
+  }
+
+  void project_change(const Model& model, Context& ctx, Eigen::Ref<Eigen::VectorXd> dx) const override {
+    const MechanismEval me = eval(model, ctx);
+    me.publish_kinematics();
+    me.evaluate();
+    const int n = system_.coordinates(), m = system_.equations();
+    if (m == 0) return;
+    // The body states' slots in dx: positions (k < 3) and velocities (k ≥ 3).
+    Eigen::VectorXd part(n), residual(m);
+    for (int kind = 0; kind < 2; ++kind) {
+      for (size_t b = 0; b < system_.bodies().size(); ++b) {
+        const Eval e = model.view(system_.bodies()[b].comp, ctx, Eval::Phase::Outputs);
+        const std::array<int, 6> slot = system_.bodies()[b].body->state_indices(e);
+        for (int k = 0; k < 3; ++k) part[3 * b + k] = dx[slot[3 * kind + k]];
+      }
+      // The part of the change that the projection removes: the correction of its
+      // linearized constraint residual Φ_q δ (for the velocities, the term of Φ̇ in the
+      // positions is left out: second order in a small change).
+      residual.setZero();
+      system_.for_each_jacobian_entry(me.ws.state, [&](int r, int c, double v) {
+        const int eq = system_.row(r).equation;
+        if (eq >= 0) residual[eq] += v * part[c];
+      });
+      part += formulation_->minimum_norm(me, -residual);
+      for (size_t b = 0; b < system_.bodies().size(); ++b) {
+        const Eval e = model.view(system_.bodies()[b].comp, ctx, Eval::Phase::Outputs);
+        const std::array<int, 6> slot = system_.bodies()[b].body->state_indices(e);
+        for (int k = 0; k < 3; ++k) dx[slot[3 * kind + k]] = part[3 * b + k];
+      }
+    }
   }
 
   // h = (Φ, Φ̇) over the whole state vector: ∂Φ/∂q = Φ_q, ∂Φ̇/∂q̇ = Φ_q, and ∂Φ̇/∂q =
@@ -221,17 +314,37 @@ class MechanismSolver final : public BlockSolver {
   // What the projection does, to the assembly tolerance, whatever
   // world.constraints.projection says.
   bool restore_invariants(const Model& model, Context& ctx) const override {
-    return reassemble(model, ctx, settings_.assembly_tolerance, "the mechanism cannot be brought back onto its constraints");
+    return reassemble(model, ctx, settings_.assembly_tolerance, settings_.assembly_tolerance,
+                      "the mechanism cannot be brought back onto its constraints");
   }
 
   bool supports(Analysis analysis) const override { return analysis == Analysis::Kinematic || analysis == Analysis::Static; }
 
   void analyze(const Model& model, Context& ctx) const override {
     const MechanismEval me = eval(model, ctx);
-    if (ctx.analysis == Analysis::Kinematic)
-      kinematic_point(me, *formulation_, ctx.t - me.ws.last_time, settings_.assembly_tolerance);
-    else
+    if (ctx.analysis == Analysis::Kinematic) {
+      const double dt = ctx.t - me.ws.last_time;
+      const KinematicStep step = kinematic_point(me, *formulation_, dt, settings_.assembly_tolerance);
+      // Newton corrects the extrapolated pose by the extrapolation's error, a small part of
+      // the step's motion; a correction beyond the tolerance and comparable to the motion
+      // itself is a jump to another assembly branch.
+      if (step.correction > settings_.tolerance && step.correction > 0.5 * step.motion && !me.ws.jump_warned) {
+        me.ws.jump_warned = true;
+        std::ostringstream msg;
+        msg.precision(3);
+        msg << "t = " << ctx.t << " s: " << name_ << ": the kinematic analysis corrected the extrapolated pose by "
+            << step.correction << " (m or rad) for a motion of " << step.motion
+            << " since the last point: the mechanism may have jumped to another assembly branch (a smaller "
+               "output_interval follows it more closely); later ones are not listed";
+        ctx.warnings.emplace_back(msg.str(), Warning::Kind::Accuracy);
+      }
+    } else {
       equilibrium(me, Eval::Phase::Project);
+    }
+    me.publish_kinematics();
+    me.evaluate();
+    // A kinematic analysis's points lie on one motion; a static one's are separate poses.
+    singular_.sample(me, ctx.analysis == Analysis::Kinematic);
     me.ws.last_time = ctx.t;
   }
 
@@ -243,7 +356,8 @@ class MechanismSolver final : public BlockSolver {
       for (int i = 0; i < c.constraint->equation_count(); ++i)
         if (c.constraint->is_equation(i)) units.push_back(c.constraint->equation_unit(i));
     const std::string unit = Constraint::norm_unit(units);
-    return {{name_ + ".constraint_norm", unit}, {name_ + ".constraint_rate_norm", unit + "/s"}};
+    return {{name_ + ".constraint_norm", unit, settings_.tolerance, "world.constraints.tolerance"},
+            {name_ + ".constraint_rate_norm", unit + "/s"}};
   }
 
   std::string describe(const Model& model, const Context& ctx_in) const override {
@@ -264,10 +378,12 @@ class MechanismSolver final : public BlockSolver {
         << "  Grübler count: 3 × " << bodies << " − " << m << " = " << n - m << "\n"
         << "  Jacobian rank at the assembled pose: " << rank << " → degrees of freedom: " << n - rank;
     if (rank < m) out << "; redundant: " << system_.equation_names(dependent_equations(J));
-    out << "\n  Formulation: " << formulation_->title() << "; Baumgarte α = " << settings_.alpha
+    out << "\n  Formulation: " << formulation_->title()
+        << (&serving(Analysis::Dynamic) != formulation_.get() ? " (the accelerations by the KKT system: servo rows)" : "")
+        << "; Baumgarte α = " << settings_.alpha
         << ", β = " << settings_.beta << "; projection after steps: " << (settings_.projection ? "on" : "off")
         << " (metric: " << settings_.projection_metric << "); redundant constraints: "
-        << formulation_->redundant_policy() << "\n";
+        << formulation_->redundant_policy() << "; accuracy tolerance " << settings_.tolerance << " (m or rad)\n";
     return out.str();
   }
 
@@ -282,22 +398,34 @@ class MechanismSolver final : public BlockSolver {
   }
 
   // Positions back onto Φ = 0 (Newton, minimum-norm steps), then velocities onto Φ̇ = 0,
-  // unless both are within `tolerance` already. Returns true if ctx.x changed.
-  bool reassemble(const Model& model, Context& ctx, double tolerance, const char* failure) const {
+  // unless both are within `tolerance` already; a residual that Newton cannot reduce (near
+  // a singular configuration) is accepted up to `limit`. Returns true if ctx.x changed.
+  bool reassemble(const Model& model, Context& ctx, double tolerance, double limit, const char* failure) const {
     const MechanismEval me = eval(model, ctx);
     me.publish_kinematics();
     me.evaluate();
     const double before = me.ws.state.phi.lpNorm<Eigen::Infinity>(),
                  rate = me.ws.state.phidot.lpNorm<Eigen::Infinity>();
     if (before <= tolerance && rate <= tolerance) return false;
-    assemble(me, *formulation_, Eval::Phase::Project, tolerance, failure);
+    assemble(me, *formulation_, Eval::Phase::Project, tolerance, std::max(tolerance, limit), failure);
     project_velocities(me, *formulation_, Eval::Phase::Project);
     return true;
   }
 
-  // The formulation that finds q̈ and λ in `analysis` (see the header).
+  // Whether a dynamic run follows a mechanism through a singular configuration on its
+  // branch: the augmented Lagrangian's accelerations (not the KKT system a mechanism with
+  // servo rows falls back to) and its projections after the steps.
+  bool robust() const {
+    return &serving(Analysis::Dynamic) == formulation_.get() && formulation_->follows_singular_configurations() &&
+           settings_.projection;
+  }
+
+  // The formulation that finds q̈ and λ in `analysis` (see the header): the KKT system for
+  // the kinematic and static analyses, and for the dynamics of a mechanism with servo rows
+  // when the chosen formulation does not take them.
   const Formulation& serving(Analysis analysis) const {
-    return analysis == Analysis::Dynamic || !kkt_ ? *formulation_ : *kkt_;
+    const bool chosen = analysis == Analysis::Dynamic && (formulation_->takes_servo_rows() || !system_.has_servo_rows());
+    return chosen || !kkt_ ? *formulation_ : *kkt_;
   }
 
   void equilibrium(const MechanismEval& me, Eval::Phase phase) const {
@@ -309,8 +437,12 @@ class MechanismSolver final : public BlockSolver {
   ConstraintSettings settings_;
   std::unique_ptr<const Formulation> formulation_;  // world.constraints.formulation
   std::unique_ptr<const Formulation> kkt_;          // for the kinematic and static analyses, when not formulation_
+  // The initial assembly's corrections when formulation_'s need Φ_q of full rank: the
+  // checks of its rank come after the assembly, and report redundant constraints as such.
+  std::unique_ptr<const Formulation> regularized_;
   MechanismSystem system_;
   std::string name_;
+  SingularityMonitor singular_;
 };
 
 }  // namespace

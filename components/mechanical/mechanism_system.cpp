@@ -59,6 +59,7 @@ MechanismSystem::MechanismSystem(const Model& model, const ScheduledStep& step, 
         eq_rows_.push_back(row + i);
       }
       if (con->reacts(i)) info.reaction = reactions_++;
+      servo_rows_ = servo_rows_ || !con->is_equation(i) || !con->reacts(i);
       rows_.push_back(std::move(info));
     }
     row += con->equation_count();

@@ -60,8 +60,9 @@ struct SystemState {
   Eigen::VectorXd phi, phidot, gamma;  // m each: Φ, Φ̇, γ
 };
 
-// Scratch a formulation keeps between evaluations of one run (a factorization's
-// symbolic analysis): a type of its own, found in the Workspace by its owner.
+// Scratch a part of the solver keeps between evaluations of one run (a formulation's
+// factorization, the singularity monitor's last samples): a type of its own, found in
+// the Workspace by its owner.
 struct FormulationScratch {
   virtual ~FormulationScratch() = default;
 };
@@ -72,11 +73,14 @@ struct Workspace {
   SystemState state;
   bool assembled = false;  // initialize() has assembled the mechanism
   double last_time = 0.0;  // time of the last assembly or analysis point
+  // The accuracy warnings already given in this run (each is given once).
+  bool jump_warned = false;      // a projection or kinematic step that may have changed branch
+  bool singular_warned = false;  // a singular configuration passed with a formulation that cannot follow it
 
-  // The scratch of `owner` (a Formulation), of type T, made on first use. A block uses
-  // one or two formulations: a linear search is the cheapest lookup.
+  // The scratch of `owner` (a Formulation, the singularity monitor), of type T, made on
+  // first use. A block has a handful of owners: a linear search is the cheapest lookup.
   template <class T>
-  T& scratch(const Formulation* owner) {
+  T& scratch(const void* owner) {
     for (auto& [o, s] : scratch_)
       if (o == owner) return static_cast<T&>(*s);
     scratch_.emplace_back(owner, std::make_unique<T>());
@@ -84,7 +88,7 @@ struct Workspace {
   }
 
  private:
-  std::vector<std::pair<const Formulation*, std::unique_ptr<FormulationScratch>>> scratch_;
+  std::vector<std::pair<const void*, std::unique_ptr<FormulationScratch>>> scratch_;
 };
 
 class MechanismSystem {
@@ -100,6 +104,8 @@ class MechanismSystem {
   int coordinates() const { return 3 * static_cast<int>(bodies_.size()); }  // n
   int equations() const { return static_cast<int>(eq_rows_.size()); }       // m: rows of Φ_q
   int reactions() const { return reactions_; }                              // rows of Φ_r
+  // Whether some row is a servo equation or an actuator's force (Φ_r ≠ Φ_q).
+  bool has_servo_rows() const { return servo_rows_; }
 
   const RowInfo& row(int r) const { return rows_[r]; }
   const RowInfo& equation(int eq) const { return rows_[eq_rows_[eq]]; }
@@ -158,6 +164,7 @@ class MechanismSystem {
   std::vector<RowInfo> rows_;  // every row of every constraint, in order
   std::vector<int> eq_rows_;   // per equation: its row
   int reactions_ = 0;
+  bool servo_rows_ = false;
 };
 
 // One mechanism block at one Context: what the solver's parts work on.

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -130,20 +131,37 @@ struct ConstraintRows {
   }
 };
 
+// Φ = |r_b − r_a|, the distance between two points (a rod, a distance driver), with
+// J = [−uᵀ, 0, uᵀ, 0] (u the unit vector from a to b) and c = (|ḋ|² − (uᵀḋ)²)/|d|, the
+// part of d²|d|/dt² beyond uᵀd̈. The points must not coincide (the direction is then
+// undefined): SimulationError naming `component` at time t.
+ConstraintRow distance_row(const PointKinematics (&k)[2], double t, const std::string& component);
+
 // Parses world.constraints (the netlist's "world": {"constraints": {...}}).
 struct ConstraintSettings {
   double alpha = 10.0;  // 1/s: Baumgarte velocity gain (γ − 2αΦ̇ − β²Φ)
   double beta = 10.0;   // 1/s: Baumgarte position gain
-  bool projection = false;
+  // Projection of q and q̇ onto the constraints after accepted steps. Default: on with the
+  // augmented Lagrangian formulation (part of the method), off with the others.
+  bool projection = true;
   double projection_tolerance = 1e-12;
   double assembly_tolerance = 1e-10;
   std::string redundant = "error";  // or "least_squares"
-  // How a dynamic analysis finds q̈: "kkt" (the stabilized KKT system) or
-  // "udwadia_kalaba" (q̈ = a + M^{-1/2}(A M^{-1/2})⁺(b − A a), dense).
-  std::string formulation = "kkt";
+  // How a dynamic analysis finds q̈: "augmented_lagrangian" (M + Φ_qᵀAΦ_q and the method
+  // of multipliers, ALI3-P), "kkt" (the stabilized KKT system) or "udwadia_kalaba"
+  // (q̈ = a + M^{-1/2}(A M^{-1/2})⁺(b − A a), dense).
+  std::string formulation = "augmented_lagrangian";
   // Metric of the minimum-norm corrections (assembly, projection): "euclidean" (δ = A⁺r)
-  // or "mass" (δ = M⁻¹Aᵀ(A M⁻¹Aᵀ)⁻¹r, the smallest δᵀMδ).
-  std::string projection_metric = "euclidean";
+  // or "mass" (δ = M⁻¹Aᵀ(A M⁻¹Aᵀ)⁻¹r, the smallest δᵀMδ). Default: "mass" with the
+  // augmented Lagrangian formulation (its mass-orthogonal projections), "euclidean" with
+  // the others.
+  std::string projection_metric = "mass";
+  // The augmented Lagrangian's p (α_i = p / (Φ_q W⁻¹ Φ_qᵀ)_ii, dimensionless).
+  double penalty = 1e8;
+  // m or rad: the largest constraint violation, and the largest correction of a projection
+  // or of a kinematic analysis's Newton step, that a run vouches for; beyond it the run
+  // ends with an accuracy warning (a failure with --strict).
+  double tolerance = 1e-6;
   bool mass_metric() const { return projection_metric == "mass"; }
 };
 ConstraintSettings constraint_settings(const World& world);
@@ -178,6 +196,9 @@ class Constraint : public Component {
   virtual std::string equation_name(int i) const;
   // The unit of Φ_i: "m" (positions, the default) or "rad" (angles).
   virtual const char* equation_unit(int /*i*/) const { return "m"; }
+  // A driver: the value C(t) it prescribes at e's time (in equation_unit(0)); nullopt for
+  // a joint. Messages about a motion the mechanism cannot follow name it.
+  virtual std::optional<double> prescribed_value(const Eval& /*e*/) const { return std::nullopt; }
   // The unit of a norm or maximum over these equations' |Φ_i|: their common unit, or "m"
   // when they mix positions and angles. The radians are then counted as they are, which is
   // to take 1 rad as 1 m (a rotation error of ε rad moves a point 1 m away by ε m), the

@@ -7,8 +7,8 @@ namespace jourdain {
 void register_mechanical_components(Registry& registry) {
   register_gravity_setting(registry);
   registry.add_world_setting("constraints",
-                             "settings of planar mechanisms: alpha, beta, projection, projection_metric, "
-                             "projection_tolerance, assembly_tolerance, redundant, formulation",
+                             "settings of planar mechanisms: formulation, alpha, beta, projection, projection_metric, "
+                             "projection_tolerance, assembly_tolerance, tolerance, penalty, redundant",
                              [](const nlohmann::json& value, const InputLocation& where) {
                                if (!value.is_object()) throw InputError(where, "expected an object of constraint settings");
                                World w;

@@ -9,6 +9,7 @@ void register_signal_components(Registry& registry) {
   signal_library::register_dynamics(registry);
   signal_library::register_control(registry);
   signal_library::register_sequencer(registry);
+  signal_library::register_external(registry);
 }
 
 }  // namespace jourdain

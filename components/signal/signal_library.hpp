@@ -15,6 +15,7 @@ void register_math(Registry& r);
 void register_dynamics(Registry& r);
 void register_control(Registry& r);
 void register_sequencer(Registry& r);
+void register_external(Registry& r);
 
 // A number as a user wrote it (up to 10 significant digits), for messages.
 inline std::string format_number(double v) {

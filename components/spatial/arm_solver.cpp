@@ -173,7 +173,7 @@ class ArmSolver final : public BlockSolver {
       msg.precision(3);
       msg << "tip put on its path in " << iterations << " Newton iteration(s) (|Φ| = " << take(S.phi, rows).norm()
           << " m); rates put on the path's velocity (|Φ̇| was " << rate.norm() << " m/s)";
-      ctx.events.push_back({ctx.t, name_, msg.str()});
+      ctx.log_event(ctx.t, name_, msg.str());
     }
   }
 

@@ -1,13 +1,14 @@
 // jourdain: check, run and describe netlists.
-//   jourdain run NETLIST [-o DIR] [--set comp.param=value ...] [--t-end T] [--no-report]
+//   jourdain run NETLIST [-o DIR] [--set comp.param=value ...] [--t-end T] [--no-report] [--strict]
 //   jourdain linearize NETLIST [--at equilibrium|initial|T] [--input P ...] [--output V ...] [-o DIR]
 //   jourdain check NETLIST
 //   jourdain list
-//   jourdain describe TYPE [--json]
+//   jourdain describe TYPE|FILE.fmu [--json]
 //   jourdain describe --all --markdown      (the component reference, components/README.md)
 //   jourdain schema [-o FILE]               (the netlist's JSON Schema, for editors)
 //   jourdain solvers [METHOD] [--json]
 //   jourdain sweep NETLIST --param ... -o DIR  (python3 -m jourdain sweep: parameter studies)
+//   jourdain export-fmu NETLIST -o model.fmu [--inputs ...] [--outputs ...] [--parameters ...]
 // Exit codes: 0 success; 1 the simulation failed (results so far are kept); 2 bad input
 // (including an output folder where results cannot be written);
 // 3 an internal error (a defect in Jourdain or a plugin, to be reported; results so far
@@ -33,6 +34,7 @@
 
 #include "jourdain/components/builtin.hpp"
 #include "jourdain/descriptor.hpp"
+#include "jourdain/fmu/export.hpp"
 #include "jourdain/netlist.hpp"
 #include "jourdain/report/report.hpp"
 #include "jourdain/schema.hpp"
@@ -182,7 +184,7 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
 
 int cmd_run(Registry& registry, const std::string& file, const std::string& out_dir,
             const std::vector<std::string>& sets, const Trust& trust, std::optional<double> t_end, bool report,
-            bool quiet) {
+            bool quiet, bool strict) {
   Netlist net = load_netlist(file, registry, trust.overrides(sets));
   if (net.linear_analysis) return run_linear_analysis(registry, net, out_dir, {}, report, quiet);
   std::filesystem::path dir = out_dir.empty() ? default_output_folder(net.name) : std::filesystem::path(out_dir);
@@ -193,6 +195,7 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
   RunOptions options;
   options.output_dir = dir;
   options.t_end = t_end;
+  options.strict = strict;
   options.progress = [&](double t) { bar.update(t); };
   options.stop_requested = [] { return stop_signal != 0; };
   // The run and its report meet here: the report listens to the recorded rows (keeping
@@ -211,7 +214,10 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
                integrates ? "method " + settings.method : std::string(to_string(net.analysis)) + " analysis");
   RunResult r = run_netlist(net, options);
   bar.finish();
-  for (const auto& w : r.warnings) spdlog::warn("{}", printable(w));
+  for (const auto& w : r.warnings) {
+    const bool accuracy = std::find(r.accuracy_warnings.begin(), r.accuracy_warnings.end(), w) != r.accuracy_warnings.end();
+    spdlog::warn("{}{}", accuracy ? "not vouched for: " : "", printable(w));
+  }
   const std::filesystem::path report_file = dir / "report.html";
   std::string report_line, report_failure;
   if (page) {
@@ -346,6 +352,13 @@ int cmd_check(Registry& registry, const std::string& file, const Trust& trust) {
   const SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""}, solvers(registry), &warnings);
   check_solver_bounds(settings, {file, "/solver", "", ""}, solvers(registry));
   for (const auto& w : warnings) spdlog::warn("{}", printable(w));
+  // What the structured block solvers see at the start (a mechanism: its assembly and
+  // degrees of freedom): before "OK", since it finds bad input of its own (redundant
+  // constraints, a kinematic analysis with free degrees of freedom) and a mechanism that
+  // cannot be assembled fails here, as in a run.
+  Context ctx = m.make_context(settings.t_start);
+  ctx.analysis = net.analysis;
+  m.initialize(ctx);
   std::vector<const Component*> comps;
   for (const auto& c : m.components()) comps.push_back(c.get());
   std::cout << "netlist " << net.name << ": OK\n"
@@ -353,12 +366,8 @@ int cmd_check(Registry& registry, const std::string& file, const Trust& trust) {
             << m.zero_crossing_count() << " zero-crossing functions, " << m.schedule().loop_count()
             << " algebraic loop(s)\n\nEvaluation order:\n"
             << m.schedule().describe(comps);
-  // What the structured block solvers see at the start (a mechanism: its assembly and
-  // degrees of freedom). A mechanism that cannot be assembled fails here, as in a run.
-  Context ctx = m.make_context(settings.t_start);
-  ctx.analysis = net.analysis;
-  m.initialize(ctx);
   if (std::string blocks = m.describe_blocks(ctx); !blocks.empty()) std::cout << "\n" << blocks;
+  for (const auto& w : ctx.warnings) spdlog::warn("{}", w.message);
   // Unconnected ports are legal where they remain here (signal outputs, a mass with
   // nothing attached, optional inputs), but worth a look.
   auto open = m.unconnected_ports();
@@ -398,6 +407,16 @@ int cmd_describe(const Registry& registry, const std::string& type, bool all, bo
     std::cout << reference_markdown(registry, "jourdain describe --all --markdown > components/README.md");
     return kOk;
   }
+  // A file that stands for a component (an FMU): that component, configured from it.
+  if (const FileType* kind = registry.file_type(type); kind && !all) {
+    const ComponentType* t = registry.find(kind->type);
+    if (!t) throw InputError({type, "", "", ""}, "no component type '" + kind->type + "' is registered for this file");
+    const nlohmann::json values = {{kind->parameter, std::filesystem::absolute(type).lexically_normal().string()}};
+    if (json) std::cout << describe_type(*t, &registry, values).dump(2) << "\n";
+    else std::cout << type << ": a " << t->name << " component with " << kind->parameter << " = \"" << type << "\"\n\n"
+                   << describe_type_text(*t, &registry, values);
+    return kOk;
+  }
   std::vector<const ComponentType*> types;
   if (all) types = registry.all();
   else if (const ComponentType* t = registry.find(type)) types.push_back(t);
@@ -412,6 +431,29 @@ int cmd_describe(const Registry& registry, const std::string& type, bool all, bo
     else std::cout << (t == types.front() ? "" : "\n") << describe_type_text(*t, &registry);
   }
   if (json) std::cout << (all ? descriptors : descriptors[0]).dump(2) << "\n";
+  return kOk;
+}
+
+// The FMU binary packed by export-fmu: beside this program in the build tree, in
+// ../lib/jourdain once installed.
+std::filesystem::path fmu_runtime() {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
+  for (const auto& candidate : {self / "jourdain_fmu.so", self / ".." / "lib" / "jourdain" / "jourdain_fmu.so"})
+    if (std::filesystem::is_regular_file(candidate, ec)) return candidate.lexically_normal();
+  return self / "jourdain_fmu.so";  // export_fmu says it is missing
+}
+
+int cmd_export_fmu(Registry& registry, const std::string& file, const Trust& trust, fmu::ExportOptions options,
+                   bool quiet) {
+  options.runtime = fmu_runtime();
+  options.load = trust.overrides({});
+  const fmu::ExportResult r = fmu::export_fmu(file, registry, options);
+  if (!quiet)
+    std::cout << "FMU: " << options.output.string() << " (FMI 2.0 Co-Simulation, model identifier " << r.model_identifier
+              << ": " << r.inputs << " inputs, " << r.outputs << " outputs, " << r.parameters << " parameters; "
+              << (r.can_get_and_set_state ? "" : "no ") << "fmi2GetFMUstate/fmi2SetFMUstate; " << r.packed.size()
+              << " files packed)\n";
   return kOk;
 }
 
@@ -508,7 +550,7 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   Trust trust;
   app.add_flag("--allow-plugins", trust.allow_plugins,
-               "load the plugins a netlist names in \"plugins\" (they run code: only for netlists you trust)");
+               "load the plugins and FMUs a netlist names (they run code: only for netlists you trust)");
   app.add_option("--library", trust.library_folders,
                  "a folder subsystem files may also be read from (besides the netlist's own); repeatable")
       ->allow_extra_args(false);
@@ -519,7 +561,7 @@ int main(int argc, char** argv) {
   std::string netlist, out_dir, type, method;
   std::vector<std::string> sets;
   std::optional<double> t_end;
-  bool as_json = false, no_report = false;
+  bool as_json = false, no_report = false, strict = false;
   auto* run = app.add_subcommand("run", "simulate a netlist; writes results.csv, summary.json and report.html");
   run->add_option("netlist", netlist, "netlist file (JSON)")->required();
   run->add_option("-o,--output", out_dir, "output folder (default: results/<netlist name>)");
@@ -527,6 +569,8 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   run->add_option("--t-end", t_end, "end time [s], overriding the netlist's solver.t_end");
   run->add_flag("--no-report", no_report, "do not write report.html (plots, animation; one self-contained page)");
+  run->add_flag("--strict", strict,
+                "fail (exit 1, results kept) when the run ends with an accuracy warning: results not vouched for");
   LinearRequest linear_request;
   double from_hz = 0.0, to_hz = 0.0;
   auto* linearize = app.add_subcommand(
@@ -546,9 +590,9 @@ int main(int argc, char** argv) {
   auto* check = app.add_subcommand("check", "validate a netlist; print the evaluation order and loops");
   check->add_option("netlist", netlist, "netlist file (JSON)")->required();
   app.add_subcommand("list", "list the component types available");
-  auto* describe = app.add_subcommand("describe", "ports, parameters and states of a component type");
+  auto* describe = app.add_subcommand("describe", "ports, parameters and states of a component type (or of an FMU file)");
   bool all = false, markdown = false;
-  describe->add_option("type", type, "component type, e.g. mechanical1d.mass");
+  describe->add_option("type", type, "component type, e.g. mechanical1d.mass, or a file that stands for one (model.fmu)");
   describe->add_flag("--all", all, "every type");
   describe->add_flag("--json", as_json, "machine-readable descriptor");
   describe->add_flag("--markdown", markdown, "with --all: the component reference (components/README.md)")->excludes("--json");
@@ -558,6 +602,23 @@ int main(int argc, char** argv) {
   auto* solver_list = app.add_subcommand("solvers", "the solver methods (built-in and from plugins) and their settings");
   solver_list->add_option("method", method, "one method, e.g. rk4");
   solver_list->add_flag("--json", as_json, "machine-readable schema");
+  fmu::ExportOptions export_options;
+  std::string fmu_file;
+  auto* export_fmu = app.add_subcommand("export-fmu", "write the netlist as an FMI 2.0 Co-Simulation FMU (for Simulink, "
+                                                      "OpenModelica, Dymola, Amesim, Python co-simulation)");
+  export_fmu->add_option("netlist", netlist, "netlist file (JSON)")->required();
+  export_fmu->add_option("-o,--output", fmu_file, "the .fmu file to write")->required();
+  export_fmu->add_option("--inputs", export_options.inputs,
+                         "inputs: signal.input components, or numeric parameters comp.param (default: every signal.input)")
+      ->delimiter(',');
+  export_fmu->add_option("--outputs", export_options.outputs,
+                         "outputs: signal.output components, or recordable variables comp.var (default: every signal.output)")
+      ->delimiter(',');
+  export_fmu->add_option("--parameters", export_options.parameters,
+                         "tunable parameters: numeric parameters comp.param, or \"all\" (default: none)")
+      ->delimiter(',');
+  export_fmu->add_option("--model-identifier", export_options.model_identifier,
+                         "the binary's name, a C identifier (default: from the netlist's name)");
   // Handed over to Python before parsing (sweep_arguments); listed here for --help.
   app.add_subcommand("sweep", "parameter study on dask.distributed (python3 -m jourdain sweep; jourdain sweep --help)")
       ->allow_extras();
@@ -583,13 +644,17 @@ int main(int argc, char** argv) {
   try {
     register_builtin_components(registry);
     for (const auto& p : plugins) registry.load_plugin(p);
-    if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, trust, t_end, !no_report, quiet);
+    if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, trust, t_end, !no_report, quiet, strict);
     if (linearize->parsed()) {
       if (from_option->count()) linear_request.from_hz = from_hz;
       if (to_option->count()) linear_request.to_hz = to_hz;
       return cmd_linear(registry, netlist, out_dir, sets, trust, linear_request, !no_report, quiet);
     }
     if (check->parsed()) return cmd_check(registry, netlist, trust);
+    if (export_fmu->parsed()) {
+      export_options.output = fmu_file;
+      return cmd_export_fmu(registry, netlist, trust, export_options, quiet);
+    }
     if (describe->parsed()) return cmd_describe(registry, type, all, as_json, markdown);
     if (schema->parsed()) return cmd_schema(registry, schema_file);
     if (solver_list->parsed()) return cmd_solvers(registry, method, as_json);

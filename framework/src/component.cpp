@@ -93,19 +93,13 @@ void Eval::set_discrete(DiscreteId d, double value) {
   ctx_.discrete[layout_.discrete_offset + d.index] = value;
 }
 
-void Eval::log_event(std::string description) {
-  if (ctx_.events.size() >= Context::kMaxLoggedEvents) {
-    ++ctx_.events_not_logged;
-    return;
-  }
-  ctx_.events.push_back({ctx_.t, component_.name(), std::move(description)});
-}
+void Eval::log_event(std::string description) { ctx_.log_event(ctx_.t, component_.name(), std::move(description)); }
 
-void Eval::warn(std::string message) {
+void Eval::warn(std::string message, Warning::Kind kind) {
   std::ostringstream out;
   out.precision(10);
   out << "t = " << ctx_.t << " s: " << component_.name() << ": " << message;
-  ctx_.warnings.push_back(out.str());
+  ctx_.warnings.emplace_back(out.str(), kind);
 }
 
 // ---------------------------------------------------------------- declarations
@@ -170,6 +164,41 @@ void Component::declare_table(std::string name, std::vector<std::string> column_
   ParamSpec s{std::move(name), ParamKind::Table, "", std::move(column_units), std::move(default_value), Range::any(), {},
               std::move(description)};
   params_.push_back(std::move(s));
+}
+
+void Component::declare_path(std::string name, std::optional<std::string> default_value, std::string description,
+                             PathContent content) {
+  declare_text(std::move(name), std::move(default_value), std::move(description));
+  params_.back().path = true;
+  params_.back().path_runs_code = content == PathContent::Code;
+}
+
+void Component::set_decides_parameters(const std::string& name) {
+  const int i = index_of(params_, name);
+  if (i < 0) throw std::logic_error("set_decides_parameters: undeclared parameter '" + name + "'");
+  if (params_[i].numeric()) throw std::logic_error("parameter '" + name + "' decides others: it must be configuration");
+  params_[i].decides_parameters = true;
+  has_deciding_parameters_ = true;
+}
+
+bool Component::decides_parameters(const std::string& name) const {
+  const int i = index_of(params_, name);
+  return i >= 0 && params_[i].decides_parameters;
+}
+
+void Component::declare_dependents() {
+  if (!has_deciding_parameters_ || dependents_declared_) return;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const ParamSpec& s = params_[i];
+    if (!s.decides_parameters || values_.contains(s.name)) continue;
+    if (!s.default_value)
+      parameter_error(s.name, "missing (required; " + std::string(to_string(s.kind)) +
+                                  (s.description.empty() ? "" : ", " + s.description) +
+                                  "): the component's other parameters depend on it");
+    set_parameter(s.name, *s.default_value);
+  }
+  dependents_declared_ = true;  // from here on, a deciding parameter can no longer change
+  declare_dependent_parameters();
 }
 
 void Component::set_example(const std::string& name, nlohmann::json value) {
@@ -272,6 +301,13 @@ double to_real(const nlohmann::json& v, const std::string& unit) {
 
 void Component::set_parameter(const std::string& name, const nlohmann::json& value) {
   int i = index_of(params_, name);
+  if (i >= 0 && params_[i].decides_parameters && dependents_declared_)
+    throw std::logic_error("component type '" + type_name_ + "': parameter '" + name +
+                           "' decides others and is set after them");
+  if (i < 0 && has_deciding_parameters_ && !dependents_declared_) {
+    declare_dependents();
+    i = index_of(params_, name);
+  }
   if (i < 0) {
     std::string known;
     std::vector<std::string> names;
@@ -364,6 +400,7 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
 }
 
 void Component::finish_configuration(const World& world) {
+  declare_dependents();
   for (const auto& s : params_) {
     if (values_.contains(s.name)) continue;
     if (!s.default_value) {

@@ -82,8 +82,20 @@ nlohmann::json composite_ports(const nlohmann::json& expansion, const Registry& 
 
 }  // namespace
 
-Probe probe_instance(const ComponentType& type) {
+Probe probe_instance(const ComponentType& type, const nlohmann::json& values) {
   Probe probe{fresh(type), false, ""};
+  if (values.is_object() && !values.empty()) {
+    // An instance for given values (a file's component): what goes wrong is the caller's
+    // to report. Parameters that decide others first, as the netlist loader sets them.
+    for (const bool deciding : {true, false}) {
+      for (const auto& [name, value] : values.items())
+        if (probe.component->decides_parameters(name) == deciding) probe.component->set_parameter(name, value);
+      if (deciding) probe.component->declare_dependents();
+    }
+    probe.component->finish_configuration();
+    probe.configured = true;
+    return probe;
+  }
   std::string used;
   try {
     for (const auto& p : probe.component->parameter_specs()) {
@@ -102,9 +114,9 @@ Probe probe_instance(const ComponentType& type) {
   return probe;
 }
 
-nlohmann::json describe_type(const ComponentType& type, const Registry* registry) {
+nlohmann::json describe_type(const ComponentType& type, const Registry* registry, const nlohmann::json& values) {
   using nlohmann::json;
-  Probe probe = probe_instance(type);
+  Probe probe = probe_instance(type, values);
   const Component* c = probe.component.get();
   const std::string configured_note = probe.note;
   json params = json::array();
@@ -153,8 +165,8 @@ nlohmann::json describe_type(const ComponentType& type, const Registry* registry
   return out;
 }
 
-std::string describe_type_text(const ComponentType& type, const Registry* registry) {
-  nlohmann::json d = describe_type(type, registry);
+std::string describe_type_text(const ComponentType& type, const Registry* registry, const nlohmann::json& values) {
+  nlohmann::json d = describe_type(type, registry, values);
   std::ostringstream out;
   out << d["type"].get<std::string>() << " - " << d["summary"].get<std::string>() << "\n";
   out << "  from: " << d["origin"].get<std::string>() << "\n";

@@ -127,6 +127,7 @@ Model ModelBuilder::build() && {
   for (int i = 0; i < nc; ++i) {
     const Component& c = *components_[i];
     ComponentLayout& L = m.layouts_[i];
+    L.workspace_slot = i;
     L.parameter_offset = static_cast<int>(z.parameters);
     for (const auto& spec : c.parameter_specs()) {
       if (!spec.numeric()) continue;
@@ -353,6 +354,7 @@ Model ModelBuilder::build() && {
   }
   for (int i = 0; i < nc; ++i) m.component_index_.emplace(components_[i]->name(), i);
   m.components_ = std::move(components_);
+  m.locations_ = locations_;
 
   // 5. Structured solvers for the blocks whose members name one.
   m.block_solvers_.resize(m.schedule_.steps.size());
@@ -385,6 +387,13 @@ Model ModelBuilder::build() && {
 }
 
 // ============================================================== Model
+
+InputLocation Model::location(int index) const {
+  InputLocation where = index >= 0 && index < static_cast<int>(locations_.size()) ? locations_[index] : InputLocation{};
+  if (where.component.empty() && index >= 0 && index < static_cast<int>(components_.size()))
+    where.component = components_[index]->name();
+  return where;
+}
 
 const Component* Model::find_component(const std::string& name) const {
   auto it = component_index_.find(name);
@@ -513,6 +522,7 @@ Context Model::make_context(double t0) const {
   ctx.zero_crossings = Eigen::VectorXd::Zero(ctx_sizes_.zero_crossings);
   ctx.monitors = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(monitors_.size()));
   ctx.block_workspaces.resize(schedule_.steps.size());
+  ctx.component_workspaces.resize(components_.size());
   for (size_t i = 0; i < components_.size(); ++i) {
     const auto& c = *components_[i];
     const auto& L = layouts_[i];
@@ -853,6 +863,16 @@ bool Model::project(Context& ctx) const {
     if (s && s->projects()) changed = s->project(*this, ctx) || changed;
   if (changed) evaluate(ctx);
   return changed;
+}
+
+void Model::observe(Context& ctx) const {
+  for (const auto& s : block_solvers_)
+    if (s) s->observe(*this, ctx);
+}
+
+void Model::project_change(Context& ctx, Eigen::Ref<Eigen::VectorXd> dx) const {
+  for (const auto& s : block_solvers_)
+    if (s && s->projects()) s->project_change(*this, ctx, dx);
 }
 
 Eigen::MatrixXd Model::invariant_jacobian(Context& ctx) const {

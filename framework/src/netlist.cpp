@@ -175,8 +175,10 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
     for (const auto& folder : overrides.library_folders)
       set.subsystem_folders.push_back(netlist_levels::canonical_folder(folder));
   }
+  set.allow_code = overrides.allow_plugins;
+  for (const auto& folder : overrides.plugin_folders) set.code_folders.push_back(netlist_levels::canonical_folder(folder));
   only_keys(doc, {"$schema", "name", "description", "world", "plugins", "subsystems", "components", "connections",
-                  "solver", "record", "analysis", "linear", "display"},
+                  "solver", "record", "analysis", "linear", "display", "strict"},
             top);
 
   auto at = [&](const std::string& path) { return InputLocation{fname, path, "", ""}; };
@@ -197,6 +199,10 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
                        "analysis '" + analysis + "' is not available; choose: dynamic, kinematic, static, linear");
     else net.analysis = *parsed;
   }
+  if (doc.contains("strict")) {
+    if (!doc["strict"].is_boolean()) throw InputError(at("/strict"), "expected true or false");
+    net.strict = doc["strict"].get<bool>();
+  }
   if (doc.contains("linear")) {
     if (!doc["linear"].is_object()) throw InputError(at("/linear"), "expected an object of linear-analysis settings");
     net.linear = doc["linear"];
@@ -213,14 +219,13 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
       if (p.is_relative()) p = file.parent_path() / p;  // relative to the netlist, never searched
       // A shared library runs code as it loads (its constructors run before any entry
       // point is looked up): only with the user's consent.
-      std::vector<std::filesystem::path> trusted;
-      for (const auto& folder : overrides.plugin_folders) trusted.push_back(netlist_levels::canonical_folder(folder));
-      if (!overrides.allow_plugins && !netlist_levels::is_within(p, trusted))
+      if (!set.allow_code && !netlist_levels::is_within(p, set.code_folders))
         throw InputError(w, "the netlist asks to load the plugin '" + p.string() + "'. A plugin is a program that runs "
                             "with your rights as it loads, so the plugins a netlist names load only with your consent: "
                             "if you trust this netlist and the library, allow them (command line: --allow-plugins; "
                             "Python: allow_plugins=True), put the library in a folder named by JOURDAIN_PLUGIN_PATH, "
                             "or load it yourself (--plugin PATH) and remove it from \"plugins\"");
+      net.files.push_back(p.lexically_normal());
       try {
         registry.load_plugin(p);
       } catch (const InputError& e) {
@@ -234,6 +239,7 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   ModelBuilder builder(world);
 
   if (!doc.contains("components")) throw InputError(top, "the netlist has no \"components\" object");
+  set.files = &net.files;
   netlist_levels::Level top_level{"", file, "", {}, {}, 0, &set};
   netlist_levels::place(doc, top_level, registry, world, builder);
   check_overrides_placed(set);

@@ -58,6 +58,32 @@ bool is_within(const std::filesystem::path& file, const std::vector<std::filesys
 
 namespace {
 
+const ParamSpec* path_parameter(const Component& c, const std::string& name) {
+  for (const auto& spec : c.parameter_specs())
+    if (spec.name == name) return spec.path ? &spec : nullptr;
+  return nullptr;
+}
+
+// A file a netlist names in a path parameter: in the folders it may read from, and, for a
+// file of code, with the user's consent. Checked before the component opens it.
+void check_path_allowed(const std::filesystem::path& p, const ParamSpec& spec, const LoadState& load) {
+  auto list = [](const std::vector<std::filesystem::path>& folders) {
+    std::string text;
+    for (const auto& d : folders) text += (text.empty() ? "" : ", ") + d.string();
+    return text;
+  };
+  if (!load.subsystem_folders.empty() && !is_within(p, load.subsystem_folders))
+    throw InputError({}, "the file '" + p.string() + "' lies outside the folders a netlist may read from (" +
+                     list(load.subsystem_folders) + "): the netlist's own folder and the library folders you named. "
+                     "If you trust this netlist, name its folder as a library (command line: --library DIR) or allow "
+                     "any path (--allow-any-path)");
+  if (spec.path_runs_code && !load.allow_code && !is_within(p, load.code_folders))
+    throw InputError({}, "the netlist asks to run the code in '" + p.string() + "' (parameter '" + spec.name +
+                     "' holds a binary that runs with your rights, as a plugin does), so it loads only with your "
+                     "consent: if you trust this netlist and the file, allow it (command line: --allow-plugins; "
+                     "Python: allow_plugins=True) or put the file in a folder named by JOURDAIN_PLUGIN_PATH");
+}
+
 bool is_name(const std::string& s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
   for (char c : s)
@@ -293,6 +319,7 @@ void read_subsystem_types(const json& level, const Level& where, std::map<std::s
       } catch (const InputError& e) {
         throw InputError(w, e.message() + " (" + f.string() + ")");
       }
+      if (where.load && where.load->files) where.load->files->push_back(f.lexically_normal());
       types[name] = {std::move(d), f, ""};
     } else if (def.is_object()) {
       types[name] = {def, where.file, w.json_path};
@@ -380,13 +407,39 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
     }
     std::unique_ptr<Component> c = t->create();
     c->set_identity(full, type);
-    for (const auto& [pname, value] : params.items()) {
-      auto set = set_at.find(pname);
-      InputLocation vw = set != set_at.end() ? set->second : InputLocation{file, pointer(pointer(path, "params"), pname), full, ""};
-      try {
-        c->set_parameter(pname, substitute(value, where.parameters, vw));
-      } catch (const InputError& e) {
-        throw e.located(vw);
+    // Parameters that decide which others exist (an FMU's file) first, then the others.
+    InputLocation deciding_at{file, pointer(path, "params"), full, ""};
+    for (const bool deciding : {true, false}) {
+      for (const auto& [pname, value] : params.items()) {
+        if (c->decides_parameters(pname) != deciding) continue;
+        auto set = set_at.find(pname);
+        InputLocation vw = set != set_at.end() ? set->second : InputLocation{file, pointer(pointer(path, "params"), pname), full, ""};
+        if (deciding) deciding_at = vw;
+        try {
+          json v = substitute(value, where.parameters, vw);
+          const ParamSpec* path_spec = v.is_string() ? path_parameter(*c, pname) : nullptr;
+          if (path_spec) {
+            // Relative to the file that writes it; a --set value, to the working folder
+            // (and the user's own choice, so not confined).
+            std::filesystem::path p = v.get<std::string>();
+            if (p.is_relative() && !p.empty())
+              p = set != set_at.end() ? std::filesystem::absolute(p) : where.file.parent_path() / p;
+            p = p.lexically_normal();
+            if (where.load && set == set_at.end()) check_path_allowed(p, *path_spec, *where.load);
+            if (where.load && where.load->files) where.load->files->push_back(p);
+            v = p.string();
+          }
+          c->set_parameter(pname, v);
+        } catch (const InputError& e) {
+          throw e.located(vw);
+        }
+      }
+      if (deciding) {
+        try {
+          c->declare_dependents();
+        } catch (const InputError& e) {
+          throw e.located(deciding_at);
+        }
       }
     }
     try {

@@ -35,6 +35,8 @@ struct SubsystemType {
 //   level would stand for millions).
 // - The folders subsystem files may be read from (the netlist's own and those the user
 //   named); none: any file.
+// - Whether files of code (an FMU's binary) may be loaded, and from which folders.
+// - The files the netlist needs (subsystem files, FMUs, ...), for whoever packs it.
 struct LoadState {
   struct Value {
     nlohmann::json value;
@@ -43,7 +45,11 @@ struct LoadState {
   std::map<std::string, std::map<std::string, Value>> by_component;
   std::vector<std::string> placed;  // every component and instance placed, in order
   std::size_t max_components = 0;   // 0: no limit
-  std::vector<std::filesystem::path> subsystem_folders;  // canonical
+  std::vector<std::filesystem::path> subsystem_folders;  // canonical; also where path parameters may point
+  // Files of code a component runs (PathContent::Code): allowed, or only in these folders.
+  bool allow_code = false;
+  std::vector<std::filesystem::path> code_folders;  // canonical
+  std::vector<std::filesystem::path>* files = nullptr;   // files the netlist needs (Netlist::files), appended to
 };
 
 // One level being placed.

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 #include "jourdain/errors.hpp"
@@ -34,6 +35,28 @@ void Registry::add_world_setting(const std::string& name, std::string descriptio
   WorldSetting& s = world_settings_[name];
   if (s.description.empty()) s.description = std::move(description);
   if (validate) s.validators.push_back(std::move(validate));
+}
+
+namespace {
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+}  // namespace
+
+void Registry::add_file_type(std::string extension, std::string type, std::string parameter) {
+  extension = lower(std::move(extension));
+  if (extension.size() < 2 || extension.front() != '.')
+    throw std::invalid_argument("file type '" + extension + "': an extension starts with a dot (\".fmu\")");
+  if (auto it = file_types_.find(extension); it != file_types_.end())
+    throw std::invalid_argument("file type '" + extension + "' is registered twice (" + it->second.origin + " and " +
+                                origin_ + ")");
+  file_types_.emplace(extension, FileType{extension, std::move(type), std::move(parameter), origin_});
+}
+
+const FileType* Registry::file_type(const std::filesystem::path& file) const {
+  auto it = file_types_.find(lower(file.extension().string()));
+  return it == file_types_.end() ? nullptr : &it->second;
 }
 
 const ComponentType* Registry::find(const std::string& name) const {
@@ -101,6 +124,7 @@ void Registry::load_plugin(const std::filesystem::path& path) {
     registrar(this);
   } catch (const std::exception& e) {
     for (const auto& name : added_since_mark_) types_.erase(name);
+    std::erase_if(file_types_, [&](const auto& entry) { return entry.second.origin == canonical; });
     for (auto& [type, extension] : extensions_) extension->remove_origin(canonical);
     set_origin(previous);
     throw InputError(where, std::string("plugin failed to register: ") + e.what());

@@ -123,16 +123,18 @@ json type_schema(const ComponentType& type, const Registry& registry) {
   const std::string words = type_words(type, d);
 
   json params = json::object(), required = json::array();
-  bool shapes_model = false;
+  bool shapes_model = false, open_parameters = false;
   for (const auto& p : c.parameter_specs()) {
     params[p.name] = parameter_value_schema(p);
     if (!p.default_value) required.push_back(p.name);
     shapes_model = shapes_model || !p.numeric();
+    // Parameters that depend on a value (an FMU's, from its file) are the loader's to check.
+    open_parameters = open_parameters || p.decides_parameters;
   }
   json params_schema = {{"type", "object"},
                         {"description", "parameters of " + words},
                         {"properties", params},
-                        {"additionalProperties", false}};
+                        {"additionalProperties", !open_parameters ? json(false) : json(true)}};
   if (!required.empty()) params_schema["required"] = required;
 
   // States are fixed by the type unless configuration may change them (a sequencer's
@@ -265,6 +267,8 @@ json netlist_schema(const Registry& registry, const json& solver, const json& li
             {"name", {{"type", "string"}, {"description", "the system's name (default: the file's stem)"}}},
             {"description", {{"type", "string"}}},
             {"analysis", {{"enum", analyses}, {"default", "dynamic"}, {"description", "what the run computes"}}},
+            {"strict", {{"type", "boolean"}, {"default", false},
+                        {"description", "fail a run that ends with an accuracy warning (results are kept)"}}},
             {"world", {{"type", "object"}, {"description", "settings the component libraries own"}, {"properties", world},
                        {"additionalProperties", false}}},
             {"plugins", {{"type", "array"}, {"items", {{"type", "string"}}},

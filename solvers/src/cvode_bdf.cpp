@@ -213,7 +213,7 @@ int roots(sunrealtype t, N_Vector y, sunrealtype* g, void* data) {
 
 // Projection after each accepted step (models whose block solvers keep invariants, such
 // as a mechanism's constraints): CVODE asks for the correction that puts y back.
-int project(sunrealtype t, N_Vector y, N_Vector corr, sunrealtype, N_Vector, void* data) {
+int project(sunrealtype t, N_Vector y, N_Vector corr, sunrealtype, N_Vector err, void* data) {
   auto& run = *static_cast<CvodeRun*>(data);
   return guarded(run, [&] {
     run.x = view(y);
@@ -222,6 +222,11 @@ int project(sunrealtype t, N_Vector y, N_Vector corr, sunrealtype, N_Vector, voi
     auto c = view(corr);
     if (run.model.project(run.ctx)) c = run.ctx.x - run.x;
     else c.setZero();
+    if (err) {
+      auto e = view(err);
+      run.model.project_change(run.ctx, e);
+    }
+    run.model.observe(run.ctx);  // a step's end (a rejected attempt is replaced by its retry)
   });
 }
 
@@ -324,6 +329,7 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
     model.evaluate(ctx);
     // CVODE's interpolant between projected steps: recorded points are projected too.
     if (projecting) model.project(ctx);
+    model.observe(ctx);
     observer.output(ctx);
   };
 

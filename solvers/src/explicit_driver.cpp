@@ -96,7 +96,7 @@ class FixedStepStabilityWatch {
           << "ρ ≈ " << rho << " 1/s, a time constant of " << 1.0 / rho << " s). The results may be a numerical "
           << "oscillation (a sawtooth) rather than the model's motion: use a step below " << limit / rho
           << " s, or method \"bdf\" for a stiff model";
-      f.ctx.warnings.push_back(msg.str());
+      f.ctx.warnings.emplace_back(msg.str(), Warning::Kind::Accuracy);
     } else {
       backoff_ *= 2;
       wait_ = backoff_;
@@ -173,6 +173,7 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
     // Dense output between two projected step ends leaves the invariants by up to the
     // local error: recorded points are projected too (the integration is not affected).
     if (projecting) model.project(ctx);
+    model.observe(ctx);
     observer.output(ctx);
   };
 
@@ -297,6 +298,7 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
             g1 = ctx.zero_crossings;
           }
         }
+        model.observe(ctx);  // the accepted step's end, as the next step starts from it
       }
       if (events) g0 = g1;
     }

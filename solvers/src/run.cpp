@@ -9,6 +9,7 @@
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <sstream>
 
 #include "internal.hpp"
 #include "jourdain/recorder.hpp"
@@ -49,10 +50,15 @@ class RecordingObserver final : public Observer {
                                            " rows recorded (output times plus two per event): the model keeps switching");
     recorder_.record(ctx);
     if (options_.keep_rows) result_.rows.push_back(recorder_.last_row());
-    if (monitor_max.size() != ctx.monitors.size()) monitor_max = Eigen::VectorXd::Zero(ctx.monitors.size());
-    monitor_max = monitor_max.cwiseMax(ctx.monitors.cwiseAbs());
+    if (monitor_max.size() != ctx.monitors.size()) {
+      monitor_max = Eigen::VectorXd::Zero(ctx.monitors.size());
+      monitor_at = Eigen::VectorXd::Zero(ctx.monitors.size());
+    }
+    for (Eigen::Index k = 0; k < ctx.monitors.size(); ++k)
+      if (std::abs(ctx.monitors[k]) > monitor_max[k]) monitor_max[k] = std::abs(ctx.monitors[k]), monitor_at[k] = ctx.t;
   }
   Eigen::VectorXd monitor_max;  // largest magnitude of each monitor over the recorded rows
+  Eigen::VectorXd monitor_at;   // the time of that row
 
   void check_stop(double t) const {
     if (options_.stop_requested && options_.stop_requested()) throw Interrupted(t);
@@ -175,7 +181,31 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.events = ctx.events;
   result.events_not_logged = ctx.events_not_logged;
-  result.warnings.insert(result.warnings.end(), ctx.warnings.begin(), ctx.warnings.end());  // after the settings' own
+  // A monitor beyond its limit (a mechanism's constraint violation beyond
+  // world.constraints.tolerance): the recorded results are not vouched for.
+  for (size_t k = 0; k < model.monitors().size() && k < static_cast<size_t>(observer.monitor_max.size()); ++k) {
+    const MonitorSpec& m = model.monitors()[k];
+    if (!(observer.monitor_max[k] > m.limit)) continue;
+    std::ostringstream msg;
+    msg.precision(3);
+    msg << m.name << " reached " << observer.monitor_max[k] << " " << m.unit << " at t = " << observer.monitor_at[k]
+        << " s, above " << m.limit_setting << " = " << m.limit << " " << m.unit;
+    ctx.warnings.emplace_back(msg.str(), Warning::Kind::Accuracy);
+  }
+  for (const auto& w : ctx.warnings) {  // after the settings' own
+    result.warnings.push_back(w.message);
+    if (w.accuracy()) result.accuracy_warnings.push_back(w.message);
+  }
+  // A strict run does not vouch for results that carry an accuracy warning: it fails,
+  // after everything has been written, like any failure during a run.
+  result.strict = options.strict || netlist.strict;
+  if (result.strict && result.finished && !result.accuracy_warnings.empty()) {
+    result.finished = false;
+    result.failure = "strict run: the results are not vouched for (" + std::to_string(result.accuracy_warnings.size()) +
+                     " accuracy warning" + (result.accuracy_warnings.size() == 1 ? "" : "s") +
+                     "): " + result.accuracy_warnings.front();
+    result.failure_time = result.stats.last_time;
+  }
   result.row_count = recorder.rows();
   result.stats.algebraic_iterations = ctx.algebraic_iterations;
 
@@ -193,6 +223,8 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
                     {"events", detail::events_json(result.events)},
                     {"events_not_logged", result.events_not_logged},
                     {"warnings", result.warnings},
+                    {"accuracy_warnings", result.accuracy_warnings},
+                    {"strict", result.strict},
                     {"variables", detail::variables_json(recorder)},
                     {"final_values", final_values},
                     {"schedule", {{"steps", model.schedule().steps.size()}, {"algebraic_loops", model.schedule().loop_count()}}}};

@@ -55,6 +55,7 @@ void simulate(const Model& model, Context& ctx, const SolverSettings& settings, 
   check_solver_bounds(s, where, solvers);
   stats.method = s.method;
   stats.last_time = ctx.t;
+  model.observe(ctx);
   observer.output(ctx);  // the initial point
   method.integrate(model, ctx, s, observer, stats);
 }

@@ -13,7 +13,7 @@
 // dense / structure, and the largest difference of the recorded variables between the
 // two paths, against the spread the tolerance allows (each path's own error).
 //
-// Usage: bench_bdf [--quick] [--repeats R] [--rtol X]
+// Usage: bench_bdf [--quick] [--repeats R] [--rtol X] [--chain N ...]  (--chain: only those chains)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -95,13 +95,15 @@ int main(int argc, char** argv) {
   int repeats = 3;
   bool quick = false;
   double rtol = 1e-8;
+  std::vector<long> only_chains;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--repeats" && a + 1 < argc) repeats = std::max(1, std::atoi(argv[++a]));
     else if (arg == "--rtol" && a + 1 < argc) rtol = std::atof(argv[++a]);
     else if (arg == "--quick") quick = true;
+    else if (arg == "--chain" && a + 1 < argc) only_chains.push_back(std::atol(argv[++a]));
     else {
-      std::printf("usage: %s [--quick] [--repeats R] [--rtol X]\n", argv[0]);
+      std::printf("usage: %s [--quick] [--repeats R] [--rtol X] [--chain N ...]\n", argv[0]);
       return arg == "-h" || arg == "--help" ? 0 : 2;
     }
   }
@@ -113,7 +115,9 @@ int main(int argc, char** argv) {
     std::string text;
   };
   std::vector<Case> cases;
-  const std::vector<long> chains = quick ? std::vector<long>{4, 16} : std::vector<long>{2, 4, 8, 16, 32, 64};
+  const std::vector<long> chains = !only_chains.empty() ? only_chains
+                                   : quick              ? std::vector<long>{4, 16}
+                                                        : std::vector<long>{2, 4, 8, 16, 32, 64};
   for (long n : chains) {
     bench::ChainOptions o;
     o.method = "bdf";
@@ -122,7 +126,9 @@ int main(int argc, char** argv) {
     o.t_end = quick ? 2.0 : 10.0;
     cases.push_back({"chain N=" + std::to_string(n), bench::make_chain_netlist(n, o)});
   }
-  const std::vector<long> springs = quick ? std::vector<long>{10, 100} : std::vector<long>{3, 5, 8, 10, 25, 50, 100, 1000};
+  const std::vector<long> springs = !only_chains.empty() ? std::vector<long>{}
+                                    : quick              ? std::vector<long>{10, 100}
+                                                         : std::vector<long>{3, 5, 8, 10, 25, 50, 100, 1000};
   for (long n : springs) cases.push_back({"springs N=" + std::to_string(n), springs_netlist(n, 1.0, rtol)});
 
   std::printf("CVODE BDF, rtol %g (atol rtol/100): dense finite-difference Jacobian against the structure-based path\n"

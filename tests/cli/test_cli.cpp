@@ -297,6 +297,100 @@ TEST_CASE("a simulation failure exits 1 and keeps everything computed so far") {
   CHECK(last_t > t_fail - 0.001 - 1e-12);
 }
 
+namespace {
+
+// A rod (1 m, 2 kg) pinned at the origin, with extra components and connections: the
+// over-constrained variants below.
+std::string pinned_rod(const std::string& extra_components, const std::string& extra_connections,
+                       const std::string& analysis = "dynamic") {
+  return R"({
+    "analysis": ")" + analysis + R"(",
+    "components": {
+      "ground": {"type": "mechanical.ground", "params": {"points": {"O": [0, 0]}}},
+      "rod": {"type": "mechanical.body", "params": {"mass": 2, "inertia": 0.1667, "points": {"p": [-0.5, 0], "q": [0.5, 0]}},
+              "initial": {"x": 0.5}},
+      "hinge": {"type": "mechanical.revolute"})" + extra_components + R"(
+    },
+    "connections": [["ground.O", "hinge.a"], ["rod.p", "hinge.b"])" + extra_connections + R"(],
+    "solver": {"t_end": 0.1}
+  })";
+}
+
+}  // namespace
+
+TEST_CASE("over-constrained input is bad input for check and run: exit 2 with the file, the JSON path and the "
+          "components, unless least squares is asked for") {
+  struct Case {
+    std::string what;
+    std::string netlist;
+    std::vector<std::string> named;  // in the message: the JSON path and components
+  };
+  const std::vector<Case> cases = {
+      {"a duplicated joint",
+       pinned_rod(R"(, "hinge2": {"type": "mechanical.revolute"})", R"(, ["ground.O", "hinge2.a"], ["rod.p", "hinge2.b"])"),
+       {"/components/hinge2", "component 'hinge2'", "redundant constraints", "revolute 'hinge2'"}},
+      {"two drivers on one degree of freedom",
+       pinned_rod(R"(, "turn": {"type": "mechanical.driver_angle"},
+                     "push": {"type": "mechanical.driver_x", "params": {"value": 1}})",
+                  R"(, ["rod.cm", "turn.a"], ["rod.q", "push.a"])", "kinematic"),
+       {"/components/", "two drivers on one degree of freedom", "driver_"}},
+      {"a kinematic analysis with a degree of freedom left", pinned_rod("", "", "kinematic"),
+       {"/analysis", "zero degrees of freedom", "this mechanism has 1"}},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.what);
+    TempDir dir;
+    const std::string file = write(dir, "over.json", c.netlist);
+    for (const std::string command : {"check " + file, "run -q " + file + " -o " + (dir.path() / "out").string()}) {
+      CommandResult r = cli(command);
+      CAPTURE(command);
+      CAPTURE(r.output);
+      CHECK(r.exit_code == 2);
+      CHECK(r.output.find("over.json") != std::string::npos);
+      for (const auto& n : c.named) CHECK(r.output.find(n) != std::string::npos);
+      CHECK(r.output.find(": OK") == std::string::npos);  // check says nothing is fine first
+    }
+  }
+  // Asked to, the duplicated joint is solved in the least-squares sense, with a notice.
+  TempDir dir;
+  std::string text = cases[0].netlist;
+  text.insert(text.find("\"components\""), R"("world": {"constraints": {"redundant": "least_squares"}}, )");
+  const std::string file = write(dir, "asked.json", text);
+  CommandResult ok = cli("check " + file);
+  CAPTURE(ok.output);
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.output.find("redundant constraints solved in the least-squares sense") != std::string::npos);
+  CHECK(cli("run -q " + file + " -o " + (dir.path() / "out").string()).exit_code == 0);
+}
+
+TEST_CASE("--strict: a run that ends with an accuracy warning exits 1, its results kept; without it, 0 with the "
+          "warning") {
+  // rk4 at a step so long that each projection moves the rod by millimetres, more than
+  // world.constraints.tolerance: the results are not vouched for.
+  TempDir dir;
+  std::string text = pinned_rod("", "");
+  text.replace(text.find(R"("solver": {"t_end": 0.1})"), std::string(R"("solver": {"t_end": 0.1})").size(),
+               R"("solver": {"method": "rk4", "t_end": 1, "step": 0.1, "output_interval": 0.1})");
+  const std::string file = write(dir, "coarse.json", text);
+  const auto out = dir.path() / "out";
+  CommandResult plain = cli("run " + file + " -o " + out.string());
+  CAPTURE(plain.output);
+  CHECK(plain.exit_code == 0);
+  CHECK(plain.output.find("not vouched for: ") != std::string::npos);
+  CHECK(nlohmann::json::parse(slurp(out / "summary.json"))["accuracy_warnings"].size() == 1);
+  const std::string report = slurp(out / "report.html");
+  CHECK(report.find("accuracy_warnings") != std::string::npos);
+
+  CommandResult strict = cli("run -q --strict " + file + " -o " + out.string());
+  CAPTURE(strict.output);
+  CHECK(strict.exit_code == 1);
+  CHECK(strict.output.find("strict run: the results are not vouched for") != std::string::npos);
+  const auto summary = nlohmann::json::parse(slurp(out / "summary.json"));
+  CHECK(summary["status"] == "failed");
+  CHECK(summary["strict"] == true);
+  CHECK(summary["rows"].get<long>() == 11);  // every row written
+}
+
 TEST_CASE("an internal error (a defect, here a plugin's std::logic_error) exits 3, says so, and keeps the results") {
   TempDir dir;
   auto file = write(dir, "defect.json", R"({

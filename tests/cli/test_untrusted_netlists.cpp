@@ -182,6 +182,44 @@ TEST_CASE("the plugins a netlist names load only with the user's consent") {
   CHECK(fs::exists(trace));
 }
 
+TEST_CASE("an FMU a netlist names holds code: it loads only with consent, and from the netlist's folders") {
+  TempDir dir;
+  fs::create_directories(dir.path() / "case");
+  write_text(dir.path() / "case" / "plant.fmu", "not a zip archive");
+  write_text(dir.path() / "elsewhere.fmu", "not a zip archive");
+  const auto net = dir.path() / "case" / "net.json";
+  auto with_fmu = [&](const std::string& path) {
+    write_text(net, R"({"components": {"plant": {"type": "fmi.cosimulation", "params": {"fmu": ")" + path + R"("}}}})");
+  };
+  with_fmu("plant.fmu");
+  CommandResult refused = jourdain_cli("check " + shell_quote(net));
+  CAPTURE(refused.output);
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.output.find("/components/plant/params/fmu") != std::string::npos);
+  CHECK(refused.output.find("asks to run the code in") != std::string::npos);
+  CHECK(refused.output.find("not a zip") == std::string::npos);  // refused before the file is opened
+  // With consent the file is opened (and found to be no FMU).
+  CommandResult allowed = jourdain_cli("check --allow-plugins " + shell_quote(net));
+  CAPTURE(allowed.output);
+  CHECK(allowed.exit_code == 2);
+  CHECK(allowed.output.find("asks to run the code in") == std::string::npos);
+  // Outside the netlist's folder: refused even with consent to code, unless any path is allowed.
+  with_fmu("../elsewhere.fmu");
+  CommandResult outside = jourdain_cli("check --allow-plugins " + shell_quote(net));
+  CAPTURE(outside.output);
+  CHECK(outside.exit_code == 2);
+  CHECK(outside.output.find("lies outside the folders a netlist may read from") != std::string::npos);
+  CommandResult anywhere = jourdain_cli("check --allow-plugins --allow-any-path " + shell_quote(net));
+  CHECK(anywhere.output.find("lies outside") == std::string::npos);
+  // A path given on the command line is the user's own choice.
+  CommandResult set = jourdain_cli("run --allow-plugins --no-report -o " + shell_quote(dir.path() / "out") + " " +
+                                   shell_quote(net) + " --set plant.fmu=" + shell_quote(dir.path() / "elsewhere.fmu"));
+  CAPTURE(set.output);
+  CHECK(set.exit_code == 2);
+  CHECK(set.output.find("elsewhere.fmu") != std::string::npos);
+  CHECK(set.output.find("lies outside") == std::string::npos);
+}
+
 TEST_CASE("subsystem files are read from the netlist's folder and the library folders only") {
   TempDir dir;
   fs::create_directories(dir.path() / "case");

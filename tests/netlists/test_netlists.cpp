@@ -1,8 +1,12 @@
 // Every netlist in netlists/ is run here and checked against a physical property.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <set>
 
+#include <boost/numeric/odeint.hpp>
+
+#include "closed_forms.hpp"
 #include "jourdain_test.hpp"
 #include "jourdain/solvers/linear.hpp"
 #include "../components/spatial/three_link_arm.hpp"
@@ -10,6 +14,7 @@
 using namespace jourdain;
 using jourdain::test::netlist_path;
 using jourdain::test::run;
+using jourdain::test::elliptic_k;
 using jourdain::test::run_file;
 
 TEST_CASE("every netlist in netlists/ has a test here") {
@@ -18,7 +23,7 @@ TEST_CASE("every netlist in netlists/ has a test here") {
                                         "slider_crank",       "four_bar",       "andrews_squeezer",   "excavator",
                                         "wheel_loader",       "position_servo", "press_3150kN",       "press_3150kN_fixed",
                                         "excavator_hydraulic", "cantilever", "flexible_spinup", "three_link_arm",
-                                        "servo_oil_column"};
+                                        "servo_oil_column", "n_four_bar"};
   for (const auto& entry : std::filesystem::directory_iterator(jourdain::test::source_dir() / "netlists")) {
     if (entry.path().extension() != ".json") continue;
     CAPTURE(entry.path());
@@ -111,17 +116,6 @@ std::vector<double> sign_changes(const RunResult& r, const std::string& column) 
   for (size_t k = 2; k < t.size(); ++k)
     if ((v[k - 1] < 0) != (v[k] < 0)) out.push_back(t[k - 1] + (t[k] - t[k - 1]) * v[k - 1] / (v[k - 1] - v[k]));
   return out;
-}
-
-// Complete elliptic integral of the first kind K(m), m = k², by the arithmetic-geometric mean.
-double elliptic_k(double m) {
-  double a = 1.0, b = std::sqrt(1.0 - m);
-  for (int i = 0; i < 30; ++i) {
-    const double an = 0.5 * (a + b);
-    b = std::sqrt(a * b);
-    a = an;
-  }
-  return M_PI / (2.0 * a);
 }
 
 double total_energy(const RunResult& r, const std::vector<std::string>& bodies, size_t k) {
@@ -226,12 +220,12 @@ TEST_CASE("four_bar: with projection |Φ| <= 1e-10 and energy conserved; Baumgar
   RunResult b = run(doc.dump());
   REQUIRE(b.finished);
   const double phi_b = b.summary["monitors"]["mechanism.constraint_norm"]["max_abs"];
-  doc["world"]["constraints"] = {{"alpha", 0}, {"beta", 0}};
+  doc["world"]["constraints"] = {{"alpha", 0}, {"beta", 0}, {"projection", false}};
   doc["solver"]["rtol"] = 1e-6;
   doc["solver"]["atol"] = 1e-8;
   RunResult none = run(doc.dump());
   REQUIRE(none.finished);
-  doc["world"]["constraints"] = {{"alpha", 10}, {"beta", 10}};
+  doc["world"]["constraints"] = {{"alpha", 10}, {"beta", 10}, {"projection", false}};
   RunResult baum = run(doc.dump());
   REQUIRE(baum.finished);
   const double phi_none = none.summary["monitors"]["mechanism.constraint_norm"]["max_abs"];
@@ -240,6 +234,177 @@ TEST_CASE("four_bar: with projection |Φ| <= 1e-10 and energy conserved; Baumgar
                                                        << ", Baumgarte α = β = 10 " << phi_baum);
   CHECK(phi_b < 1e-8);
   CHECK(phi_baum < phi_none);
+}
+
+namespace {
+
+// IFToMM benchmark A02 (netlists/reference/n_four_bar.md): with every bar 1 m and 1 kg,
+// the row of N parallelograms turns as one degree of freedom, the cranks' common angle φ.
+// The N + 1 cranks turn about their pivots (I_O = m L²/3 each) and the N couplers
+// translate with their tops (kinetic energy ½ m L² φ̇² each), so
+//     J φ̈ = −K cos φ,   J = m L² ((N + 1)/3 + N),   K = m g L ((N + 1)/2 + N),
+// the one-coordinate model the benchmark reduces to. Integrated here by classical RK4 at
+// 1e-5 s (Boost.Odeint): its global error, ~(h ω)⁴ per unit time with ω < 8 rad/s, is
+// below 1e-12 rad over 10 s, far under the tolerances it is compared with.
+struct RowOfParallelograms {
+  int N;
+  double J() const { return (N + 1) / 3.0 + N; }
+  double K() const { return 9.81 * ((N + 1) / 2.0 + N); }
+  // φ at each of `times` (ascending, from 0), started upright (φ = π/2) with B0 moving at
+  // 1 m/s in +x (φ̇ = −1 rad/s).
+  std::vector<double> angles(const std::vector<double>& times) const {
+    using State = std::array<double, 2>;
+    const double k = K() / J();
+    State x{M_PI / 2, -1.0};
+    std::vector<double> out;
+    boost::numeric::odeint::integrate_times(
+        boost::numeric::odeint::runge_kutta4<State>(),
+        [k](const State& s, State& d, double) { d = {s[1], -k * std::cos(s[0])}; }, x, times.begin(), times.end(),
+        1e-5, [&](const State& s, double) { out.push_back(s[0]); });
+    return out;
+  }
+};
+
+// The times where the reference row lies flat (φ = −π, −2π, … as it turns clockwise;
+// the first, φ = 0, included), on a fine grid of its own.
+std::vector<double> flat_poses(const RowOfParallelograms& row, double t_end) {
+  std::vector<double> t;
+  for (double s = 0; s <= t_end + 1e-12; s += 1e-4) t.push_back(s);
+  const auto phi = row.angles(t);
+  std::vector<double> out;
+  for (size_t k = 1; k < t.size(); ++k)
+    if (std::floor(phi[k] / M_PI) != std::floor(phi[k - 1] / M_PI)) {
+      const double target = std::floor(phi[k - 1] / M_PI) * M_PI;  // the multiple of π just crossed downwards
+      out.push_back(t[k - 1] + (t[k] - t[k - 1]) * (phi[k - 1] - target) / (phi[k - 1] - phi[k]));
+    }
+  return out;
+}
+
+// What a run of A02 did: B0's largest distance from the reference, the largest energy
+// change, and the singular passes logged.
+struct A02Run {
+  RunResult result;
+  double b0_error = 0, energy_change = 0;
+  std::vector<double> passes;  // entering times
+};
+
+A02Run run_a02(nlohmann::json doc, const nlohmann::json& solver, double t_end) {
+  doc["solver"] = solver;
+  doc["solver"]["t_end"] = t_end;
+  doc["solver"]["output_interval"] = 0.02;  // 500 rows: B0 compared at each
+  std::vector<std::string> bodies;
+  for (auto& [name, c] : doc["components"].items()) {
+    if (c["type"] == "mechanical.body") bodies.push_back(name);
+    if (c["type"] == "bay") bodies.push_back(name + "/coupler"), bodies.push_back(name + "/crank");
+  }
+  for (const auto& b : bodies)
+    for (const std::string v : {"kinetic_energy", "potential_energy"}) doc["record"].push_back(b + "." + v);
+  A02Run out{run(doc.dump())};
+  const RunResult& r = out.result;
+  if (!r.finished) return out;
+  int N = 0;
+  for (auto& [name, c] : doc["components"].items()) N += c["type"] == "bay";
+  const RowOfParallelograms row{N};
+  const auto t = r.column("time"), x = r.column("B0.x"), y = r.column("B0.y");
+  const auto phi = row.angles(t);
+  std::vector<double> energy(t.size(), 0.0);
+  for (const auto& b : bodies)
+    for (const std::string v : {".kinetic_energy", ".potential_energy"}) {
+      const auto column = r.column(b + v);
+      for (size_t k = 0; k < t.size(); ++k) energy[k] += column[k];
+    }
+  for (size_t k = 0; k < t.size(); ++k) {
+    out.b0_error = std::max(out.b0_error, std::hypot(x[k] - std::cos(phi[k]), y[k] - std::sin(phi[k])));
+    out.energy_change = std::max(out.energy_change, std::abs(energy[k] - energy[0]));
+  }
+  for (const auto& e : r.events)
+    if (e.description.rfind("enters a singular configuration", 0) == 0) out.passes.push_back(e.time);
+  return out;
+}
+
+#ifdef JOURDAIN_TEST_INSTRUMENTED
+// Under the sanitizers, ~10 times slower: the first two flat poses (0.72 s and 1.24 s).
+constexpr double kA02End = 1.5;
+#else
+constexpr double kA02End = 10.0;  // the benchmark's span, 14 flat poses
+#endif
+
+}  // namespace
+
+TEST_CASE("n_four_bar (IFToMM A02): rk4, dopri5 and bdf follow the row of parallelograms through its flat poses, "
+          "logged as singular passes; B0 against the one-coordinate model") {
+  const auto doc = read_netlist("n_four_bar");
+  const std::vector<double> flat = flat_poses({40}, kA02End);
+  REQUIRE(flat.size() >= 2);
+  const double e_scale = 0.5 * RowOfParallelograms{40}.J() + RowOfParallelograms{40}.K();  // E at the start, J
+  struct Case {
+    std::string what;
+    nlohmann::json solver;
+    double b0, energy;  // tolerances: m, J
+  };
+  // rk4 at 1 ms: local error ~(h ω)⁵ with ω < 8 rad/s, 1e4 steps: ~1e-7 m on B0. dopri5 at
+  // rtol 1e-9: the local error bound times the ~2000 steps, ~1e-6 m. Both within the
+  // benchmark's "high precision" grade a hundredfold, and within 1e-5 m here. Their energy
+  // change is held by the mass-orthogonal projections to the same relative size.
+  // bdf at rtol 1e-8 (atol 1e-10): BDF's own phase error on this revolving motion is
+  // ~1e-4 m over 10 s even without any singular pose (the single crank below, checked on
+  // the same settings), so it is held to that.
+  const std::vector<Case> cases = {
+      {"rk4, 1 ms", {{"method", "rk4"}, {"step", 1e-3}}, 1e-5, 1e-6 * e_scale},
+      {"dopri5, rtol 1e-9", {{"method", "dopri5"}, {"rtol", 1e-9}, {"atol", 1e-12}}, 1e-5, 1e-6 * e_scale},
+      {"bdf, rtol 1e-8", {{"method", "bdf"}, {"rtol", 1e-8}, {"atol", 1e-10}}, 3e-4, 1e-4 * e_scale},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.what);
+    const A02Run a = run_a02(doc, c.solver, kA02End);
+    INFO(a.result.failure);
+    REQUIRE(a.result.finished);
+    CHECK(a.result.accuracy_warnings.empty());
+    MESSAGE("A02, " << c.what << ": B0 within " << a.b0_error << " m of the reference over " << kA02End
+                    << " s, energy within " << a.energy_change << " J of " << e_scale << " J, "
+                    << a.passes.size() << " singular passes logged (" << flat.size() << " flat poses), "
+                    << a.result.stats.steps << " steps, " << a.result.wall_time_s << " s");
+    CHECK(a.b0_error < c.b0);
+    CHECK(a.energy_change < c.energy);
+    // Each flat pose is logged once, where the reference lies flat: to the run's own phase
+    // error (B0 moves at ≥ 4 m/s there, so 1e-4 s is ~4e-4 m).
+    REQUIRE(a.passes.size() == flat.size());
+    for (size_t k = 0; k < flat.size(); ++k) CHECK(a.passes[k] == doctest::Approx(flat[k]).epsilon(1e-4 / flat[k]));
+  }
+
+  // The control for bdf: a single crank (N = 0) on the same settings turns without any
+  // singular pose, and bdf is as far off there.
+  nlohmann::json single = doc;
+  for (auto it = single["components"].begin(); it != single["components"].end();)
+    it = it.value()["type"] == "bay" ? single["components"].erase(it) : std::next(it);
+  single["connections"] = nlohmann::json::array();
+  for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
+           {"ground.O0", "hinge0.a"}, {"crank0.pivot", "hinge0.b"}, {"crank0.top", "B0.a"}})
+    single["connections"].push_back(nlohmann::json::array({a, b}));
+  single["record"] = nlohmann::json::array({"B0.x", "B0.y"});
+  const A02Run control = run_a02(single, cases[2].solver, kA02End);
+  REQUIRE(control.result.finished);
+  MESSAGE("single crank, bdf rtol 1e-8: B0 within " << control.b0_error << " m of its reference");
+  CHECK(control.passes.empty());
+#ifndef JOURDAIN_TEST_INSTRUMENTED
+  // Over the whole span the bound above is bdf's own error: the same order without the row.
+  CHECK(control.b0_error > 0.1 * cases[2].b0);
+#endif
+}
+
+TEST_CASE("n_four_bar with the KKT system: the flat pose is not passed silently") {
+  // The former default: at the first flat pose the KKT matrix is singular. The run either
+  // stops there, or gets through with an accuracy warning: never a quiet finish.
+  auto doc = read_netlist("n_four_bar");
+  doc["world"]["constraints"] = {{"formulation", "kkt"}, {"projection", true}};
+  for (const nlohmann::json& solver : {nlohmann::json{{"method", "rk4"}, {"step", 1e-3}},
+                                       nlohmann::json{{"method", "dopri5"}, {"rtol", 1e-9}, {"atol", 1e-12}}}) {
+    CAPTURE(solver.dump());
+    const A02Run a = run_a02(doc, solver, 0.8);  // past the first flat pose, at 0.72 s
+    MESSAGE("KKT, " << solver["method"] << ": " << (a.result.finished ? "finished" : "failed: " + a.result.failure)
+                    << "; accuracy warnings: " << a.result.accuracy_warnings.size());
+    CHECK((!a.result.finished || !a.result.accuracy_warnings.empty()));
+  }
 }
 
 namespace {
@@ -580,12 +745,16 @@ TEST_CASE("excavator_hydraulic: the trapped pressures hold the pose, the pump's 
   // Jourdain from the virtual work of gravity; if the cylinders' areas, lines of action
   // and the mechanism agree with that, nothing moves. A 1 % error in one holding force
   // would swing the boom by ~1e-4 rad (the oil spring: 23 kN on ~1e7 N/m, 0.23 mm).
+  // What does move is bdf's own error, its atol = 1e-6 rad (the KKT system's exactly
+  // repeated right-hand side let it settle to 1e-12; the augmented Lagrangian's iteration,
+  // converged to rounding, leaves it at its tolerance): 1e-5 rad is ten times that, and
+  // ten times below the swing of a 1 % force error.
   for (const std::string b : {"boom", "arm", "bucket"}) {
     const auto th = r.column(b + ".theta");
     double swing = 0;
     for (size_t k = 0; t[k] <= 0.5; ++k) swing = std::max(swing, std::abs(th[k] - th[0]));
     MESSAGE(b << " moved " << swing << " rad while held");
-    CHECK(swing < 1e-9);
+    CHECK(swing < 1e-5);
   }
 
   // Each phase moves its cylinders the commanded way, and no cylinder reaches an end stop.

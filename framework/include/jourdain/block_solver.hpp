@@ -19,6 +19,7 @@
 // live in the Context (Context::block_workspaces).
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -34,6 +35,11 @@ struct ScheduledStep;
 struct MonitorSpec {
   std::string name;  // "component.variable"-style, e.g. "mechanism.constraint_norm"
   std::string unit;
+  // The largest magnitude the results are vouched for with (infinite: none): a run whose
+  // recorded values exceed it ends with an accuracy warning naming `limit_setting` (the
+  // setting it comes from, "world.constraints.tolerance").
+  double limit = std::numeric_limits<double>::infinity();
+  std::string limit_setting = {};
 };
 
 class BlockSolver {
@@ -53,6 +59,16 @@ class BlockSolver {
   // Moves ctx.x back onto the block's invariants at ctx.t (Eval with Phase::Project);
   // ctx is evaluated at (t, x) on entry. Returns true if ctx.x changed.
   virtual bool project(const Model& /*model*/, Context& /*ctx*/) const { return false; }
+  // A point of the trajectory of a dynamic run (ctx evaluated there, after any
+  // projection): after every accepted step and at every recorded point, in time order
+  // (a rejected attempt may come before the retry that replaces it). A block may watch
+  // its states here (a mechanism's singular configurations) and log events or warnings.
+  virtual void observe(const Model& /*model*/, Context& /*ctx*/) const {}
+  // Projects a small change `dx` of the whole state vector (an integrator's error
+  // estimate) onto the tangent space of the block's invariants at ctx (evaluated there):
+  // the part that project() would remove is taken out, so that the solver's error test
+  // measures only the error that projection keeps. Default: dx unchanged.
+  virtual void project_change(const Model& /*model*/, Context& /*ctx*/, Eigen::Ref<Eigen::VectorXd> /*dx*/) const {}
 
   // The invariants the block keeps its states on, h(t, x) = 0 (a mechanism: Φ(q, t) = 0
   // and Φ̇ = Φ_q q̇ + Φ_t = 0), as their Jacobian ∂h/∂x: one row per invariant, one

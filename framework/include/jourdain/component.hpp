@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
@@ -91,6 +92,7 @@ struct World {
 
 // Where a component's data sit in the Context's flat vectors; filled by ModelBuilder.
 struct ComponentLayout {
+  int workspace_slot = -1;   // into Context::component_workspaces
   int parameter_offset = 0;  // into Context::parameters
   int state_offset = 0;
   int discrete_offset = 0;
@@ -156,9 +158,25 @@ class Eval {
   void set_observable(ObservableId o, double value) { ctx_.observables[layout_.observable_offset + o.index] = value; }
   void set_zero_crossing(ZeroCrossingId z, double value) { ctx_.zero_crossings[layout_.zero_crossing_offset + z.index] = value; }
 
+  // The component's workspace in this Context (context.hpp, ComponentWorkspace): state
+  // that lives in other code, such as an FMU's instance. `make()` returns a new T (derived
+  // from ComponentWorkspace) the first time; find_workspace gives nullptr until then (or
+  // in a copy of the Context that could not clone it).
+  template <class T, class Make>
+  T& workspace(Make&& make) {
+    return ctx_.component_workspaces.get<T>(static_cast<size_t>(layout_.workspace_slot), std::forward<Make>(make));
+  }
+  template <class T>
+  T* find_workspace() const {
+    return ctx_.component_workspaces.find<T>(static_cast<size_t>(layout_.workspace_slot));
+  }
+  void drop_workspace() { ctx_.component_workspaces.clear(static_cast<size_t>(layout_.workspace_slot)); }
+
   // Reports a discrete change for the run's event log (summary.json).
   void log_event(std::string description);
-  void warn(std::string message);
+  // A warning for the run's log and summary, stamped with the time and the component; an
+  // accuracy warning marks the results as not vouched for (context.hpp, Warning).
+  void warn(std::string message, Warning::Kind kind = Warning::Kind::Notice);
   // Said by Component's default hooks, which do nothing: the model stops calling them
   // (HookPlan in context.hpp). A component does not call it.
   void hook_is_idle() { ctx_.hooks.idle_seen = true; }
@@ -250,6 +268,15 @@ class Component {
   // simulated (sketch()).
   double netlist_value(RealParam p) const;
   int numeric_parameter_count() const { return numeric_count_; }
+  // True when parameter `name` decides which other parameters exist (set_decides_parameters):
+  // a loader sets such parameters before any other.
+  bool decides_parameters(const std::string& name) const;
+  // Gives the deciding parameters not set yet their defaults and calls
+  // declare_dependent_parameters(), once; a no-op for a component without deciding
+  // parameters. Setting another parameter and finish_configuration() call it too; a
+  // loader calls it right after setting the deciding ones, so that an error there (an FMU
+  // that cannot be read) is located at them.
+  void declare_dependents();
 
  protected:
   // ---- declarations (constructor: parameters; configure(): the rest) ----
@@ -273,6 +300,25 @@ class Component {
   // An object of name -> `size` numbers in `unit` (size 0: any length).
   void declare_named_vectors(std::string name, std::string unit, int size, std::optional<nlohmann::json> default_value,
                              std::string description);
+  // The path of a file the component reads (configuration text): the netlist loader makes
+  // a relative path relative to the file that writes it (a --set value: to the working
+  // folder), and lists the file among those the netlist needs (Netlist::files). A netlist
+  // may name files in its own folder and the library folders only (unless the user allows
+  // any path); one that holds code the component runs (PathContent::Code: an FMU's
+  // binary) loads only with the user's consent, as a plugin does.
+  enum class PathContent { Data, Code };
+  void declare_path(std::string name, std::optional<std::string> default_value, std::string description,
+                    PathContent content = PathContent::Data);
+
+  // Parameters that depend on others' values. A component whose parameters are not known
+  // until one of its parameters is (an FMU's parameters come from its file; an input's
+  // value takes the unit it is given) marks that parameter in its constructor, after
+  // declaring it, and declares the others in declare_dependent_parameters(). The
+  // framework calls it once, when the deciding parameters have their values (given, or
+  // their defaults) and before any other parameter is set or configure() runs; read them
+  // there as in configure() (text(), config_real(), ...).
+  void set_decides_parameters(const std::string& name);
+  virtual void declare_dependent_parameters() {}
 
   // A typical value of parameter `name`, as a netlist would write it ("0.5 m"), for what
   // is shown without a netlist: `jourdain describe` and the component reference build an
@@ -328,6 +374,8 @@ class Component {
   int numeric_count_ = 0;
   std::vector<int> numeric_specs_;  // per RealParam index: its position in params_
   bool configured_ = false;
+  bool has_deciding_parameters_ = false;
+  bool dependents_declared_ = false;
   const World* configuring_world_ = nullptr;  // set while configure() runs
 };
 

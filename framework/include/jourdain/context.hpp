@@ -1,9 +1,9 @@
 // Everything that changes during a run lives here, never in the model or its
 // components (so one model runs in several Contexts at once): time, continuous and discrete states, numeric parameter
-// values, port values, algebraic unknowns, observables, zero-crossing values and solver
-// scratch. One built Model serves any number of Contexts at once, in any number of
-// threads (sweeps, finite-difference Jacobians): a copy of a Context shares nothing with
-// the original.
+// values, port values, algebraic unknowns, observables, zero-crossing values, solver
+// scratch and the components' workspaces (an FMU's instance). One built Model serves any
+// number of Contexts at once, in any number of threads (sweeps, finite-difference
+// Jacobians): a copy of a Context shares nothing with the original.
 #pragma once
 
 #include <memory>
@@ -19,6 +19,21 @@ struct EventRecord {
   double time = 0.0;
   std::string component;
   std::string description;
+};
+
+// A warning raised during a run. An accuracy warning says that the results are not vouched
+// for: a constraint violated beyond its tolerance, a mechanism that may have jumped to
+// another assembly branch, a method used where it cannot be trusted. The run goes on and
+// reports it (summary.json's "accuracy_warnings", the top of the report); a strict run
+// (jourdain run --strict, the netlist's "strict": true) fails on it, its results kept.
+// Any library may raise one (Eval::warn(message, Warning::Kind::Accuracy), or push_back
+// here); the solvers' strict mode needs nothing more.
+struct Warning {
+  enum class Kind { Notice, Accuracy };
+  std::string message;
+  Kind kind = Kind::Notice;
+  Warning(std::string text, Kind k = Kind::Notice) : message(std::move(text)), kind(k) {}  // NOLINT: a text is a notice
+  bool accuracy() const { return kind == Kind::Accuracy; }
 };
 
 // What a run does with the model: integrate it in time, or (block solvers that support
@@ -58,6 +73,55 @@ class BlockWorkspaces {
   std::vector<std::shared_ptr<void>> slots_;
 };
 
+// Per-run data a component keeps outside the Context's vectors because it lives in other
+// code: an instance of a co-simulation unit (an FMU) that the run advances at its
+// events. Unlike a block solver's scratch it is state, so a copy of the Context carries a
+// clone of it (clone()); where the other code cannot copy its state, the copy holds
+// nothing in that slot, and the component, finding none there mid-run, says so.
+class ComponentWorkspace {
+ public:
+  virtual ~ComponentWorkspace();
+  // A copy that shares nothing with this one; nullptr when this state cannot be copied.
+  virtual std::unique_ptr<ComponentWorkspace> clone() const { return nullptr; }
+};
+
+// One slot per component of the model (Eval::workspace), empty until the component makes
+// its workspace (in initialize()).
+class ComponentWorkspaces {
+ public:
+  ComponentWorkspaces() = default;
+  ComponentWorkspaces(const ComponentWorkspaces& other) { copy_from(other); }
+  ComponentWorkspaces& operator=(const ComponentWorkspaces& other) {
+    if (this != &other) copy_from(other);
+    return *this;
+  }
+  ComponentWorkspaces(ComponentWorkspaces&&) noexcept = default;
+  ComponentWorkspaces& operator=(ComponentWorkspaces&&) noexcept = default;
+
+  void resize(size_t n) { slots_.resize(n); }
+  // The workspace of slot `k`, made by `make()` (returning a T*) the first time.
+  template <class T, class Make>
+  T& get(size_t k, Make&& make) {
+    auto& slot = slots_.at(k);
+    if (!slot) slot.reset(make());
+    return static_cast<T&>(*slot);
+  }
+  // The workspace of slot `k`, or nullptr when none was made (or copied) there.
+  template <class T>
+  T* find(size_t k) const {
+    return static_cast<T*>(slots_.at(k).get());
+  }
+  void clear(size_t k) { slots_.at(k).reset(); }
+  // Slots whose workspace could not be cloned when this set was copied (0 for a set
+  // that was not copied): such a copy cannot continue the run of the original.
+  size_t uncopied() const { return uncopied_; }
+
+ private:
+  void copy_from(const ComponentWorkspaces& other);
+  std::vector<std::unique_ptr<ComponentWorkspace>> slots_;
+  size_t uncopied_ = 0;
+};
+
 // What the first evaluation of a Context learns about the model's hooks, so that later
 // evaluations skip calls that do nothing: the components whose calc_derivatives is
 // Component's own empty one (a spring, a sensor) say so when it runs (Eval::hook_is_idle).
@@ -86,11 +150,20 @@ struct Context {
   static constexpr size_t kMaxLoggedEvents = 10'000;
   std::vector<EventRecord> events;
   long events_not_logged = 0;
-  std::vector<std::string> warnings;  // same, for warnings
+  // Appends to `events`, or counts once the log is full: how anything logs an event.
+  void log_event(double time, const std::string& component, std::string description) {
+    if (events.size() >= kMaxLoggedEvents) {
+      ++events_not_logged;
+      return;
+    }
+    events.push_back({time, component, std::move(description)});
+  }
+  std::vector<Warning> warnings;      // same, for warnings (not bounded: a component warns once)
   long algebraic_iterations = 0;      // Newton iterations spent in implicit blocks
   Eigen::VectorXd monitors;           // values offered by block solvers (block_solver.hpp)
   Analysis analysis = Analysis::Dynamic;
   BlockWorkspaces block_workspaces;  // per schedule step
+  ComponentWorkspaces component_workspaces;  // per component
   HookPlan hooks;                    // filled by the first evaluation (Model::evaluate)
 };
 

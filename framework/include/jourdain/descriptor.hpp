@@ -21,13 +21,18 @@ struct Probe {
   bool configured = false;
   std::string note;
 };
-Probe probe_instance(const ComponentType& type);
+// With `values` (an object of parameter values), the instance takes those and the
+// defaults instead, and an error in them is thrown (InputError) rather than noted: the
+// description of one configured instance (`jourdain describe model.fmu`).
+Probe probe_instance(const ComponentType& type, const nlohmann::json& values = nullptr);
 
 // Describes a type from its probe instance. Ports that exist only for some parameter
 // values (a sum's inputs) are shown for the values the probe used. With the registry, a
 // composite type's ports (those of the parts it expands into) are shown too.
-nlohmann::json describe_type(const ComponentType& type, const Registry* registry = nullptr);
-std::string describe_type_text(const ComponentType& type, const Registry* registry = nullptr);
+nlohmann::json describe_type(const ComponentType& type, const Registry* registry = nullptr,
+                             const nlohmann::json& values = nullptr);
+std::string describe_type_text(const ComponentType& type, const Registry* registry = nullptr,
+                               const nlohmann::json& values = nullptr);
 
 // The component reference in Markdown: one section per type, with its ports (domain,
 // side, variables with units), parameters (units, defaults, ranges), states and

@@ -55,6 +55,10 @@ class Model {
   const std::vector<ZeroCrossingInfo>& zero_crossings() const { return zero_crossings_; }
   const std::vector<std::unique_ptr<Component>>& components() const { return components_; }
   const Component* find_component(const std::string& name) const;
+  // Where component `index` (Model::components() order) is written in the netlist: its
+  // file and JSON path, for messages about bad input found after the model is built (a
+  // block solver's redundant constraints). Empty for a model built without locations.
+  InputLocation location(int index) const;
   const Schedule& schedule() const { return schedule_; }
   const World& world() const { return world_; }
   const std::vector<RecordableVariable>& recordable() const { return recordable_; }
@@ -143,6 +147,13 @@ class Model {
   // After an accepted step, with ctx evaluated at (t, x): lets block solvers move ctx.x
   // back onto their invariants; re-evaluates and returns true if ctx.x changed.
   bool project(Context& ctx) const;
+  // Every block solver's observe() at a point of a dynamic run's trajectory (ctx
+  // evaluated there): the solvers call it after every accepted step and at every
+  // recorded point.
+  void observe(Context& ctx) const;
+  // Every block solver's project_change() on `dx`, a change of the state at ctx (ctx
+  // evaluated there, as after project()).
+  void project_change(Context& ctx, Eigen::Ref<Eigen::VectorXd> dx) const;
   // The Jacobian of every block's invariants with respect to ctx.x (rows stacked in
   // schedule order; BlockSolver::invariant_jacobian), at ctx; 0 rows when no block keeps
   // any. ctx keeps its t and x.
@@ -184,6 +195,7 @@ class Model {
   };
   std::vector<RunStep> run_order_;
   std::vector<std::unique_ptr<BlockSolver>> block_solvers_;  // per schedule step; null: Newton
+  std::vector<InputLocation> locations_;                      // per component (ModelBuilder::add)
   std::vector<MonitorSpec> monitors_;
   std::vector<std::vector<std::vector<std::pair<int, int>>>> peers_;  // per component, per port
   std::vector<ZeroCrossingInfo> zero_crossings_;

@@ -62,6 +62,14 @@ struct Netlist {
   // ("press.x": "mm", which wins over its quantity's). Checked at load: a known key, a
   // unit of the right dimension. Only reports read it: results.csv stays SI.
   std::map<std::string, std::string> display_units = {};
+  // The files the netlist reads besides its own text, as the loader found them: its
+  // plugins, its subsystems' files and the files its components' path parameters name
+  // (an FMU), in the order met (a file may appear more than once). What a copy of the
+  // netlist elsewhere must take along (`jourdain export-fmu` packs them).
+  std::vector<std::filesystem::path> files = {};
+  // "strict": true: a run that ends with an accuracy warning fails (RunOptions::strict,
+  // the command line's --strict).
+  bool strict = false;
 };
 
 // Parses and checks the file, loads the plugins it names (relative to its folder)

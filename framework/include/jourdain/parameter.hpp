@@ -69,6 +69,15 @@ struct ParamSpec {
   int numeric_index = -1;  // numeric parameters (in the Context): their RealParam index; -1: configuration
   // A value that makes a typical instance, as a netlist would write it (Component::set_example).
   std::optional<nlohmann::json> example{};
+  // Text: the path of a file the component reads (Component::declare_path); the netlist
+  // loader makes a relative one relative to the file that writes it.
+  bool path = false;
+  // A path to a file that holds code to be run (an FMU's binary): the loader treats it
+  // like a plugin, loading it only with the user's consent (NetlistOverrides::allow_plugins).
+  bool path_runs_code = false;
+  // Its value decides which other parameters the component has (an FMU's file, whose
+  // parameters become the component's): set before any other (Component::set_decides_parameters).
+  bool decides_parameters = false;
   bool numeric() const { return numeric_index >= 0; }
 };
 

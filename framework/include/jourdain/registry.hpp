@@ -28,6 +28,16 @@ struct ComponentType {
   std::function<std::unique_ptr<Component>()> create;
 };
 
+// A kind of file that stands for a configured component: an FMU ("*.fmu") is an
+// "fmi.cosimulation" whose parameter "fmu" names the file. `jourdain describe FILE`
+// describes such a file as that component.
+struct FileType {
+  std::string extension;  // with its dot, lower case: ".fmu"
+  std::string type;       // the component type
+  std::string parameter;  // its parameter that takes the file's path
+  std::string origin;     // "built-in" or the plugin's path
+};
+
 // Base of an extension kept in a Registry (Registry::extension<T>()).
 class RegistryExtension {
  public:
@@ -67,6 +77,13 @@ class Registry {
   };
   void add_world_setting(const std::string& name, std::string description, WorldValidator validate = {});
   const std::map<std::string, WorldSetting>& world_settings() const { return world_settings_; }
+
+  // Registers a kind of file (FileType); throws std::invalid_argument if the extension is
+  // taken or does not start with a dot.
+  void add_file_type(std::string extension, std::string type, std::string parameter);
+  // The kind of `file`, by its extension (any case), or nullptr.
+  const FileType* file_type(const std::filesystem::path& file) const;
+  const std::map<std::string, FileType>& file_types() const { return file_types_; }  // by extension
 
   const ComponentType* find(const std::string& name) const;
   std::vector<const ComponentType*> all() const;  // sorted by name
@@ -110,6 +127,7 @@ class Registry {
   std::vector<std::string> loaded_plugins_;
   std::string origin_ = "built-in";
   std::map<std::string, WorldSetting> world_settings_;
+  std::map<std::string, FileType> file_types_;  // by extension
   std::map<std::type_index, std::unique_ptr<RegistryExtension>> extensions_;
 };
 

@@ -163,7 +163,8 @@ class Model:
 
     def run(self, parameters: Mapping[str, Any] | None = None, *, initial: Mapping[str, Any] | None = None,
             solver: Mapping[str, Any] | None = None, t_end: float | None = None,
-            output_dir: str | os.PathLike | None = None, report: bool = True, check: bool = True) -> "Result":
+            output_dir: str | os.PathLike | None = None, report: bool = True, check: bool = True,
+            strict: bool = False) -> "Result":
         """Runs the model once.
 
         ``parameters`` and ``initial`` map ``"component.parameter"`` / ``"component.state"`` to a
@@ -172,13 +173,16 @@ class Model:
         run writes results.csv, summary.json and (``report``) report.html there, as
         ``jourdain run -o``. Bad input raises :class:`InputError`; a run that fails raises
         :class:`SimulationFailed` carrying the partial result (``check=False``: it is returned).
+        ``strict`` (or the netlist's ``"strict": true``) makes a run that ends with an accuracy
+        warning (``Result.accuracy_warnings``: results not vouched for) a failed one, as
+        ``jourdain run --strict``.
         """
         raw = self._core.run(_named_values(parameters), _named_values(initial),
                              json.dumps({k: _plain(v) for k, v in (solver or {}).items()}), t_end,
-                             os.fspath(output_dir) if output_dir is not None else "", report)
+                             os.fspath(output_dir) if output_dir is not None else "", report, strict)
         result = Result(columns=raw["columns"], data=raw["rows"], summary=json.loads(raw["summary"]),
                         warnings=list(raw["warnings"]), failure=raw["failure"], wall_time_s=raw["wall_time_s"],
-                        parameters=dict(parameters or {}))
+                        parameters=dict(parameters or {}), accuracy_warnings=list(raw["accuracy_warnings"]))
         if check and not result.finished:
             raise SimulationFailed(result)
         return result
@@ -209,6 +213,8 @@ class Result:
     failure: str = ""
     wall_time_s: float = 0.0
     parameters: dict = field(default_factory=dict)
+    # The warnings that say the results are not vouched for (a subset of ``warnings``).
+    accuracy_warnings: list[str] = field(default_factory=list)
 
     @property
     def status(self) -> str:

@@ -119,7 +119,8 @@ py::array_t<double> rows_array(const std::vector<std::vector<double>>& rows, siz
 // states and solver settings. The GIL is released while it integrates. Bad input raises
 // InputError; a failed run returns finished = False with everything up to the failure.
 py::dict run(const LoadedNetlist& loaded, const NamedValues& parameters, const NamedValues& initial,
-             const std::string& solver, std::optional<double> t_end, const std::string& output_dir, bool report) {
+             const std::string& solver, std::optional<double> t_end, const std::string& output_dir, bool report,
+             bool strict) {
   const Netlist& net = *loaded.netlist;
   RunOptions options;
   options.parameters = parse_values(parameters);
@@ -127,6 +128,7 @@ py::dict run(const LoadedNetlist& loaded, const NamedValues& parameters, const N
   options.solver = json::parse(solver);
   options.t_end = t_end;
   options.keep_rows = true;
+  options.strict = strict;
   options.output_dir = output_dir;
   options.solvers = &solvers(*loaded.registry);
   std::optional<report::Report> page;
@@ -155,6 +157,7 @@ py::dict run(const LoadedNetlist& loaded, const NamedValues& parameters, const N
   out["columns"] = r.columns;
   out["rows"] = rows_array(r.rows, r.columns.size());
   out["warnings"] = r.warnings;
+  out["accuracy_warnings"] = r.accuracy_warnings;
   out["wall_time_s"] = r.wall_time_s;
   out["summary"] = r.summary.dump();
   return out;
@@ -243,7 +246,7 @@ PYBIND11_MODULE(_jourdain, m) {
   py::class_<LoadedNetlist>(m, "LoadedNetlist")
       .def("info", &model_info)
       .def("run", &run, py::arg("parameters"), py::arg("initial"), py::arg("solver"), py::arg("t_end"),
-           py::arg("output_dir"), py::arg("report"))
+           py::arg("output_dir"), py::arg("report"), py::arg("strict"))
       .def("linearize", &linearize_model, py::arg("at"), py::arg("inputs"), py::arg("outputs"), py::arg("from_hz"),
            py::arg("to_hz"), py::arg("parameters"), py::arg("output_dir"));
 

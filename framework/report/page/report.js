@@ -143,8 +143,16 @@ function buildHeader() {
     el("div", { class: "alert failure" }, main,
        "Simulation failed " + S.failure.message + "\nThe results below run up to the failure.");
   }
-  if (S.warnings && S.warnings.length)
-    el("div", { class: "alert warning" }, main, "Warnings:\n" + S.warnings.map(w => "• " + w).join("\n"));
+  // Accuracy warnings first: the results below are not vouched for. Then the others.
+  const accuracy = S.accuracy_warnings || [];
+  if (accuracy.length)
+    el("div", { class: "alert failure" }, main,
+       "Not vouched for: " + (accuracy.length === 1 ? "the run ended with an accuracy warning" :
+                              "the run ended with " + accuracy.length + " accuracy warnings") +
+       (S.strict ? " (a strict run: it counts as failed)" : "") + ":\n" + accuracy.map(w => "• " + w).join("\n"));
+  const notices = (S.warnings || []).filter(w => !accuracy.includes(w));
+  if (notices.length)
+    el("div", { class: "alert warning" }, main, "Warnings:\n" + notices.map(w => "• " + w).join("\n"));
   document.getElementById("foot").textContent =
     "Jourdain " + (S.jourdain_version || "") + " · netlist " + D.netlist + " · " + fmtInt(D.rows) + " rows in results.csv" +
     (D.thinned ? " (plots thinned: smallest and largest value of each bucket of rows)" : "");

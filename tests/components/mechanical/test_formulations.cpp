@@ -1,7 +1,8 @@
-// The two constraint formulations of a dynamic analysis (world.constraints.formulation):
-// the stabilized KKT system and the Udwadia–Kalaba equation must give the same motion and
-// the same reactions; Udwadia–Kalaba takes redundant constraints as they are; and the
-// corrections after steps may be mass-weighted (world.constraints.projection_metric).
+// The constraint formulations of a dynamic analysis (world.constraints.formulation): the
+// augmented Lagrangian (the default), the stabilized KKT system and the Udwadia–Kalaba
+// equation must give the same motion and the same reactions; redundant constraints are
+// solved when asked (world.constraints.redundant = "least_squares"); and the corrections
+// after steps may be mass-weighted (world.constraints.projection_metric).
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -34,20 +35,23 @@ double largest_difference(const RunResult& a, const RunResult& b, const std::str
   return worst / scale;
 }
 
-// Runs `doc` with both formulations and compares every recorded column at the common
-// output times.
+// Runs `doc` with the KKT formulation and with `other`, and compares every recorded column
+// at the common output times.
 //
 // Why 1e-8: both runs integrate the same ODE with dopri5 at rtol 1e-10; their q̈ differ
-// only by rounding (the KKT system's LU against the Udwadia–Kalaba pseudo-inverse, ~1e-15
-// relative times the Jacobian's condition), so each run is within its own global error,
-// a few rtol over these short runs, of the exact motion, and the two within the sum.
-// Should the step sequences part (an error estimate straddling the acceptance threshold),
-// the bound still holds; 1e-8 leaves a factor ~10 over that sum and still catches any
-// formulation error, which shows from the first step at the size of the terms themselves.
-void compare_formulations(const std::string& what, json doc) {
+// only by rounding (the KKT system's LU against the Udwadia–Kalaba pseudo-inverse or the
+// augmented Lagrangian's iteration, converged to rounding; ~1e-15 relative times the
+// Jacobian's condition), so each run is within its own global error, a few rtol over these
+// short runs, of the exact motion, and the two within the sum. Should the step sequences
+// part (an error estimate straddling the acceptance threshold), the bound still holds;
+// 1e-8 leaves a factor ~10 over that sum and still catches any formulation error, which
+// shows from the first step at the size of the terms themselves. The projection settings
+// are the netlist's, the same for both (the augmented Lagrangian's defaults, projection
+// with the mass metric, apply only where the netlist leaves them out).
+void compare_formulations(const std::string& what, json doc, const std::string& other = "udwadia_kalaba") {
   RunResult kkt = run(with_formulation(doc, "kkt").dump());
-  RunResult uk = run(with_formulation(doc, "udwadia_kalaba").dump());
-  INFO(what << ": " << kkt.failure << uk.failure);
+  RunResult uk = run(with_formulation(doc, other).dump());
+  INFO(what << " (" << other << "): " << kkt.failure << uk.failure);
   REQUIRE(kkt.finished);
   REQUIRE(uk.finished);
   REQUIRE(kkt.columns == uk.columns);
@@ -62,7 +66,7 @@ void compare_formulations(const std::string& what, json doc) {
     CHECK_MESSAGE(d <= 1e-8, what << ": " << name << " differs by " << d << " (relative)");
     if (d > worst) worst = d, where = name;
   }
-  MESSAGE(what << ": " << t1.size() << " rows, KKT vs Udwadia-Kalaba largest relative difference " << worst << " ("
+  MESSAGE(what << ": " << t1.size() << " rows, KKT vs " << other << " largest relative difference " << worst << " ("
                << where << "); steps " << kkt.stats.steps << " vs " << uk.stats.steps);
   // Two different computations: were the formulation setting ignored, the second run
   // would repeat the first to the last bit and the agreement above would prove nothing.
@@ -71,11 +75,13 @@ void compare_formulations(const std::string& what, json doc) {
 
 }  // namespace
 
-TEST_CASE("KKT and Udwadia-Kalaba agree on the planar netlists: states and joint reactions") {
+TEST_CASE("KKT, Udwadia-Kalaba and the augmented Lagrangian agree on the planar netlists: states and joint reactions") {
   // pendulum and four_bar as shipped (Baumgarte 10/10 and projection after steps).
   json pendulum = read_netlist("pendulum");
   pendulum["solver"]["t_end"] = 3.0;
   compare_formulations("pendulum", pendulum);
+  pendulum["world"]["constraints"]["projection_metric"] = "euclidean";  // as KKT's default
+  compare_formulations("pendulum", pendulum, "augmented_lagrangian");
 
   json four_bar = read_netlist("four_bar");
   four_bar["solver"]["t_end"] = 3.0;
@@ -84,12 +90,16 @@ TEST_CASE("KKT and Udwadia-Kalaba agree on the planar netlists: states and joint
   for (const std::string j : {"pin_A", "pin_B"})
     for (const std::string v : {"fx", "fy"}) four_bar["record"].push_back(j + "." + v);
   compare_formulations("four_bar", four_bar);
+  four_bar["world"]["constraints"]["projection_metric"] = "euclidean";
+  compare_formulations("four_bar", four_bar, "augmented_lagrangian");
 
   // Andrews' squeezer (no projection, Baumgarte defaults): seven bodies, a closed loop.
   json squeezer = read_netlist("andrews_squeezer");
   for (const std::string j : {"joint_O", "joint_F", "joint_B", "joint_E34", "joint_G"})
     for (const std::string v : {"fx", "fy"}) squeezer["record"].push_back(j + "." + v);
   compare_formulations("andrews_squeezer", squeezer);
+  squeezer["world"]["constraints"] = {{"projection", false}};  // KKT's defaults, as the netlist leaves them out
+  compare_formulations("andrews_squeezer", squeezer, "augmented_lagrangian");
 
   // The slider-crank, run dynamically: the motor (a rheonomic driver, Φ_t ≠ 0) drives it,
   // so its effort is a multiplier of each formulation.
@@ -97,6 +107,8 @@ TEST_CASE("KKT and Udwadia-Kalaba agree on the planar netlists: states and joint
   slider["analysis"] = "dynamic";
   slider["solver"] = {{"method", "dopri5"}, {"t_end", 1.0}, {"rtol", 1e-10}, {"atol", 1e-12}, {"output_interval", 0.005}};
   compare_formulations("slider_crank (dynamic)", slider);
+  slider["world"]["constraints"] = {{"projection", false}};
+  compare_formulations("slider_crank (dynamic)", slider, "augmented_lagrangian");
 }
 
 namespace {
@@ -132,15 +144,17 @@ json parallelogram(double theta0) {
 
 }  // namespace
 
-TEST_CASE("Udwadia-Kalaba takes a redundant parallelogram as it is: the motion of one degree of freedom, "
+TEST_CASE("Udwadia-Kalaba solves a redundant parallelogram when asked: the motion of one degree of freedom, "
           "minimum-norm reactions") {
   const double theta0 = -1.2, g = 9.81;  // swings between −1.2 and −π + 1.2 rad
   json doc = parallelogram(theta0);
-  // KKT with redundant = "error" (the default) refuses, naming the dependent equations.
-  RunResult refused = run(doc.dump());
-  CHECK_FALSE(refused.finished);
-  CHECK(refused.failure.find("redundant") != std::string::npos);
+  // With redundant = "error" (the default) the netlist is refused, naming the dependent
+  // equations, whatever the formulation.
+  for (const std::string formulation : {"augmented_lagrangian", "kkt", "udwadia_kalaba"})
+    CHECK_THROWS_WITH_AS(run(with_formulation(doc, formulation).dump()), doctest::Contains("redundant constraints"),
+                         InputError);
 
+  doc["world"]["constraints"]["redundant"] = "least_squares";
   RunResult uk = run(with_formulation(doc, "udwadia_kalaba").dump());
   INFO(uk.failure);
   REQUIRE(uk.finished);
@@ -169,22 +183,20 @@ TEST_CASE("Udwadia-Kalaba takes a redundant parallelogram as it is: the motion o
   // The same motion and the same (minimum-norm) multipliers as the KKT system solved in the
   // least-squares sense: the pseudo-inverse of the KKT matrix picks the least ‖λ‖ among
   // the multipliers that give the one q̈, as λ = −(Φ_qᵀ)⁺Q_c does.
-  doc["world"]["constraints"]["redundant"] = "least_squares";
   compare_formulations("redundant parallelogram (KKT least squares)", doc);
 }
 
-TEST_CASE("Udwadia-Kalaba with a duplicated hinge: the load is shared equally, where KKT refuses") {
+TEST_CASE("Udwadia-Kalaba with a duplicated hinge, asked to solve it: the load is shared equally") {
   json comps = {{"ground", {{"type", "mechanical.ground"}, {"params", {{"points", {{"O", {0, 0}}}}}}}},
                 {"rod", rod(1.0, 2.0, 0.5, 0.0, 0.0)},
                 {"hinge", {{"type", "mechanical.revolute"}}},
                 {"hinge2", {{"type", "mechanical.revolute"}}}};
   json conns = links({{"ground.O", "hinge.a"}, {"rod.p", "hinge.b"}, {"ground.O", "hinge2.a"}, {"rod.p", "hinge2.b"}});
   json doc = mechanism(comps, conns, 0.5, json::array({"rod.alpha", "hinge.fy", "hinge2.fy", "rod.constraint_fy"}));
-  RunResult r = run(doc.dump());
-  CHECK_FALSE(r.finished);
-  CHECK(r.failure.find("redundant") != std::string::npos);
+  CHECK_THROWS_WITH_AS(run(doc.dump()), doctest::Contains("redundant"), InputError);
 
-  r = run(with_formulation(doc, "udwadia_kalaba").dump());
+  doc["world"]["constraints"]["redundant"] = "least_squares";
+  RunResult r = run(with_formulation(doc, "udwadia_kalaba").dump());
   INFO(r.failure);
   REQUIRE(r.finished);
   // Horizontal rod pinned at one end: α = −3g/(2L), the hinge carries m g/4, half each.
@@ -216,7 +228,7 @@ TEST_CASE("mass-weighted velocity projection is the hinge's impulse: it keeps th
   // Euclidean: the least ‖δq̇‖ with δvy − δω/2 = −1 gives δ ∝ (0, 1, −1/2): ω = 0.4 rad/s.
   // Mass metric: δ ∝ M⁻¹(0, 1, −1/2) = (0, 1/m, −1/(2I)), ω = 1.5 rad/s, the value with
   // I_O ω = m L/2 · 1 m/s (angular momentum about O before = after, I_O = m L²/3).
-  for (const std::string formulation : {"kkt", "udwadia_kalaba"}) {
+  for (const std::string formulation : {"augmented_lagrangian", "kkt", "udwadia_kalaba"}) {
     CAPTURE(formulation);
     RunResult e = run(struck_rod(formulation, "euclidean").dump());
     RunResult m = run(struck_rod(formulation, "mass").dump());
@@ -253,7 +265,7 @@ TEST_CASE("projection after steps, Euclidean and mass-weighted, holds the four-b
     MESSAGE(formulation << ", projection " << (projection ? metric : "off") << ": max ‖Φ‖ = " << norm
                         << ", max |E − E0| = " << drift << " J over 10 s");
   };
-  for (const std::string formulation : {"kkt", "udwadia_kalaba"}) {
+  for (const std::string formulation : {"augmented_lagrangian", "kkt", "udwadia_kalaba"}) {
     double drift_off, norm_off, drift_e, norm_e, drift_m, norm_m;
     measure(formulation, false, "euclidean", drift_off, norm_off);
     measure(formulation, true, "euclidean", drift_e, norm_e);

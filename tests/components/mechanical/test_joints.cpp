@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "closed_forms.hpp"
 #include "mechanism_netlist.hpp"
 
 using namespace jourdain;
@@ -201,4 +202,44 @@ TEST_CASE("drivers: each law and each driver type is followed without stabilizat
     MESSAGE("energy gained " << gained << " J, driver work " << work << " J");
     CHECK(std::abs(gained - work) < 1e-4 * std::max(1.0, std::abs(work)));
   }
+}
+
+TEST_CASE("rod: a bob on a massless rod is the simple pendulum, period 4√(L/g) K(sin²(θ0/2)), tension m g (3 cos θ − 2 cos θ0)") {
+  // The rod holds the bob's centre at L from the pivot and acts through it only: the bob's
+  // own rotation is free and apart, so the motion is a point mass's.
+  const double m = 2.0, L = 0.8, g = 9.81, theta0 = 1.2;  // from the downward vertical
+  json comps = {{"ground", ground_at_origin},
+                {"bob", {{"type", "mechanical.body"},
+                         {"params", {{"mass", m}, {"inertia", 0.01}}},
+                         {"initial", {{"x", L * std::sin(theta0)}, {"y", -L * std::cos(theta0)}}}}},
+                {"link", {{"type", "mechanical.rod"}, {"params", {{"length", L}}}}}};
+  json doc = mechanism(comps, links({{"ground.O", "link.a"}, {"bob.cm", "link.b"}}), 4.0,
+                       json::array({"bob.x", "bob.y", "bob.vx", "link.tension", "link.violation",
+                                    "bob.kinetic_energy", "bob.potential_energy"}));
+  doc["solver"]["output_interval"] = 0.001;
+  RunResult r = run_checked(doc);
+  const double period = 4.0 * std::sqrt(L / g) * elliptic_k(std::pow(std::sin(theta0 / 2), 2));
+  // Turning points: vx changes sign every half period, the first at T/2 (released at rest:
+  // the first row's vx = 0 is no turn).
+  const auto t = r.column("time"), vx = r.column("bob.vx");
+  std::vector<double> turns;
+  for (size_t k = 2; k < t.size(); ++k)
+    if ((vx[k - 1] < 0) != (vx[k] < 0)) turns.push_back(t[k - 1] + (t[k] - t[k - 1]) * vx[k - 1] / (vx[k - 1] - vx[k]));
+  REQUIRE(turns.size() >= 3);
+  MESSAGE("half periods at " << turns[0] << ", " << turns[1] << " s; closed form T/2 = " << period / 2 << " s");
+  // rtol 1e-11 and linear interpolation of vx on 1 ms rows (vx is linear to ~1e-8 s there).
+  CHECK(turns[0] == doctest::Approx(period / 2).epsilon(1e-6));
+  CHECK(turns[1] - turns[0] == doctest::Approx(period / 2).epsilon(1e-6));
+  const auto x = r.column("bob.x"), y = r.column("bob.y"), tension = r.column("link.tension");
+  double worst = 0.0;
+  for (size_t k = 0; k < t.size(); ++k) {
+    const double cos_theta = -y[k] / std::hypot(x[k], y[k]);
+    worst = std::max(worst, std::abs(tension[k] - m * g * (3 * cos_theta - 2 * std::cos(theta0))));
+  }
+  MESSAGE("largest tension error " << worst << " N");
+  CHECK(worst < 1e-7 * m * g);  // the multiplier of an exact point-mass model, to the integration's accuracy
+  for (double v : r.column("link.violation")) CHECK(v < 1e-10);
+  // Its length is a numeric parameter, settable per run, and must be positive.
+  doc["components"]["link"]["params"]["length"] = 0.0;
+  CHECK_THROWS_WITH_AS(load(doc.dump()), doctest::Contains("/components/link/params/length"), InputError);
 }

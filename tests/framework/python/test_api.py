@@ -120,6 +120,24 @@ def test_a_failed_run_carries_its_partial_result(tmp_path):
     assert model.run(solver={"max_steps": 50}, check=False).status == "failed"
 
 
+def test_strict_runs_fail_on_accuracy_warnings_and_keep_their_result():
+    # The pendulum on rk4 at a 0.1 s step: each projection after a step moves the bob by
+    # millimetres, beyond world.constraints.tolerance, so the results are not vouched for.
+    model = jourdain.load(NETLISTS / "pendulum.json")
+    coarse = {"method": "rk4", "step": 0.1, "output_interval": 0.1, "t_end": 1.0}
+    result = model.run(solver=coarse)
+    assert result.finished and len(result.accuracy_warnings) == 1
+    assert result.accuracy_warnings[0] in result.warnings
+    assert "another assembly branch" in result.accuracy_warnings[0]
+    with pytest.raises(jourdain.SimulationFailed, match="strict run") as failure:
+        model.run(solver=coarse, strict=True)
+    assert not failure.value.result.finished
+    assert len(failure.value.result.time) == len(result.time)  # everything kept
+    assert failure.value.result.summary["strict"] is True
+    # A run within the tolerance is vouched for, strict or not.
+    assert model.run(solver={"t_end": 0.5}, strict=True).accuracy_warnings == []
+
+
 def test_output_folder_gets_the_command_lines_files(tmp_path):
     jourdain.load(NETLISTS / "mass_spring_damper.json").run(solver={"t_end": 0.3}, output_dir=tmp_path)
     for name in ("results.csv", "summary.json", "report.html"):

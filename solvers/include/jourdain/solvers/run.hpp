@@ -46,6 +46,10 @@ struct RunOptions {
   // The methods the netlist's solver.method is chosen from; null: the built-in ones. An
   // application with plugins passes its own: &jourdain::solvers(registry).
   const SolverRegistry* solvers = nullptr;
+  // A strict run (jourdain run --strict) fails when it ends with an accuracy warning
+  // (context.hpp, Warning): status "failed", exit 1, everything written kept. The netlist's
+  // top-level "strict": true asks for the same; either is enough.
+  bool strict = false;
 };
 
 struct RunResult {
@@ -58,7 +62,9 @@ struct RunResult {
   double wall_time_s = 0.0;
   std::vector<EventRecord> events;  // the first Context::kMaxLoggedEvents
   long events_not_logged = 0;        // the rest, counted
-  std::vector<std::string> warnings;
+  std::vector<std::string> warnings;           // every warning, in order
+  std::vector<std::string> accuracy_warnings;  // those that say the results are not vouched for
+  bool strict = false;                          // the run was strict (options or netlist)
   std::vector<std::string> columns;  // "time" then the recorded variables (the netlist's record list)
   std::vector<std::vector<double>> rows;
   long row_count = 0;

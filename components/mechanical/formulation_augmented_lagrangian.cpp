@@ -1,0 +1,259 @@
+// The augmented Lagrangian formulation (formulation.hpp), the default: the method of
+// Bayo and Ledesma's "ALI3-P" (index-3 augmented Lagrangian with mass-orthogonal
+// projections, Nonlinear Dynamics 9, 1996; its acceleration-level form is Bayo, García de
+// Jalón and Serna, CMAME 71, 1988) written for a right-hand side that any ODE method
+// integrates. Every linear problem the mechanism poses has the form
+//
+//     W x + Φ_qᵀ λ = f,     Φ_q x = b                                     (1)
+//
+// (accelerations: W = M, f = Q, b = γ − 2αΦ̇ − β²Φ; a correction after a step: W the
+// projection metric, f = 0, b the residual to remove). Instead of factorizing the
+// indefinite KKT matrix, which is singular when Φ_q loses rank, it factorizes the leading
+// matrix
+//
+//     L = W + Φ_qᵀ A Φ_q,     A = diag(α_i),                              (2)
+//
+// which stays symmetric positive definite whatever the rank of Φ_q, and iterates on the
+// multipliers (the method of multipliers, Hestenes 1969 / Powell 1969):
+//
+//     L x_{k+1} = f − Φ_qᵀ λ_k + Φ_qᵀ A b,     λ_{k+1} = λ_k + A (Φ_q x_{k+1} − b).   (3)
+//
+// Each step is taken in defect form, x_{k+1} = x_k + L⁻¹(f − W x_k − Φ_qᵀ(λ_k + A r_k))
+// with r_k = Φ_q x_k − b, so that the converged x and λ satisfy (1) as computed from W and
+// Φ_q themselves: the rounding of L (W's entries added to much larger penalty terms) slows
+// the iteration down but does not enter the answer.
+//
+// The iteration contracts each direction of the constraints by 1/(1 + α σ²/w), σ the
+// singular value of Φ_q along it (in the W⁻¹ metric): two or three iterations resolve a
+// well-conditioned mechanism to rounding. Near a singular configuration the directions
+// whose σ² α / w is small converge slowly and, at the configuration itself, not at all:
+// the iteration stops after kMaxIterations, leaving them regularized (their constraint
+// force grows no larger than ~√(α w) times the inconsistency of b) instead of amplified by
+// 1/σ as an exact solution of (1) is. That is what carries a mechanism through a singular
+// pose without a jump to another branch: the same bounded answer for the corrections of
+// the positions and velocities after a step (mass-orthogonal projections, W = M) as for
+// the accelerations. Redundant constraints are a singular direction at every pose: the
+// multipliers converge to the least-norm set (in the A⁻¹ metric) that gives the motion.
+//
+// The penalties α_i are scaled per equation, α_i = p / (Φ_q W⁻¹ Φ_qᵀ)_ii, so that p
+// (world.constraints.penalty, dimensionless) means the same for every equation whatever its
+// unit and the masses it moves. Larger p: faster convergence and a smaller neighbourhood of
+// a singular pose where the iteration stops short, but more rounding in L.
+//
+// Servo rows and actuators (Φ_r ≠ Φ_q: the KKT matrix is not symmetric) have no such
+// form: the coordinator solves the accelerations of a mechanism that has them by the KKT
+// system (mechanism_solver.cpp); this formulation's corrections need only Φ_q.
+//
+// The linear algebra is in two pieces: SparseJacobian (Φ_q as a fixed list of entries,
+// with its products) and LeadingMatrix (L's pattern, kept per run, its values and its
+// sparse Cholesky factorization), which a faster factorization can replace without
+// touching the iteration.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <Eigen/Sparse>
+#include <Eigen/SparseCholesky>
+
+#include "formulation.hpp"
+#include "mechanism_jacobian.hpp"
+
+namespace jourdain::mechanical {
+
+namespace {
+
+using SparseMatrix = Eigen::SparseMatrix<double>;
+
+// Iterations of (3) before the remaining directions count as singular. Far from a singular
+// pose the iteration ends in 2–4; at p = 1e8 a direction with σ² α / w = 0.1 still gains
+// 1e-1 per pass, so 40 passes leave it ~1e-2 of the way to an exact answer that itself is
+// only meaningful away from the singularity.
+constexpr int kMaxIterations = 40;
+// Iterations of (3) for a correction after a step (f = 0): the first is the penalty
+// solution, M-orthogonal to the motion but carrying L's rounding (p ε of the correction)
+// into it; the next two take that out in defect form. Few, so that near a singular pose
+// the correction along the singular directions stays small (at most ~√(3p)/2 times the
+// residual it removes) rather than converge to an unbounded one.
+constexpr int kCorrectionIterations = 3;
+// Stop once the correction of an iteration and the constraint residual are down to this,
+// relative to the terms of (1) (64 rounding units: the rounding of the defect, summed over
+// a few terms, and of its solve), or once the correction is below kStall of them and no
+// longer halving (the rounding floor of an ill-conditioned L).
+constexpr double kConvergence = 64 * std::numeric_limits<double>::epsilon();
+constexpr double kStall = 1e-13;
+
+// L = W + Φ_qᵀ A Φ_q (2), lower triangle (ProductMatrix), with its Cholesky factorization.
+// The pattern and the symbolic analysis (fill-reducing ordering) are made once per run; an
+// evaluation then writes the values and refactorizes.
+class LeadingMatrix {
+ public:
+  // Returns false when the numeric factorization fails (W not positive definite).
+  bool factorize(const SparseJacobian& J, const Eigen::VectorXd& w, const Eigen::VectorXd& alpha) {
+    if (!product_.built()) {
+      // Products within each equation, at their columns.
+      std::vector<std::vector<int>> of_equation(J.rows);
+      for (size_t k = 0; k < J.equation.size(); ++k) of_equation[J.equation[k]].push_back(static_cast<int>(k));
+      product_.build(of_equation, J.column, J.cols);
+      cholesky_.analyzePattern(product_.matrix());
+    }
+    product_.assemble(w, [&](int a, int b) { return alpha[J.equation[a]] * J.value[a] * J.value[b]; });
+    cholesky_.factorize(product_.matrix());
+    return cholesky_.info() == Eigen::Success;
+  }
+  void solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& x) const { x = cholesky_.solve(rhs); }
+
+ private:
+  ProductMatrix product_;
+  Eigen::SimplicialLLT<SparseMatrix, Eigen::Lower> cholesky_;
+};
+
+// One metric W's leading matrix and the vectors of the iteration, kept for the run.
+struct MetricWork {
+  LeadingMatrix L;
+  Eigen::VectorXd w, alpha;                             // W's diagonal (n), A (m)
+  Eigen::VectorXd x, lambda, mu, r, rho, delta, force;  // the iteration's vectors
+};
+
+struct AugmentedLagrangianScratch final : FormulationScratch {
+  SparseJacobian jacobian;
+  MetricWork mass, euclidean;
+  // What the last iteration did: its count, and whether it converged (a multipliers'
+  // refinement follows only then).
+  int iterations = 0;
+  bool converged = true;
+};
+
+class AugmentedLagrangianFormulation final : public Formulation {
+ public:
+  explicit AugmentedLagrangianFormulation(const ConstraintSettings& settings)
+      : penalty_(settings.penalty),
+        least_squares_(settings.redundant == "least_squares"),
+        mass_metric_(settings.mass_metric()) {}
+
+  std::string title() const override { return "augmented Lagrangian (ALI3-P)"; }
+
+  bool takes_servo_rows() const override { return false; }
+  bool follows_singular_configurations() const override { return true; }
+
+  Eigen::VectorXd accelerations(const MechanismEval& me, const Eigen::VectorXd& rhs) const override {
+    const int n = me.system.coordinates(), m = me.system.equations();
+    AugmentedLagrangianScratch& s = me.ws.scratch<AugmentedLagrangianScratch>(this);
+    MetricWork& work = prepared(me, s, /*mass=*/true);
+    iterate(s, work, rhs.head(n), rhs.tail(m), kMaxIterations);
+    Eigen::VectorXd sol(n + m);
+    sol.head(n) = work.x;
+    sol.tail(m) = work.lambda;
+    return sol;
+  }
+
+  Eigen::VectorXd minimum_norm(const MechanismEval& me, const Eigen::VectorXd& r) const override {
+    AugmentedLagrangianScratch& s = me.ws.scratch<AugmentedLagrangianScratch>(this);
+    MetricWork& work = prepared(me, s, mass_metric_);
+    iterate(s, work, Eigen::VectorXd::Zero(me.system.coordinates()), r, kCorrectionIterations);
+    return work.x;
+  }
+
+  bool solves_redundant() const override { return least_squares_; }
+  std::string redundant_policy() const override { return least_squares_ ? "least_squares" : "error"; }
+
+ private:
+  // Φ_q at the evaluated state, W and A for the metric, and L factorized.
+  MetricWork& prepared(const MechanismEval& me, AugmentedLagrangianScratch& s, bool mass) const {
+    const MechanismSystem& system = me.system;
+    const int n = system.coordinates(), m = system.equations();
+    s.jacobian.gather(system, me.ws.state);
+    MetricWork& work = mass ? s.mass : s.euclidean;
+    work.w.resize(n);
+    for (int b = 0; b < n / 3; ++b) work.w.segment<3>(3 * b) = mass ? system.mass(me.model, me.ctx, b) : Vec3::Ones();
+    // α_i = p / (Φ_q W⁻¹ Φ_qᵀ)_ii.
+    const SparseJacobian& J = s.jacobian;
+    work.alpha.resize(m);
+    double largest = 0.0;
+    for (int i = 0; i < m; ++i) largest = std::max(largest, work.alpha[i] = J.squared_norm(i, work.w));
+    // A row that vanishes at this pose (a degenerate driver) keeps the largest penalty's
+    // scale rather than an infinite one.
+    const double floor = std::max(largest, std::numeric_limits<double>::min()) * 1e-12;
+    for (int i = 0; i < m; ++i) work.alpha[i] = penalty_ / std::max(work.alpha[i], floor);
+    if (!work.L.factorize(J, work.w, work.alpha))
+      throw SimulationError(me.ctx.t, {}, "the augmented Lagrangian matrix M + Φ_qᵀAΦ_q is not positive definite: "
+                                          "a body with zero mass or inertia");
+    return work;
+  }
+
+  // The method of multipliers (3) in defect form from x = 0, λ = 0 (a cold start: the
+  // answer depends on the state it is asked at only), into work.x and work.lambda.
+  static void iterate(AugmentedLagrangianScratch& s, MetricWork& work, const Eigen::VectorXd& f, const Eigen::VectorXd& b,
+                      int max_iterations) {
+    const SparseJacobian& J = s.jacobian;
+    work.x.setZero(J.cols);
+    work.lambda.setZero(J.rows);
+    J.times(work.x, work.r);
+    work.r -= b;
+    const double b_scale = b.lpNorm<Eigen::Infinity>();
+    s.converged = false;
+    double last_step = std::numeric_limits<double>::infinity();
+    int k = 0;
+    while (k < max_iterations) {
+      ++k;
+      work.mu = work.lambda + work.alpha.cwiseProduct(work.r);
+      J.transpose_times(work.mu, work.force);
+      work.rho = f - work.w.cwiseProduct(work.x) - work.force;
+      work.L.solve(work.rho, work.delta);
+      work.x += work.delta;
+      J.times(work.x, work.r);
+      work.r -= b;
+      work.lambda += work.alpha.cwiseProduct(work.r);
+      // The sizes the rounding of this iteration is relative to, in the W^{1/2}-scaled
+      // units of ‖W^{1/2} δ‖: the terms of the first row (f, W x and the constraint forces
+      // Φ_qᵀμ, each scaled by W^{-1/2}), and of the second (b and each Φ_q entry times x).
+      double forces = 0.0, step = 0.0;
+      for (int c = 0; c < J.cols; ++c) {
+        const double root = std::sqrt(work.w[c]);
+        forces = std::max({forces, std::abs(f[c]) / root, std::abs(work.force[c]) / root, root * std::abs(work.x[c])});
+        step = std::max(step, root * std::abs(work.delta[c]));
+      }
+      double terms = b_scale;
+      for (size_t e = 0; e < J.value.size(); ++e) terms = std::max(terms, std::abs(J.value[e] * work.x[J.column[e]]));
+      const double residual = work.r.lpNorm<Eigen::Infinity>();
+      if (!std::isfinite(step)) break;
+      // Converged: the correction and the constraint residual are down to a few rounding
+      // units of those terms; or the correction has stopped shrinking while already that
+      // small (the rounding of the last digits, not a singular direction, which shrinks
+      // slowly from a size of the solution's own).
+      const bool at_rounding = step <= kConvergence * forces && residual <= kConvergence * terms;
+      const bool stalled = step <= kStall * forces && step > 0.5 * last_step;
+      if (at_rounding || stalled || (forces == 0.0 && residual == 0.0)) {
+        s.converged = true;
+        break;
+      }
+      last_step = step;
+    }
+    s.iterations = k;
+    // The multipliers' last update, λ += A r, carries the rounding of r times the penalty
+    // (p ε of λ, ~2e-8 at p = 1e8), which x does not feel (L⁻¹Φ_qᵀ divides it by p again)
+    // but the reactions would show. Once converged, λ is refined from the first row's
+    // defect instead: δλ = A Φ_q L⁻¹ (f − W x − Φ_qᵀλ), which is the defect's part along
+    // the constraint forces to a relative 1/p, and rounds to ε of λ.
+    if (s.converged && max_iterations == kMaxIterations) {
+      for (int pass = 0; pass < 2; ++pass) {
+        J.transpose_times(work.lambda, work.force);
+        work.rho = f - work.w.cwiseProduct(work.x) - work.force;
+        work.L.solve(work.rho, work.delta);
+        J.times(work.delta, work.r);
+        work.lambda += work.alpha.cwiseProduct(work.r);
+      }
+    }
+  }
+
+  double penalty_;      // p of α_i = p / (Φ_q W⁻¹ Φ_qᵀ)_ii
+  bool least_squares_;  // world.constraints.redundant = "least_squares"
+  bool mass_metric_;    // world.constraints.projection_metric = "mass"
+};
+
+}  // namespace
+
+std::unique_ptr<const Formulation> make_augmented_lagrangian_formulation(const ConstraintSettings& settings) {
+  return std::make_unique<AugmentedLagrangianFormulation>(settings);
+}
+
+}  // namespace jourdain::mechanical

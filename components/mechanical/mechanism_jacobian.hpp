@@ -1,0 +1,131 @@
+// Φ_q in the compact form the mechanism's sparse linear algebra uses: the list of entries
+// MechanismSystem::for_each_jacobian_entry emits, which is fixed in number and order for a
+// mechanism, so that the pattern is read once per run and only the values at each
+// evaluation. Shared by the augmented Lagrangian formulation and the singularity monitor.
+#pragma once
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include "mechanism_system.hpp"
+
+namespace jourdain::mechanical {
+
+// Entries of one equation on the same column add up.
+struct SparseJacobian {
+  std::vector<int> equation, column;  // per entry
+  std::vector<double> value;
+  std::vector<int> first;  // per equation, its first entry (an equation's entries are consecutive); then the count
+  int rows = 0, cols = 0;
+
+  void gather(const MechanismSystem& system, const SystemState& s) {
+    const bool pattern = first.empty();
+    if (pattern) {
+      rows = system.equations();
+      cols = system.coordinates();
+      first.assign(rows + 1, 0);
+    }
+    size_t k = 0;
+    system.for_each_jacobian_entry(s, [&](int r, int c, double v) {
+      const int eq = system.row(r).equation;
+      if (eq < 0) return;  // an actuator's force: no equation
+      if (pattern) {
+        equation.push_back(eq);
+        column.push_back(c);
+        value.push_back(v);
+        ++first[eq + 1];
+      } else {
+        value[k] = v;
+      }
+      ++k;
+    });
+    if (pattern)
+      for (int i = 0; i < rows; ++i) first[i + 1] += first[i];
+  }
+  // (Φ_q W⁻¹ Φ_qᵀ)_ii: equation i's squared norm in the W⁻¹ metric, its entries on one
+  // column added first (a body's two points in one constraint).
+  double squared_norm(int i, const Eigen::VectorXd& w) const {
+    double sum = 0.0;
+    for (int a = first[i]; a < first[i + 1]; ++a) {
+      bool seen = false;
+      for (int b = first[i]; b < a && !seen; ++b) seen = column[b] == column[a];
+      if (seen) continue;
+      double v = 0.0;
+      for (int b = a; b < first[i + 1]; ++b)
+        if (column[b] == column[a]) v += value[b];
+      sum += v * v / w[column[a]];
+    }
+    return sum;
+  }
+  // y = Φ_q x
+  void times(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
+    y.setZero(rows);
+    for (size_t k = 0; k < value.size(); ++k) y[equation[k]] += value[k] * x[column[k]];
+  }
+  // z = Φ_qᵀ l
+  void transpose_times(const Eigen::VectorXd& l, Eigen::VectorXd& z) const {
+    z.setZero(cols);
+    for (size_t k = 0; k < value.size(); ++k) z[column[k]] += value[k] * l[equation[k]];
+  }
+};
+
+// A symmetric sparse matrix made of a diagonal and of the products of Φ_q's entries taken
+// two at a time within groups: within an equation for Φ_qᵀAΦ_q (the products land at their
+// columns), within a column for Φ_q W⁻¹ Φ_qᵀ (they land at their equations). Its pattern
+// (lower triangle) and the slot each product adds into are found once per run; each
+// evaluation then only writes the values, without allocating.
+class ProductMatrix {
+ public:
+  // `groups`: the entries of each group; `key`: each entry's row and column in the
+  // matrix; `order`: its size.
+  void build(const std::vector<std::vector<int>>& groups, const std::vector<int>& key, int order) {
+    std::vector<Eigen::Triplet<double>> pattern;
+    for (int i = 0; i < order; ++i) pattern.emplace_back(i, i, 1.0);
+    std::vector<std::pair<int, int>> pairs;
+    for (const auto& entries : groups)
+      for (int a : entries)
+        for (int b : entries)
+          if (key[a] >= key[b]) {
+            pairs.emplace_back(a, b);
+            pattern.emplace_back(key[a], key[b], 1.0);
+          }
+    matrix_.resize(order, order);
+    matrix_.setFromTriplets(pattern.begin(), pattern.end());
+    matrix_.makeCompressed();
+    auto slot = [&](int row, int col) {
+      const int* begin = matrix_.innerIndexPtr() + matrix_.outerIndexPtr()[col];
+      const int* end = matrix_.innerIndexPtr() + matrix_.outerIndexPtr()[col + 1];
+      return static_cast<int>(std::lower_bound(begin, end, row) - matrix_.innerIndexPtr());
+    };
+    diagonal_.resize(order);
+    for (int i = 0; i < order; ++i) diagonal_[i] = slot(i, i);
+    products_.clear();
+    for (const auto& [a, b] : pairs) products_.push_back({slot(key[a], key[b]), a, b});
+  }
+  bool built() const { return matrix_.rows() > 0 || !diagonal_.empty(); }
+
+  // The values: `diagonal` (its order) plus product(a, b) for every pair of entries.
+  template <class Product>
+  void assemble(const Eigen::VectorXd& diagonal, Product&& product) {
+    double* values = matrix_.valuePtr();
+    std::fill(values, values + matrix_.nonZeros(), 0.0);
+    for (size_t i = 0; i < diagonal_.size(); ++i) values[diagonal_[i]] += diagonal[static_cast<Eigen::Index>(i)];
+    for (const Pair& p : products_) values[p.slot] += product(p.a, p.b);
+  }
+  const Eigen::SparseMatrix<double>& matrix() const { return matrix_; }
+
+ private:
+  struct Pair {
+    int slot;  // index in matrix_'s values
+    int a, b;  // the two entries (key(a) >= key(b))
+  };
+  Eigen::SparseMatrix<double> matrix_;
+  std::vector<int> diagonal_;
+  std::vector<Pair> products_;
+};
+
+}  // namespace jourdain::mechanical

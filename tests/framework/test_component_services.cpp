@@ -1,0 +1,214 @@
+// What the framework offers components beyond ports and equations (component.hpp,
+// context.hpp, registry.hpp): parameters that decide which others exist, parameters that
+// name files (relative to the file that writes them, listed in Netlist::files), workspaces
+// a Context carries for a component (copied with it, or not), and kinds of files that
+// stand for a component.
+#include <fstream>
+
+#include "jourdain/components/builtin.hpp"
+#include "jourdain/descriptor.hpp"
+#include "jourdain/schema.hpp"
+#include "jourdain_test.hpp"
+#include "test_components.hpp"
+
+using namespace jourdain;
+using namespace jourdain::test;
+
+namespace {
+
+// A reader of a "file" that decides its parameters: each line of the file names one real
+// parameter, whose sum is the output. The file is read once, when its parameters are
+// declared: the component's other parameters are what the file says.
+class TestFileSum final : public Component {
+ public:
+  TestFileSum() {
+    declare_path("file", std::nullopt, "one parameter name per line");
+    set_decides_parameters("file");
+    declare_real("offset", "", 0.0, "added to the sum");  // an ordinary parameter beside them
+  }
+  void declare_dependent_parameters() override {
+    std::ifstream in(text("file"));
+    if (!in) parameter_error("file", text("file") + ": cannot be read");
+    for (std::string name; std::getline(in, name);)
+      if (!name.empty()) terms_.push_back(declare_real(name, "m", 1.0, "a term"));
+  }
+  void configure() override {
+    out_ = declare_port("out", signal_domain(), PortSide::State, "the sum");
+    set_dependencies(out_, {});
+  }
+  void calc_outputs(Eval& e) const override {
+    double sum = 0.0;
+    for (RealParam p : terms_) sum += e.param(p);
+    e.set_out(out_, signal::value, sum);
+  }
+
+ private:
+  std::vector<RealParam> terms_;
+  PortId out_;
+};
+
+// A workspace that counts how often its component handled an event in one Context, and
+// says whether it can be copied.
+struct Counter final : ComponentWorkspace {
+  explicit Counter(bool copyable) : copyable(copyable) {}
+  std::unique_ptr<ComponentWorkspace> clone() const override {
+    if (!copyable) return nullptr;
+    auto c = std::make_unique<Counter>(true);
+    c->count = count;
+    return c;
+  }
+  bool copyable;
+  int count = 0;
+};
+
+class TestCounting final : public Component {
+ public:
+  TestCounting() { declare_boolean("copyable", true, "whether the workspace can be copied"); }
+  void configure() override { copyable_ = boolean("copyable"); }
+  void initialize(Eval& e) const override { e.workspace<Counter>([&] { return new Counter(copyable_); }); }
+  int count(Eval& e) const {
+    Counter* c = e.find_workspace<Counter>();
+    return c ? c->count : -1;
+  }
+  void bump(Eval& e) const { ++e.find_workspace<Counter>()->count; }
+
+ private:
+  bool copyable_ = true;
+};
+
+Registry registry_with_tests() {
+  Registry r;
+  register_builtin_components(r);
+  r.add<TestFileSum>("test.file_sum", "sum of the parameters a file names");
+  r.add<TestCounting>("test.counting", "counts in its workspace");
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a parameter that decides others: set first, whatever the order written") {
+  TempDir tmp;
+  write_text(tmp.path() / "terms.txt", "a\nb\n");
+  // "a" and "offset" come before "file" in the object's order; the loader sets "file" first.
+  write_text(tmp.path() / "net.json", R"({"components": {
+      "sum": {"type": "test.file_sum", "params": {"a": "20 mm", "offset": 1, "file": "terms.txt"}}},
+      "connections": [], "record": ["sum.out"]})");
+  Registry r = registry_with_tests();
+  Netlist n = load_netlist(tmp.path() / "net.json", r);
+  CHECK(n.model.parameter("sum.a").unit == "m");
+  CHECK(n.model.parameter("sum.a").default_value == doctest::Approx(0.02));
+  CHECK(n.model.parameter("sum.b").default_value == 1.0);
+  // The path, relative to the netlist, is the netlist's folder's file; the netlist lists it.
+  const Component* c = n.model.find_component("sum");
+  CHECK(c->parameter_value("file") == (tmp.path() / "terms.txt").lexically_normal().string());
+  REQUIRE(n.files.size() == 1);
+  CHECK(n.files[0] == (tmp.path() / "terms.txt").lexically_normal());
+  SUBCASE("an unknown name is still refused, naming the parameters the file gave") {
+    write_text(tmp.path() / "net.json", R"({"components": {
+        "sum": {"type": "test.file_sum", "params": {"file": "terms.txt", "c": 1}}}, "connections": []})");
+    CHECK_THROWS_WITH_AS(load_netlist(tmp.path() / "net.json", r),
+                         doctest::Contains("its parameters are: file, offset, a, b"),
+                         InputError);
+  }
+  SUBCASE("what goes wrong while declaring them is located at the deciding parameter") {
+    write_text(tmp.path() / "net.json", R"({"components": {
+        "sum": {"type": "test.file_sum", "params": {"a": 1, "file": "absent.txt"}}}, "connections": []})");
+    CHECK_THROWS_WITH_AS(load_netlist(tmp.path() / "net.json", r),
+                         doctest::Contains("/components/sum/params/file: component 'sum': parameter 'file'"), InputError);
+  }
+  SUBCASE("a deciding parameter that is missing") {
+    write_text(tmp.path() / "net.json", R"({"components": {"sum": {"type": "test.file_sum", "params": {"a": 1}}},
+        "connections": []})");
+    CHECK_THROWS_WITH_AS(load_netlist(tmp.path() / "net.json", r),
+                         doctest::Contains("parameter 'file': missing (required; text, one parameter name per line): "
+                                           "the component's other parameters depend on it"),
+                         InputError);
+  }
+  SUBCASE("the netlist schema leaves the type's other parameters to the loader") {
+    const nlohmann::json schema = netlist_schema(r, nlohmann::json::object(), nlohmann::json::object());
+    const std::string text = schema.dump();
+    CHECK(text.find(R"({"additionalProperties":true,"description":"parameters of test.file_sum)") != std::string::npos);
+    CHECK(text.find(R"({"additionalProperties":false,"description":"parameters of test.counting)") != std::string::npos);
+  }
+}
+
+TEST_CASE("paths: relative to the file that writes them; a --set one to the working folder") {
+  TempDir tmp;
+  std::filesystem::create_directories(tmp.path() / "parts");
+  write_text(tmp.path() / "parts" / "terms.txt", "x\n");
+  write_text(tmp.path() / "parts" / "summer.json", R"({"components": {
+      "sum": {"type": "test.file_sum", "params": {"file": "terms.txt"}}}, "connections": [], "ports": {"out": "sum.out"}})");
+  write_text(tmp.path() / "net.json", R"({"subsystems": {"summer": "parts/summer.json"},
+      "components": {"s": {"type": "summer"}}, "connections": []})");
+  Registry r = registry_with_tests();
+  Netlist n = load_netlist(tmp.path() / "net.json", r);
+  CHECK(n.model.find_component("s/sum")->parameter_value("file") ==
+        (tmp.path() / "parts" / "terms.txt").lexically_normal().string());
+  // The subsystem's file, then the file its component reads.
+  REQUIRE(n.files.size() == 2);
+  CHECK(n.files[0] == (tmp.path() / "parts" / "summer.json").lexically_normal());
+  CHECK(n.files[1] == (tmp.path() / "parts" / "terms.txt").lexically_normal());
+
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(tmp.path() / "parts");
+  Netlist set = load_netlist(tmp.path() / "net.json", r, NetlistOverrides{{"s/sum.file=terms.txt"}});
+  std::filesystem::current_path(cwd);
+  CHECK(set.model.find_component("s/sum")->parameter_value("file") ==
+        (tmp.path() / "parts" / "terms.txt").lexically_normal().string());
+}
+
+TEST_CASE("a component's workspace lives in the Context; a copy carries a clone or nothing") {
+  Registry r = registry_with_tests();
+  for (const bool copyable : {true, false}) {
+    CAPTURE(copyable);
+    Netlist n = load_netlist_text(R"({"components": {"c": {"type": "test.counting", "params": {"copyable": )" +
+                                      std::string(copyable ? "true" : "false") + R"(}}}, "connections": []})",
+                                  "net.json", r);
+    const Model& m = n.model;
+    const auto& c = dynamic_cast<const TestCounting&>(*m.find_component("c"));
+    Context ctx = m.make_context(0.0);
+    {
+      Eval e = m.view(0, ctx, Eval::Phase::Event);
+      CHECK(c.count(e) == -1);  // none before initialize() makes it
+    }
+    m.initialize(ctx);
+    Eval e = m.view(0, ctx, Eval::Phase::Event);
+    c.bump(e);
+    c.bump(e);
+    Context copy = ctx;
+    Eval ec = m.view(0, copy, Eval::Phase::Event);
+    CHECK(c.count(e) == 2);
+    CHECK(c.count(ec) == (copyable ? 2 : -1));
+    CHECK(copy.component_workspaces.uncopied() == (copyable ? 0u : 1u));
+    if (copyable) {
+      c.bump(ec);  // the copy shares nothing with the original
+      CHECK(c.count(e) == 2);
+      CHECK(c.count(ec) == 3);
+    }
+    m.initialize(ctx);  // a second start keeps the workspace it finds
+    CHECK(c.count(e) == 2);
+    e.drop_workspace();
+    CHECK(c.count(e) == -1);
+  }
+}
+
+TEST_CASE("a kind of file stands for a component: registered once, found by its extension") {
+  Registry r;
+  r.add<TestFileSum>("test.file_sum", "sum of the parameters a file names");
+  r.add_file_type(".SUM", "test.file_sum", "file");
+  const FileType* kind = r.file_type("/a/b/terms.Sum");
+  REQUIRE(kind);
+  CHECK(kind->type == "test.file_sum");
+  CHECK(kind->parameter == "file");
+  CHECK(r.file_type("terms.txt") == nullptr);
+  CHECK_THROWS_AS(r.add_file_type(".sum", "test.other", "file"), std::invalid_argument);
+  CHECK_THROWS_AS(r.add_file_type("sum", "test.other", "file"), std::invalid_argument);
+
+  TempDir tmp;
+  write_text(tmp.path() / "terms.sum", "p\nq\n");
+  const auto d = describe_type(*r.find("test.file_sum"), &r, {{"file", (tmp.path() / "terms.sum").string()}});
+  std::vector<std::string> names;
+  for (const auto& p : d["parameters"]) names.push_back(p["name"]);
+  CHECK(names == std::vector<std::string>{"file", "offset", "p", "q"});
+  CHECK_THROWS_AS(describe_type(*r.find("test.file_sum"), &r, {{"file", (tmp.path() / "absent").string()}}), InputError);
+}
