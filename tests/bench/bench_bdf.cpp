@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "best_run.hpp"
 #include "chain_netlist.hpp"
 #include "spring_chain_netlist.hpp"
 #include "jourdain/components/builtin.hpp"
@@ -33,7 +34,6 @@
 namespace {
 
 using namespace jourdain;
-using Clock = std::chrono::steady_clock;
 
 // The stiff spring chain over t_end at rtol (atol rtol/100), released in the shape of
 // its first mode's quarter wave.
@@ -47,38 +47,17 @@ std::string springs_netlist(long n, double t_end, double rtol) {
   return bench::make_spring_chain_netlist(n, o);
 }
 
-struct Outcome {
-  double wall = 1e300;
-  SolverStats stats;
-  std::vector<std::vector<double>> rows;
-  std::string failure;
-};
+using Outcome = bench::BestRun;
 
 // The solver's own settings for each path.
 const nlohmann::json kDense = {{"dense_jacobian_max_states", 1'000'000'000L}};
 const nlohmann::json kStructure = {{"dense_jacobian_max_states", 0}, {"gmres_min_states", 0}};
 const nlohmann::json kAuto = nlohmann::json::object();
 
-Outcome run(Netlist& net, const nlohmann::json& settings, int repeats) {
-  Outcome o;
-  double spent = 0.0;
-  for (int r = 0; r < 50 && (r < repeats || spent < 0.2); ++r) {
-    RunOptions opt;
-    opt.keep_rows = true;
-    opt.solver = settings;
-    const auto t0 = Clock::now();
-    RunResult res = run_netlist(net, opt);
-    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (!res.finished) {
-      o.failure = res.failure;
-      return o;
-    }
-    spent += s;
-    o.wall = std::min(o.wall, s);
-    o.stats = res.stats;
-    o.rows = res.rows;
-  }
-  return o;
+Outcome run(const Netlist& net, const nlohmann::json& settings, int repeats) {
+  RunOptions opt;
+  opt.solver = settings;
+  return bench::best_run(net, opt, repeats, 0.2, 50);
 }
 
 double max_difference(const Outcome& a, const Outcome& b) {

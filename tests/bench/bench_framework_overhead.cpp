@@ -32,6 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "best_run.hpp"
 #include "jourdain/components/builtin.hpp"
 #include "jourdain/components/domains.hpp"
 #include "jourdain/netlist.hpp"
@@ -157,35 +158,11 @@ Built build(Registry& registry, const std::string& text) {
   return {std::move(net), std::chrono::duration<double>(Clock::now() - t0).count()};
 }
 
-struct Measure {
-  double run_s = 1e300;  // run_netlist, best of the repeated runs
-  SolverStats stats;
-  std::vector<std::vector<double>> rows;  // time, first and last position at the output times
-  std::string failure;                    // empty: the run finished
-};
-
-Measure measure(Netlist& net, const nlohmann::json& solver, int repeats) {
-  Measure m;
+// At least `repeats` runs, and more (up to 100) until 0.3 s have been spent, so that the
+// short runs of small chains are not just timer noise (11 rows of 3 values kept).
+bench::BestRun measure(Netlist& net, const nlohmann::json& solver, int repeats) {
   net.solver = solver;
-  // At least `repeats` runs, and more (up to 100) until 0.3 s have been spent, so that
-  // the short runs of small chains are not just timer noise.
-  double spent = 0.0;
-  for (int r = 0; r < 100 && (r < repeats || spent < 0.3); ++r) {
-    RunOptions o;
-    o.keep_rows = true;  // 11 rows of 3 values
-    auto t1 = Clock::now();
-    RunResult res = run_netlist(net, o);
-    const double s = std::chrono::duration<double>(Clock::now() - t1).count();
-    if (!res.finished) {
-      m.failure = res.failure;
-      return m;
-    }
-    spent += s;
-    m.run_s = std::min(m.run_s, s);
-    m.stats = res.stats;
-    m.rows = res.rows;
-  }
-  return m;
+  return bench::best_run(net, RunOptions{}, repeats, 0.3, 100);
 }
 
 // Simulated span per chain length, so that the default run stays well under two minutes:
@@ -237,8 +214,8 @@ int main(int argc, char** argv) {
     for (const std::string method : {"dopri5", "rk4"}) {
       const double t_end = t_end_for(n, method);
       const nlohmann::json solver = solver_settings(method, t_end);
-      Measure mf = measure(fw.net, solver, repeats);
-      Measure mh = measure(hd.net, solver, repeats);
+      bench::BestRun mf = measure(fw.net, solver, repeats);
+      bench::BestRun mh = measure(hd.net, solver, repeats);
       if (!mf.failure.empty() || !mh.failure.empty()) {
         std::printf("%6ld %-6s failed: %s\n", n, method.c_str(), (mf.failure.empty() ? mh.failure : mf.failure).c_str());
         all_ok = false;
@@ -252,13 +229,13 @@ int main(int argc, char** argv) {
       for (size_t r = 0; r < mf.rows.size() && r < mh.rows.size(); ++r)
         for (size_t k = 0; k < mf.rows[r].size(); ++k) dx = std::max(dx, std::abs(mf.rows[r][k] - mh.rows[r][k]));
       if (!(dx <= (method == "rk4" ? 1e-9 : 1e-4) * kAmplitude)) all_ok = false;
-      const double fw_per = 1e6 * mf.run_s / static_cast<double>(mf.stats.rhs_evaluations);
-      const double hd_per = 1e6 * mh.run_s / static_cast<double>(mh.stats.rhs_evaluations);
+      const double fw_per = 1e6 * mf.wall / static_cast<double>(mf.stats.rhs_evaluations);
+      const double hd_per = 1e6 * mh.wall / static_cast<double>(mh.stats.rhs_evaluations);
       char steps[32];
       if (mf.stats.steps == mh.stats.steps) std::snprintf(steps, sizeof steps, "%ld", mf.stats.steps);
       else std::snprintf(steps, sizeof steps, "%ld/%ld", mf.stats.steps, mh.stats.steps);
       std::printf("%6ld %-6s %7g %7s %8ld | %9.4f s %9.4f s %7.2f | %9.2f %9.2f | %7.3f s %7.3f s | %9.2e\n", n,
-                  method.c_str(), t_end, steps, mf.stats.rhs_evaluations, mf.run_s, mh.run_s, mf.run_s / mh.run_s,
+                  method.c_str(), t_end, steps, mf.stats.rhs_evaluations, mf.wall, mh.wall, mf.wall / mh.wall,
                   fw_per, hd_per, fw.build_s, hd.build_s, dx);
       std::fflush(stdout);
     }
