@@ -19,8 +19,8 @@
 //           in stiff ODE systems").
 // Which one runs: dense up to dense_jacobian_max_states states; above, sparse when the
 // grouping needs at most half as many evaluations as there are states; else krylov from
-// gmres_min_states states on, dense below (tests/bench/README.md, bench_bdf, measures
-// where each pays).
+// gmres_min_states states on (off by default: see kGmresMinStates), dense below
+// (tests/bench/README.md, bench_bdf, measures where each pays).
 #include <cvode/cvode.h>
 #include <cvode/cvode_proj.h>
 #include <nvector/nvector_serial.h>
@@ -48,8 +48,13 @@ namespace {
 // Where the paths pay (tests/bench/README.md, bench_bdf: the 1D chain of stiff springs
 // and the pendulum chain): the dense Jacobian up to this many states, ...
 constexpr long kDenseJacobianMaxStates = 16;
-// ... GMRES from this many states on when the Jacobian is dense.
-constexpr long kGmresMinStates = 100;
+// ... GMRES from this many states on when the Jacobian is dense: off unless asked for.
+// It pays from about 100 states (7 times faster than the dense Jacobian on the 384-state
+// pendulum chain at rtol 1e-8), but on netlists/n_four_bar.json (486 states, ten flat
+// poses) at rtol 1e-9 it followed the row less closely than the dense Jacobian (B0 within
+// 1.5e-5 m against 3.2e-6 m; a GMRES tolerance ten times tighter did not help: 3.6e-5 m),
+// so a model's accuracy does not change unless its netlist says so.
+constexpr long kGmresMinStates = 1'000'000'000L;
 
 enum class LinearPath { Dense, Sparse, Krylov };
 
@@ -388,7 +393,7 @@ class BdfMethod final : public SolverMethod {
                        "sparse one by column groups (KLU) where the model's graph halves the evaluations"},
                       {"gmres_min_states", SolverSetting::Kind::Integer, "", kGmresMinStates, Range::at_least(0),
                        "larger models whose Jacobian is dense (mechanisms) use GMRES, without a matrix, from this "
-                       "many states on (the dense Jacobian below)"}}) {}
+                       "many states on (the dense Jacobian below; off by default, about 100 is where GMRES pays)"}}) {}
   void integrate(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
                  SolverStats& stats) const override {
     integrate_cvode(model, ctx, s, observer, stats);
