@@ -80,12 +80,10 @@ def main() -> int:
     import dask
     from dask.distributed import Client, LocalCluster
 
-    # The clusters jourdain.sweep starts itself (study.py, _connect): dask's profiler off and
-    # glibc's malloc left at its defaults.
+    # The clusters jourdain.sweep starts itself (study.py, _connect), with its settings.
+    from jourdain.study import LOCAL_CLUSTER_CONFIG
     started = time.perf_counter()
-    single_threaded = {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1}
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": single_threaded,
-                          "distributed.worker.profile.enabled": False}):
+    with dask.config.set(LOCAL_CLUSTER_CONFIG):
         clusters = {n: LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
                     for n in (1, 2)}
     start_up = (time.perf_counter() - started) / 2
