@@ -171,9 +171,9 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   netlist_levels::LoadState set = read_overrides(overrides, fname);
   set.max_components = overrides.max_components;
   if (!overrides.allow_any_path) {
-    set.subsystem_folders.push_back(netlist_levels::canonical_folder(file.parent_path()));
+    set.read_folders.push_back(netlist_levels::canonical_folder(file.parent_path()));
     for (const auto& folder : overrides.library_folders)
-      set.subsystem_folders.push_back(netlist_levels::canonical_folder(folder));
+      set.read_folders.push_back(netlist_levels::canonical_folder(folder));
   }
   set.allow_code = overrides.allow_plugins;
   for (const auto& folder : overrides.plugin_folders) set.code_folders.push_back(netlist_levels::canonical_folder(folder));

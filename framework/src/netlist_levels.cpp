@@ -64,19 +64,24 @@ const ParamSpec* path_parameter(const Component& c, const std::string& name) {
   return nullptr;
 }
 
+// A file the netlist names (`what`: "the subsystem file", "the file") must lie in the
+// folders it may read from; checked before the file is opened, so that a netlist from
+// someone else cannot read (and echo in its error messages) other files of the user's.
+void require_readable(const std::filesystem::path& f, const LoadState& load, const InputLocation& where,
+                      const std::string& what, const std::string& folders_are) {
+  if (load.read_folders.empty() || is_within(f, load.read_folders)) return;
+  std::string folders;
+  for (const auto& d : load.read_folders) folders += (folders.empty() ? "" : ", ") + d.string();
+  throw InputError(where, what + " '" + f.string() + "' lies outside the folders " + folders_are + " (" + folders +
+                              "): the netlist's own folder and the library folders you named. If you trust this "
+                              "netlist, name its folder as a library (command line: --library DIR) or allow any "
+                              "path (--allow-any-path)");
+}
+
 // A file a netlist names in a path parameter: in the folders it may read from, and, for a
 // file of code, with the user's consent. Checked before the component opens it.
 void check_path_allowed(const std::filesystem::path& p, const ParamSpec& spec, const LoadState& load) {
-  auto list = [](const std::vector<std::filesystem::path>& folders) {
-    std::string text;
-    for (const auto& d : folders) text += (text.empty() ? "" : ", ") + d.string();
-    return text;
-  };
-  if (!load.subsystem_folders.empty() && !is_within(p, load.subsystem_folders))
-    throw InputError({}, "the file '" + p.string() + "' lies outside the folders a netlist may read from (" +
-                     list(load.subsystem_folders) + "): the netlist's own folder and the library folders you named. "
-                     "If you trust this netlist, name its folder as a library (command line: --library DIR) or allow "
-                     "any path (--allow-any-path)");
+  require_readable(p, load, {}, "the file", "a netlist may read from");
   if (spec.path_runs_code && !load.allow_code && !is_within(p, load.code_folders))
     throw InputError({}, "the netlist asks to run the code in '" + p.string() + "' (parameter '" + spec.name +
                      "' holds a binary that runs with your rights, as a plugin does), so it loads only with your "
@@ -303,16 +308,7 @@ void read_subsystem_types(const json& level, const Level& where, std::map<std::s
     if (def.is_string()) {
       std::filesystem::path f = def.get<std::string>();
       if (f.is_relative()) f = where.file.parent_path() / f;  // relative to the file that names it
-      // Checked before the file is opened: a netlist from someone else must not read
-      // (and echo in its error messages) other files of the user's.
-      if (where.load && !where.load->subsystem_folders.empty() && !is_within(f, where.load->subsystem_folders)) {
-        std::string folders;
-        for (const auto& d : where.load->subsystem_folders) folders += (folders.empty() ? "" : ", ") + d.string();
-        throw InputError(w, "the subsystem file '" + f.string() + "' lies outside the folders subsystem files are "
-                            "read from (" + folders + "): the netlist's own folder and the library folders you "
-                            "named. If you trust this netlist, name its folder as a library (command line: --library "
-                            "DIR) or allow any path (--allow-any-path)");
-      }
+      if (where.load) require_readable(f, *where.load, w, "the subsystem file", "subsystem files are read from");
       json d;
       try {
         d = json_reader::parse(read_text(f), f.string());

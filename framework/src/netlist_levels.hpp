@@ -33,8 +33,8 @@ struct SubsystemType {
 // - Every component and instance placed (for --set names that match none, and for the
 //   limit on their number: a few kilobytes of subsystems that each place ten of the next
 //   level would stand for millions).
-// - The folders subsystem files may be read from (the netlist's own and those the user
-//   named); none: any file.
+// - The folders the netlist's files (subsystem files, path parameters) may be read from
+//   (the netlist's own and those the user named); none: any file.
 // - Whether files of code (an FMU's binary) may be loaded, and from which folders.
 // - The files the netlist needs (subsystem files, FMUs, ...), for whoever packs it.
 struct LoadState {
@@ -45,7 +45,7 @@ struct LoadState {
   std::map<std::string, std::map<std::string, Value>> by_component;
   std::vector<std::string> placed;  // every component and instance placed, in order
   std::size_t max_components = 0;   // 0: no limit
-  std::vector<std::filesystem::path> subsystem_folders;  // canonical; also where path parameters may point
+  std::vector<std::filesystem::path> read_folders;  // canonical: where subsystem files and path parameters may point
   // Files of code a component runs (PathContent::Code): allowed, or only in these folders.
   bool allow_code = false;
   std::vector<std::filesystem::path> code_folders;  // canonical

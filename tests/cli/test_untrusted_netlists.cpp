@@ -203,6 +203,7 @@ TEST_CASE("an FMU a netlist names holds code: it loads only with consent, and fr
   CAPTURE(allowed.output);
   CHECK(allowed.exit_code == 2);
   CHECK(allowed.output.find("asks to run the code in") == std::string::npos);
+  CHECK(allowed.output.find("plant.fmu: not a zip archive") != std::string::npos);
   // Outside the netlist's folder: refused even with consent to code, unless any path is allowed.
   with_fmu("../elsewhere.fmu");
   CommandResult outside = jourdain_cli("check --allow-plugins " + shell_quote(net));
@@ -211,6 +212,7 @@ TEST_CASE("an FMU a netlist names holds code: it loads only with consent, and fr
   CHECK(outside.output.find("lies outside the folders a netlist may read from") != std::string::npos);
   CommandResult anywhere = jourdain_cli("check --allow-plugins --allow-any-path " + shell_quote(net));
   CHECK(anywhere.output.find("lies outside") == std::string::npos);
+  CHECK(anywhere.output.find("elsewhere.fmu: not a zip archive") != std::string::npos);  // it was opened
   // A path given on the command line is the user's own choice.
   CommandResult set = jourdain_cli("run --allow-plugins --no-report -o " + shell_quote(dir.path() / "out") + " " +
                                    shell_quote(net) + " --set plant.fmu=" + shell_quote(dir.path() / "elsewhere.fmu"));
@@ -218,6 +220,7 @@ TEST_CASE("an FMU a netlist names holds code: it loads only with consent, and fr
   CHECK(set.exit_code == 2);
   CHECK(set.output.find("elsewhere.fmu") != std::string::npos);
   CHECK(set.output.find("lies outside") == std::string::npos);
+  CHECK(set.output.find("elsewhere.fmu: not a zip archive") != std::string::npos);
 }
 
 TEST_CASE("subsystem files are read from the netlist's folder and the library folders only") {
