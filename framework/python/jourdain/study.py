@@ -375,15 +375,19 @@ def _netlist_source(netlist: str | os.PathLike | Mapping, file: str | os.PathLik
 
 
 # The dask settings of the local clusters a study starts (_connect; tests/bench/bench_sweep.py
-# uses the same). On a machine whose every core runs a worker, the scheduler and the nannies
-# take their CPU time from the runs, so their periodic work is made rarer: the workers'
-# memory checks every second instead of every 100 ms, the system monitors every 5 s instead
-# of 500 ms, and no work stealing (_dispatch places every task itself). Measured on the
-# 2-core machine, 64 position_servo runs: speed-up over the serial loop 1.38 -> 1.55.
+# uses the same). Each changes a default that costs a study of short runs dearly:
 LOCAL_CLUSTER_CONFIG = {
-    # The workers keep glibc's malloc defaults and dask's one thread for numerical libraries.
+    # The nanny sets MALLOC_TRIM_THRESHOLD_=65536 in the workers' environment, and any such
+    # setting turns off glibc's dynamic mmap threshold, so every block over 128 KiB is mapped
+    # and unmapped again at each allocation (a 43 ms position_servo run took 56 ms): here the
+    # workers keep glibc's defaults, and dask's one thread for numerical libraries.
     "distributed.nanny.pre-spawn-environ": {"OMP_NUM_THREADS": 1, "MKL_NUM_THREADS": 1, "OPENBLAS_NUM_THREADS": 1},
+    # The workers' profiler samples their stacks every 10 ms.
     "distributed.worker.profile.enabled": False,
+    # With a worker on every core, the scheduler's and nannies' periodic work takes its CPU
+    # from the runs: memory checks every second (not 100 ms), system monitors every 5 s (not
+    # 500 ms), and no work stealing (_dispatch places every task itself). On the 2-core
+    # machine these took 64 position_servo runs from 1.38x to 1.55x the serial loop.
     "distributed.worker.memory.monitor-interval": "1s",
     "distributed.admin.system-monitor.interval": "5s",
     "distributed.scheduler.work-stealing": False,
@@ -400,13 +404,7 @@ def _connect(scheduler: Any, workers: int | None):
     import dask
 
     # One single-threaded worker process per core: a run holds one core, and processes keep
-    # a crashing plugin from taking the study with it. Two of dask's defaults cost a study
-    # of short runs dearly (tests/bench/bench_sweep.py): the nanny sets
-    # MALLOC_TRIM_THRESHOLD_=65536 in the workers' environment, and any such setting turns
-    # off glibc's dynamic mmap threshold, so every block over 128 KiB is mapped and unmapped
-    # again at each allocation (a 43 ms position_servo run took 56 ms); and the workers'
-    # profiler samples their stacks every 10 ms. Here the workers keep glibc's defaults
-    # (and dask's one-thread settings for numerical libraries) and the profiler is off.
+    # a crashing plugin from taking the study with it.
     with dask.config.set(LOCAL_CLUSTER_CONFIG):
         cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                                dashboard_address=None)
