@@ -85,12 +85,19 @@ def axis_title(name: str, units: dict) -> str:
 # Ticks
 # --------------------------------------------------------------------------
 
+# Values smaller than this are drawn as zero: a tick step of a thousandth of such a range
+# would be a subnormal number, or 0 (a damped oscillator's position after 1000 s is 1e-320).
+NUMERICALLY_ZERO = 1e-290
+
+
 def widen_degenerate_range(low: float, high: float) -> tuple[float, float]:
     """Give a constant column a visible range around its single value.
 
     10 % either side keeps the value in the middle of the axis and still shows
     ticks at its own scale (200 gives 180..220, not -1000..1000).
     """
+    if max(abs(low), abs(high)) < NUMERICALLY_ZERO:
+        return -1.0, 1.0
     if high > low:
         return low, high
     if low == 0.0:

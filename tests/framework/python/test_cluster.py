@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -16,8 +17,9 @@ from conftest import NETLISTS
 
 OSCILLATOR = NETLISTS / "mass_spring_damper.json"
 # Runs long enough (about half a second each) that a study is still going when a test
-# interrupts it: 2000 s of oscillation at rtol 1e-11.
-SLOW = {"t_end": 2000, "rtol": 1e-11, "atol": 1e-14, "output_interval": 1}
+# interrupts it or a late worker joins: a million steps of at most 1 ms (the step size
+# alone would grow as the oscillation dies out, and the run would take milliseconds).
+SLOW = {"t_end": 1000, "rtol": 1e-11, "atol": 1e-14, "output_interval": 1, "max_step": 1e-3}
 STIFFNESS = {"spring.stiffness": [100.0 + 50.0 * i for i in range(8)]}
 
 
@@ -29,30 +31,39 @@ def wait_for(condition, timeout, what):
         time.sleep(0.05)
 
 
+def start_worker(address: str, name: str) -> subprocess.Popen:
+    """A worker process without a nanny (killed, it stays dead)."""
+    return subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                             "--no-nanny", "--no-dashboard", "--host", "127.0.0.1", "--name", name],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 @pytest.fixture
-def cluster(tmp_path):
-    """A scheduler and two worker processes (no nanny: a killed worker stays dead)."""
+def scheduler(tmp_path):
+    """A scheduler process, its address and the list of processes to stop at the end."""
     scheduler_file = tmp_path / "scheduler.json"
-    env = dict(os.environ)
     processes = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
                                    "--port", "0", "--no-dashboard", "--scheduler-file", str(scheduler_file)],
-                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     try:
         wait_for(lambda: scheduler_file.exists() and scheduler_file.stat().st_size > 0, 60, "the scheduler")
-        address = json.loads(scheduler_file.read_text())["address"]
-        workers = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-                                     "--no-nanny", "--no-dashboard", "--host", "127.0.0.1", "--name", f"w{i}"],
-                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                   for i in range(2)]
-        processes += workers
-        from dask.distributed import Client
-        with Client(address) as client:
-            client.wait_for_workers(2, timeout=60)
-        yield address, workers
+        yield json.loads(scheduler_file.read_text())["address"], processes
     finally:
         for p in reversed(processes):
             p.kill()
             p.wait()
+
+
+@pytest.fixture
+def cluster(scheduler):
+    """A scheduler and two worker processes."""
+    address, processes = scheduler
+    workers = [start_worker(address, f"w{i}") for i in range(2)]
+    processes += workers
+    from dask.distributed import Client
+    with Client(address) as client:
+        client.wait_for_workers(2, timeout=60)
+    return address, workers
 
 
 def test_sweep_on_a_cluster_of_separate_processes(cluster, tmp_path):
@@ -111,3 +122,27 @@ def test_a_killed_study_resumes_where_it_stopped(cluster, tmp_path):
     # The rows kept are untouched and not run again; the others ran once each.
     assert after[:len(before)] == before
     assert sorted(json.loads(line)["run"] for line in after) == list(range(10))
+
+
+def test_workers_that_join_after_the_study_started_get_work(scheduler):
+    # As on a batch system, whose worker jobs start when the queue lets them: the study
+    # waits for the first worker and gives work to the second when it comes.
+    address, processes = scheduler
+    workers = []
+
+    def start_workers():
+        for i in range(2):
+            time.sleep(1.0)
+            workers.append(start_worker(address, f"late{i}"))
+            processes.append(workers[-1])
+
+    starter = threading.Thread(target=start_workers)
+    starter.start()
+    try:
+        frame = jourdain.sweep(OSCILLATOR, jourdain.grid(STIFFNESS), ["mass.x:final"], scheduler=address,
+                               solver=SLOW)
+    finally:
+        starter.join()
+    assert (frame["status"] == "finished").all(), frame[["status", "error"]]
+    pids = {int(w.rsplit(":", 1)[1]) for w in frame["worker"]}
+    assert pids == {p.pid for p in workers}

@@ -265,6 +265,11 @@ def test_ticks_for_a_constant_value_surround_it(value):
     assert is_one_two_five_step(ticks)
 
 
+@pytest.mark.parametrize("low, high", [(0.0, 5e-324), (-1e-300, 3e-310), (1e-320, 1e-320)])
+def test_ticks_for_numerically_zero_values_are_those_of_zero(low, high):
+    assert sp.nice_ticks(low, high) == sp.nice_ticks(0.0, 0.0)
+
+
 def test_ticks_reject_non_finite_bounds():
     with pytest.raises(ValueError):
         sp.nice_ticks(0.0, float("nan"))
