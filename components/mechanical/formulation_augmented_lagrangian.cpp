@@ -46,15 +46,13 @@
 //
 // The linear algebra is in two pieces: SparseJacobian (Φ_q as a fixed list of entries,
 // with its products) and LeadingMatrix (L's pattern, kept per run, its values and its
-// sparse Cholesky factorization), which a faster factorization can replace without
-// touching the iteration.
+// block Cholesky factorization, block_cholesky.hpp), which the iteration sees only
+// through factorize and solve.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include <Eigen/Sparse>
-#include <Eigen/SparseCholesky>
-
+#include "block_cholesky.hpp"
 #include "formulation.hpp"
 #include "mechanism_jacobian.hpp"
 
@@ -62,7 +60,6 @@ namespace jourdain::mechanical {
 
 namespace {
 
-using SparseMatrix = Eigen::SparseMatrix<double>;
 
 // Iterations of (3) before the remaining directions count as singular. Far from a singular
 // pose the iteration ends in 2–4; at p = 1e8 a direction with σ² α / w = 0.1 still gains
@@ -82,35 +79,55 @@ constexpr int kCorrectionIterations = 3;
 constexpr double kConvergence = 64 * std::numeric_limits<double>::epsilon();
 constexpr double kStall = 1e-13;
 
-// L = W + Φ_qᵀ A Φ_q (2), lower triangle (ProductMatrix), with its Cholesky factorization.
-// The pattern and the symbolic analysis (fill-reducing ordering) are made once per run; an
-// evaluation then writes the values and refactorizes.
+// L = W + Φ_qᵀ A Φ_q (2) in 3×3 blocks, one per pair of bodies an equation couples, with
+// its block Cholesky factorization (block_cholesky.hpp: linear in the bodies of a tree).
+// The pattern, the elimination order and the slot each product adds into are found once
+// per run; an evaluation then writes the values and refactorizes, without allocating.
 class LeadingMatrix {
  public:
   // Returns false when the numeric factorization fails (W not positive definite).
   bool factorize(const SparseJacobian& J, const Eigen::VectorXd& w, const Eigen::VectorXd& alpha) {
-    if (!product_.built()) {
-      // Products within each equation, at their columns.
-      std::vector<std::vector<int>> of_equation(J.rows);
-      for (size_t k = 0; k < J.equation.size(); ++k) of_equation[J.equation[k]].push_back(static_cast<int>(k));
-      product_.build(of_equation, J.column, J.cols);
-      cholesky_.analyzePattern(product_.matrix());
-    }
-    product_.assemble(w, [&](int a, int b) { return alpha[J.equation[a]] * J.value[a] * J.value[b]; });
-    cholesky_.factorize(product_.matrix());
-    return cholesky_.info() == Eigen::Success;
+    if (!cholesky_.analyzed()) analyze(J);
+    cholesky_.zero();
+    double* values = cholesky_.values();
+    for (int i = 0; i < J.cols; ++i) values[diagonal_[i]] += w[i];
+    for (const Product& p : products_) values[p.slot] += alpha[J.equation[p.a]] * J.value[p.a] * J.value[p.b];
+    return cholesky_.factorize();
   }
-  void solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& x) const { x = cholesky_.solve(rhs); }
+  void solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& x) const { cholesky_.solve(rhs, x); }
 
  private:
-  ProductMatrix product_;
-  Eigen::SimplicialLLT<SparseMatrix, Eigen::Lower> cholesky_;
+  struct Product {
+    int slot;  // in the factorization's values
+    int a, b;  // the two entries of Φ_q, of one equation
+  };
+  void analyze(const SparseJacobian& J) {
+    // Coordinates come three per body (x, y, θ).
+    std::vector<std::pair<int, int>> coupled;
+    for (int i = 0; i < J.rows; ++i)
+      for (int a = J.first[i]; a < J.first[i + 1]; ++a)
+        for (int b = J.first[i]; b < a; ++b) coupled.emplace_back(J.column[a] / 3, J.column[b] / 3);
+    cholesky_.analyze(J.cols / 3, coupled);
+    diagonal_.resize(J.cols);
+    for (int c = 0; c < J.cols; ++c) diagonal_[c] = cholesky_.slot(c, c);
+    // Every ordered pair within an equation whose entry lies in the stored triangle: both
+    // orders on a body's own block (it is stored whole), one order between two bodies.
+    products_.clear();
+    for (int i = 0; i < J.rows; ++i)
+      for (int a = J.first[i]; a < J.first[i + 1]; ++a)
+        for (int b = J.first[i]; b < J.first[i + 1]; ++b)
+          if (const int slot = cholesky_.slot(J.column[a], J.column[b]); slot >= 0) products_.push_back({slot, a, b});
+  }
+
+  BlockCholesky cholesky_;
+  std::vector<int> diagonal_;  // per coordinate, the slot of its diagonal entry
+  std::vector<Product> products_;
 };
 
 // One metric W's leading matrix and the vectors of the iteration, kept for the run.
 struct MetricWork {
   LeadingMatrix L;
-  Eigen::VectorXd w, alpha;                             // W's diagonal (n), A (m)
+  Eigen::VectorXd w, root, alpha;                       // W's diagonal (n), its square root, A (m)
   Eigen::VectorXd x, lambda, mu, r, rho, delta, force;  // the iteration's vectors
 };
 
@@ -165,6 +182,7 @@ class AugmentedLagrangianFormulation final : public Formulation {
     MetricWork& work = mass ? s.mass : s.euclidean;
     work.w.resize(n);
     for (int b = 0; b < n / 3; ++b) work.w.segment<3>(3 * b) = mass ? system.mass(me.model, me.ctx, b) : Vec3::Ones();
+    work.root = work.w.cwiseSqrt();
     // α_i = p / (Φ_q W⁻¹ Φ_qᵀ)_ii.
     const SparseJacobian& J = s.jacobian;
     work.alpha.resize(m);
@@ -190,6 +208,7 @@ class AugmentedLagrangianFormulation final : public Formulation {
     J.times(work.x, work.r);
     work.r -= b;
     const double b_scale = b.lpNorm<Eigen::Infinity>();
+    const double applied = f.cwiseAbs().cwiseQuotient(work.root).maxCoeff();
     s.converged = false;
     double last_step = std::numeric_limits<double>::infinity();
     int k = 0;
@@ -206,12 +225,9 @@ class AugmentedLagrangianFormulation final : public Formulation {
       // The sizes the rounding of this iteration is relative to, in the W^{1/2}-scaled
       // units of ‖W^{1/2} δ‖: the terms of the first row (f, W x and the constraint forces
       // Φ_qᵀμ, each scaled by W^{-1/2}), and of the second (b and each Φ_q entry times x).
-      double forces = 0.0, step = 0.0;
-      for (int c = 0; c < J.cols; ++c) {
-        const double root = std::sqrt(work.w[c]);
-        forces = std::max({forces, std::abs(f[c]) / root, std::abs(work.force[c]) / root, root * std::abs(work.x[c])});
-        step = std::max(step, root * std::abs(work.delta[c]));
-      }
+      const double forces = std::max({applied, work.force.cwiseAbs().cwiseQuotient(work.root).maxCoeff(),
+                                      work.x.cwiseAbs().cwiseProduct(work.root).maxCoeff()});
+      const double step = work.delta.cwiseAbs().cwiseProduct(work.root).maxCoeff();
       double terms = b_scale;
       for (size_t e = 0; e < J.value.size(); ++e) terms = std::max(terms, std::abs(J.value[e] * work.x[J.column[e]]));
       const double residual = work.r.lpNorm<Eigen::Infinity>();

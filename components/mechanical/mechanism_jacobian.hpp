@@ -61,10 +61,15 @@ struct SparseJacobian {
     }
     return sum;
   }
-  // y = Φ_q x
+  // y = Φ_q x, an equation at a time (its entries are consecutive: one sum in a register
+  // rather than a store and a reload per entry)
   void times(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
-    y.setZero(rows);
-    for (size_t k = 0; k < value.size(); ++k) y[equation[k]] += value[k] * x[column[k]];
+    y.resize(rows);
+    for (int i = 0; i < rows; ++i) {
+      double sum = 0.0;
+      for (int k = first[i]; k < first[i + 1]; ++k) sum += value[k] * x[column[k]];
+      y[i] = sum;
+    }
   }
   // z = Φ_qᵀ l
   void transpose_times(const Eigen::VectorXd& l, Eigen::VectorXd& z) const {
