@@ -47,6 +47,14 @@ void fill(BlockCholesky& factor, const Eigen::MatrixXd& a) {
       if (const int slot = factor.slot(r, c); slot >= 0) factor.values()[slot] = a(r, c);
 }
 
+Eigen::VectorXd factorize_and_solve(BlockCholesky& factor, const Eigen::MatrixXd& a, const Eigen::VectorXd& b) {
+  fill(factor, a);
+  REQUIRE(factor.factorize());
+  Eigen::VectorXd x;
+  factor.solve(b, x);
+  return x;
+}
+
 // ‖A x − b‖ / (‖A‖ ‖x‖): Cholesky is backward stable, so this is a few rounding units
 // whatever the conditioning.
 double backward_error(const Eigen::MatrixXd& a, const Eigen::VectorXd& x, const Eigen::VectorXd& b) {
@@ -74,11 +82,8 @@ TEST_CASE("block Cholesky: trees factorize without fill and solve to rounding") 
     BlockCholesky factor;
     factor.analyze(bodies, pairs);
     CHECK(factor.off_diagonal_blocks() == static_cast<int>(pairs.size()));  // one per joint, no fill
-    fill(factor, a);
-    REQUIRE(factor.factorize());
     const Eigen::VectorXd b = Eigen::VectorXd::Random(3 * bodies);
-    Eigen::VectorXd x;
-    factor.solve(b, x);
+    const Eigen::VectorXd x = factorize_and_solve(factor, a, b);
     CHECK(backward_error(a, x, b) < 1e-15);
     const Eigen::VectorXd reference = a.llt().solve(b);
     CHECK((x - reference).norm() <= 1e-12 * reference.norm());
@@ -91,7 +96,7 @@ TEST_CASE("block Cholesky: closed loops fill in along their cycles and still sol
   Pairs pairs = chain(ring);
   pairs.emplace_back(0, ring - 1);  // the chain closed into a ring
   pairs.emplace_back(5, 20);        // and a chord across it
-  pairs.emplace_back(3, ring);  // and a branch of two bodies hanging off the ring
+  pairs.emplace_back(3, ring);      // and a branch of two bodies hanging off the ring
   pairs.emplace_back(ring, ring + 1);
   // With the penalty scale of the augmented Lagrangian (α ~ 1e8 against unit masses) the
   // matrix's condition number is ~1e9; the backward error stays at rounding.
@@ -101,12 +106,8 @@ TEST_CASE("block Cholesky: closed loops fill in along their cycles and still sol
     factor.analyze(bodies, pairs);
     CHECK(factor.off_diagonal_blocks() > static_cast<int>(pairs.size()));
     CHECK(factor.off_diagonal_blocks() < bodies * (bodies - 1) / 4);  // far from dense
-    fill(factor, a);
-    REQUIRE(factor.factorize());
     const Eigen::VectorXd b = Eigen::VectorXd::Random(3 * bodies);
-    Eigen::VectorXd x;
-    factor.solve(b, x);
-    CHECK(backward_error(a, x, b) < 1e-15);
+    CHECK(backward_error(a, factorize_and_solve(factor, a, b), b) < 1e-15);
   }
 }
 
