@@ -233,10 +233,16 @@ class AugmentedLagrangianFormulation final : public Formulation {
       const double residual = work.r.lpNorm<Eigen::Infinity>();
       if (!std::isfinite(step)) break;
       // Converged: the correction and the constraint residual are down to a few rounding
-      // units of those terms; or the correction has stopped shrinking while already that
-      // small (the rounding of the last digits, not a singular direction, which shrinks
-      // slowly from a size of the solution's own).
-      const bool at_rounding = step <= kConvergence * forces && residual <= kConvergence * terms;
+      // units of those terms; or the next correction will be: the iteration contracts
+      // linearly, by c = step / last_step per pass, so what is left after this one is
+      // about c / (1 − c) times its step (the a posteriori bound of a contraction; a
+      // 64-link chain contracts by ~2e-5 per pass, and the pass that would only confirm
+      // the answer was a sixth of its run); or the correction has stopped shrinking while
+      // already that small (the rounding of the last digits, not a singular direction,
+      // which shrinks slowly from a size of the solution's own).
+      const double contraction = step / last_step;
+      const double left = k >= 2 && contraction < 0.5 ? step * contraction / (1.0 - contraction) : step;
+      const bool at_rounding = std::min(step, left) <= kConvergence * forces && residual <= kConvergence * terms;
       const bool stalled = step <= kStall * forces && step > 0.5 * last_step;
       if (at_rounding || stalled || (forces == 0.0 && residual == 0.0)) {
         s.converged = true;
