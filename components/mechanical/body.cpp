@@ -109,10 +109,10 @@ void Body::configure() {
 void Body::calc_outputs(Eval& e) const {
   const Vec2 r{e.state(x_), e.state(y_)}, v{e.state(vx_), e.state(vy_)}, a{e.unknown(ax_), e.unknown(ay_)};
   const double th = e.state(theta_), om = e.state(omega_), al = e.unknown(alpha_);
-  const double c = std::cos(th), s = std::sin(th);
+  const Vec2 turn{std::cos(th), std::sin(th)};
   for (size_t k = 0; k < offsets_.size(); ++k) {
     PortId p{static_cast<int>(k)};
-    const Vec2 arm{c * offsets_[k].x() - s * offsets_[k].y(), s * offsets_[k].x() + c * offsets_[k].y()};
+    const Vec2 arm = rotate(turn, offsets_[k]);
     const Vec2 rp = r + arm, vp = v + om * perp(arm), ap = a + al * perp(arm) - om * om * arm;
     e.set_out(p, x, rp.x());
     e.set_out(p, y, rp.y());
@@ -125,7 +125,7 @@ void Body::calc_outputs(Eval& e) const {
     e.set_out(p, planar::alpha, al);
   }
   // Newton–Euler, for the general Newton method (the mechanism solver solves it directly).
-  const Vec3 load = applied_load(e);
+  const Vec3 load = applied_load(e, turn);
   const double m = mass(e);
   e.set_residual(ax_, m * a.x() - load[0]);
   e.set_residual(ay_, m * a.y() - load[1]);
@@ -133,14 +133,18 @@ void Body::calc_outputs(Eval& e) const {
 }
 
 Vec3 Body::applied_load(const Eval& e) const {
-  const double th = e.state(theta_), c = std::cos(th), s = std::sin(th);
+  const double th = e.state(theta_);
+  return applied_load(e, Vec2{std::cos(th), std::sin(th)});
+}
+
+Vec3 Body::applied_load(const Eval& e, const Vec2& turn) const {
   const Vec2& g = gravity_;
   const double m = mass(e);
   Vec3 q{m * g.x(), m * g.y(), 0.0};
   for (size_t k = 0; k < offsets_.size(); ++k) {
     PortId p{static_cast<int>(k)};
     const Vec2 f{e.in(p, fx), e.in(p, fy)};
-    const Vec2 arm{c * offsets_[k].x() - s * offsets_[k].y(), s * offsets_[k].x() + c * offsets_[k].y()};
+    const Vec2 arm = rotate(turn, offsets_[k]);
     q[0] += f.x();
     q[1] += f.y();
     q[2] += e.in(p, tz) + cross(arm, f);  // C_z + (B s')ᵀ F (README.md, "The equations")

@@ -112,6 +112,11 @@ void MechanismSystem::evaluate(const Model& model, Context& ctx, SystemState& s)
   s.phi.resize(m);
   s.phidot.resize(m);
   s.gamma.resize(m);
+  s.turn.resize(bodies_.size());
+  for (size_t b = 0; b < bodies_.size(); ++b) {
+    const double theta = bodies_[b].body->position(model.view(bodies_[b].comp, ctx, Eval::Phase::Outputs))[2];
+    s.turn[b] = {std::cos(theta), std::sin(theta)};
+  }
   for (size_t k = 0; k < constraints_.size(); ++k) {
     const auto& c = constraints_[k];
     Eval e = model.view(c.comp, ctx, Eval::Phase::Outputs);
@@ -125,9 +130,7 @@ void MechanismSystem::evaluate(const Model& model, Context& ctx, SystemState& s)
       vel.segment<3>(3 * p) << kp.v, kp.omega;
       Vec2 arm{0, 0};
       if (c.ports[p].body >= 0) {
-        Eval be = model.view(bodies_[c.ports[p].body].comp, ctx, Eval::Phase::Outputs);
-        const Body& body = *bodies_[c.ports[p].body].body;
-        arm = rotate(body.position(be)[2], body.offset(c.ports[p].port));
+        arm = rotate(s.turn[c.ports[p].body], bodies_[c.ports[p].body].body->offset(c.ports[p].port));
         omega2[p] = kp.omega * kp.omega;
       }
       s.arms[2 * k + p] = arm;

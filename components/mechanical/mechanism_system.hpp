@@ -57,6 +57,7 @@ struct SystemState {
   std::vector<ConstraintRows> rows;  // per constraint, in point coordinates
   std::vector<Vec3> load;            // per body: applied forces about the mass centre (n/3)
   std::vector<Vec2> arms;            // per constraint port: A(θ)s' of its point (0: ground)
+  std::vector<Vec2> turn;            // per body: (cos θ, sin θ), once per evaluation
   Eigen::VectorXd phi, phidot, gamma;  // m each: Φ, Φ̇, γ
 };
 

@@ -33,10 +33,11 @@ using Vec3 = Eigen::Vector3d;
 
 // v turned by +90°: the derivative of A(θ)s' with respect to θ is ⊥(A(θ)s').
 inline Vec2 perp(const Vec2& v) { return {-v.y(), v.x()}; }
-inline Vec2 rotate(double theta, const Vec2& v) {
-  const double c = std::cos(theta), s = std::sin(theta);
-  return {c * v.x() - s * v.y(), s * v.x() + c * v.y()};
+// v turned by the angle whose (cos, sin) is `turn` (a rotation computed once, used often).
+inline Vec2 rotate(const Vec2& turn, const Vec2& v) {
+  return {turn.x() * v.x() - turn.y() * v.y(), turn.y() * v.x() + turn.x() * v.y()};
 }
+inline Vec2 rotate(double theta, const Vec2& v) { return rotate(Vec2{std::cos(theta), std::sin(theta)}, v); }
 inline double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
 
 // What a planar port delivers: the point's position, velocity and acceleration and its
@@ -105,6 +106,8 @@ class Body : public Component {
 
  private:
   void configure() override;
+  // applied_load with (cos θ, sin θ) already at hand (calc_outputs has them).
+  Vec3 applied_load(const Eval& e, const Vec2& turn) const;
   RealParam mass_, inertia_;
   Vec2 gravity_;  // world.gravity
   std::vector<Vec2> offsets_;  // per port
