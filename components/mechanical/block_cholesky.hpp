@@ -86,6 +86,13 @@ class BlockCholesky {
     if (block < 0) return -1;
     return block * 9 + (col % 3) * 3 + row % 3;  // column-major 3×3
   }
+  // The stored block of bodies (i, j), by index for block(): for i's place in the order
+  // after j's, or i == j; -1 otherwise (its transpose, (j, i), is the one stored).
+  int block_of(int i, int j) const {
+    const int p = position_[i], q = position_[j];
+    return p < q ? -1 : block_index(p, q);
+  }
+  Block& block(int index) { return blocks_[index]; }
   void zero() { std::fill(blocks_.begin(), blocks_.end(), Block::Zero()); }
   double* values() { return blocks_.data()->data(); }
 

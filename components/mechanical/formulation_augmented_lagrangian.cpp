@@ -81,47 +81,79 @@ constexpr double kStall = 1e-13;
 
 // L = W + Φ_qᵀ A Φ_q (2) in 3×3 blocks, one per pair of bodies an equation couples, with
 // its block Cholesky factorization (block_cholesky.hpp: linear in the bodies of a tree).
-// The pattern, the elimination order and the slot each product adds into are found once
-// per run; an evaluation then writes the values and refactorizes, without allocating.
+// Each equation's row of Φ_q is gathered as one 3-vector u per body it involves, so that
+// its share of L is α u_a u_bᵀ on the blocks of its bodies (a few fixed-size outer
+// products), and its squared norm in the W⁻¹ metric is Σ u·u/w. The pattern, the
+// elimination order and the blocks each equation adds into are found once per run; an
+// evaluation then writes the values and refactorizes, without allocating.
 class LeadingMatrix {
  public:
-  // Returns false when the numeric factorization fails (W not positive definite).
-  bool factorize(const SparseJacobian& J, const Eigen::VectorXd& w, const Eigen::VectorXd& alpha) {
+  // Φ_q's values at this evaluation, by equation and body.
+  void gather(const SparseJacobian& J) {
     if (!cholesky_.analyzed()) analyze(J);
+    std::fill(u_.begin(), u_.end(), Vec3::Zero());
+    for (size_t e = 0; e < J.value.size(); ++e) u_[entry_part_[e]][entry_coordinate_[e]] += J.value[e];
+  }
+  // (Φ_q W⁻¹ Φ_qᵀ)_ii, from the last gather.
+  double squared_norm(int i, const Eigen::VectorXd& w) const {
+    double sum = 0.0;
+    for (int k = part_start_[i]; k < part_start_[i + 1]; ++k)
+      sum += u_[k].cwiseAbs2().cwiseQuotient(w.segment<3>(3 * part_body_[k])).sum();
+    return sum;
+  }
+  // L from the last gather; false when it is not positive definite (W is not).
+  bool factorize(const Eigen::VectorXd& w, const Eigen::VectorXd& alpha) {
     cholesky_.zero();
-    double* values = cholesky_.values();
-    for (int i = 0; i < J.cols; ++i) values[diagonal_[i]] += w[i];
-    for (const Product& p : products_) values[p.slot] += alpha[J.equation[p.a]] * J.value[p.a] * J.value[p.b];
+    for (int b = 0; b < cholesky_.bodies(); ++b)
+      cholesky_.block(cholesky_.block_of(b, b)).diagonal() += w.segment<3>(3 * b);
+    for (const Coupling& c : couplings_)
+      cholesky_.block(c.block).noalias() += alpha[c.equation] * u_[c.row_part] * u_[c.column_part].transpose();
     return cholesky_.factorize();
   }
   void solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& x) const { cholesky_.solve(rhs, x); }
 
  private:
-  struct Product {
-    int slot;  // in the factorization's values
-    int a, b;  // the two entries of Φ_q, of one equation
+  // α_i u_row u_columnᵀ adds into this block.
+  struct Coupling {
+    int block, equation, row_part, column_part;
   };
   void analyze(const SparseJacobian& J) {
-    // Coordinates come three per body (x, y, θ).
+    // Coordinates come three per body (x, y, θ); an equation's parts are its bodies.
+    part_start_.assign(1, 0);
+    part_body_.clear();
+    entry_part_.resize(J.value.size());
+    entry_coordinate_.resize(J.value.size());
     std::vector<std::pair<int, int>> coupled;
-    for (int i = 0; i < J.rows; ++i)
-      for (int a = J.first[i]; a < J.first[i + 1]; ++a)
-        for (int b = J.first[i]; b < a; ++b) coupled.emplace_back(J.column[a] / 3, J.column[b] / 3);
+    for (int i = 0; i < J.rows; ++i) {
+      const int first_part = part_start_.back();
+      for (int e = J.first[i]; e < J.first[i + 1]; ++e) {
+        const int body = J.column[e] / 3;
+        int part = first_part;
+        while (part < static_cast<int>(part_body_.size()) && part_body_[part] != body) ++part;
+        if (part == static_cast<int>(part_body_.size())) part_body_.push_back(body);
+        entry_part_[e] = part;
+        entry_coordinate_[e] = J.column[e] % 3;
+      }
+      part_start_.push_back(static_cast<int>(part_body_.size()));
+      for (int a = first_part; a < part_start_.back(); ++a)
+        for (int b = first_part; b < a; ++b) coupled.emplace_back(part_body_[a], part_body_[b]);
+    }
+    u_.assign(part_body_.size(), Vec3::Zero());
     cholesky_.analyze(J.cols / 3, coupled);
-    diagonal_.resize(J.cols);
-    for (int c = 0; c < J.cols; ++c) diagonal_[c] = cholesky_.slot(c, c);
-    // Every ordered pair within an equation whose entry lies in the stored triangle: both
-    // orders on a body's own block (it is stored whole), one order between two bodies.
-    products_.clear();
+    couplings_.clear();
     for (int i = 0; i < J.rows; ++i)
-      for (int a = J.first[i]; a < J.first[i + 1]; ++a)
-        for (int b = J.first[i]; b < J.first[i + 1]; ++b)
-          if (const int slot = cholesky_.slot(J.column[a], J.column[b]); slot >= 0) products_.push_back({slot, a, b});
+      for (int a = part_start_[i]; a < part_start_[i + 1]; ++a)
+        for (int b = part_start_[i]; b < part_start_[i + 1]; ++b)
+          if (const int block = cholesky_.block_of(part_body_[a], part_body_[b]); block >= 0)
+            couplings_.push_back({block, i, a, b});
   }
 
   BlockCholesky cholesky_;
-  std::vector<int> diagonal_;  // per coordinate, the slot of its diagonal entry
-  std::vector<Product> products_;
+  std::vector<int> part_start_;  // per equation, its first part; then the end
+  std::vector<int> part_body_;   // per part, its body
+  std::vector<int> entry_part_, entry_coordinate_;  // per entry of Φ_q
+  std::vector<Vec3> u_;          // per part, its 3-vector of Φ_q at the last gather
+  std::vector<Coupling> couplings_;
 };
 
 // One metric W's leading matrix and the vectors of the iteration, kept for the run.
@@ -180,19 +212,19 @@ class AugmentedLagrangianFormulation final : public Formulation {
     const int n = system.coordinates(), m = system.equations();
     s.jacobian.gather(system, me.ws.state);
     MetricWork& work = mass ? s.mass : s.euclidean;
+    work.L.gather(s.jacobian);
     work.w.resize(n);
     for (int b = 0; b < n / 3; ++b) work.w.segment<3>(3 * b) = mass ? system.mass(me.model, me.ctx, b) : Vec3::Ones();
     work.root = work.w.cwiseSqrt();
     // α_i = p / (Φ_q W⁻¹ Φ_qᵀ)_ii.
-    const SparseJacobian& J = s.jacobian;
     work.alpha.resize(m);
     double largest = 0.0;
-    for (int i = 0; i < m; ++i) largest = std::max(largest, work.alpha[i] = J.squared_norm(i, work.w));
+    for (int i = 0; i < m; ++i) largest = std::max(largest, work.alpha[i] = work.L.squared_norm(i, work.w));
     // A row that vanishes at this pose (a degenerate driver) keeps the largest penalty's
     // scale rather than an infinite one.
     const double floor = std::max(largest, std::numeric_limits<double>::min()) * 1e-12;
     for (int i = 0; i < m; ++i) work.alpha[i] = penalty_ / std::max(work.alpha[i], floor);
-    if (!work.L.factorize(J, work.w, work.alpha))
+    if (!work.L.factorize(work.w, work.alpha))
       throw SimulationError(me.ctx.t, {}, "the augmented Lagrangian matrix M + Φ_qᵀAΦ_q is not positive definite: "
                                           "a body with zero mass or inertia");
     return work;
