@@ -24,6 +24,10 @@
 // median of R interleaved runs. J/this = Jourdain rk4's time / the row's time (the issue's
 // "Jourdain's time / peer's time": above 1, the row is faster than Jourdain at rk4 1 ms).
 //
+// With N = 1 among the sizes it first compares the pendulum at matched accuracy: each
+// way's fastest setting (of a few steps or tolerances) whose angle at t_end is within
+// 1e-8 rad of the reference.
+//
 // Usage: bench_peers [N ...] [--t-end T] [--repeats R]   (default N = 1 4 16 64, T = 10, R = 3)
 #include <algorithm>
 #include <chrono>
@@ -127,6 +131,83 @@ double median(std::vector<double> v) {
   return v.empty() ? NAN : v[v.size() / 2];
 }
 
+// The pendulum at matched accuracy (issue 14: the angle at t_end within 1e-8 rad): each
+// way's settings from coarse to fine, each timed (median of `repeats`) and compared with
+// the reference; the fastest setting of each way that reaches the target is marked, and
+// a way that reaches it with none is said to.
+void matched_pendulum(jourdain::Registry& registry, double t_end, int repeats) {
+  constexpr double kTarget = 1e-8;
+  const double reference = jourdain::bench::rod_pendulum_angle(t_end, 1e-5, kGravity, kLength);
+  jourdain::bench::ChainOptions o;
+  o.t_end = t_end;
+  o.output_interval = t_end / 10;
+  const jourdain::Netlist net =
+      jourdain::load_netlist_text(jourdain::bench::make_chain_netlist(1, o), "pendulum.json", registry);
+  MujocoChain mujoco(1, "RK4");
+  bench::SimbodyChain simbody(1, kLength, kMass, kGravity);
+  struct Setting {
+    std::string way, setting;
+    std::function<Outcome()> run;
+  };
+  auto label = [](const char* what, double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, what, value);
+    return std::string(text);
+  };
+  std::vector<Setting> settings;
+  for (double h : {8e-3, 4e-3, 2e-3, 1e-3, 5e-4})
+    settings.push_back({"Jourdain rk4", label("step %g ms", h * 1e3),
+                        [&net, h] { return run_jourdain(net, {{"method", "rk4"}, {"step", h}}, 1); }});
+  for (double tol : {1e-8, 1e-9, 1e-10, 1e-11, 1e-12})
+    settings.push_back({"Jourdain dopri5", label("rtol %.0e", tol),
+                        [&net, tol] { return run_jourdain(net, {{"method", "dopri5"}, {"rtol", tol}, {"atol", tol / 100}}, 1); }});
+  for (double h : {8e-3, 4e-3, 2e-3, 1e-3})
+    settings.push_back({"MuJoCo RK4", label("step %g ms", h * 1e3), [&mujoco, h, t_end] {
+                          mujoco.model->opt.timestep = h;
+                          return mujoco.run(t_end);
+                        }});
+  for (double h : {8e-3, 4e-3, 2e-3, 1e-3})
+    settings.push_back({"Simbody RK-Merson", label("step %g ms", h * 1e3),
+                        [&simbody, h, t_end] { return Outcome{simbody.run(t_end, 0.0, h), ""}; }});
+  for (double tol : {1e-8, 1e-9, 1e-10, 1e-11, 1e-12})
+    settings.push_back({"Simbody RK-Merson", label("accuracy %.0e", tol),
+                        [&simbody, tol, t_end] { return Outcome{simbody.run(t_end, tol, 0.0), ""}; }});
+
+  std::printf("Pendulum at matched accuracy: |theta - reference| at %g s within %.0e rad; each way's fastest setting "
+              "that reaches it is marked *\n  %-20s %-14s %11s %10s\n", t_end, kTarget, "way", "setting", "time", "err");
+  std::vector<double> times(settings.size()), errors(settings.size());
+  for (size_t k = 0; k < settings.size(); ++k) {
+    std::vector<double> t;
+    Outcome out;
+    for (int r = 0; r < repeats; ++r) {
+      const auto t0 = Clock::now();
+      out = settings[k].run();
+      t.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    times[k] = median(t);
+    errors[k] = out.failure.empty() ? std::abs(out.theta - reference) : NAN;
+  }
+  std::string best_way;
+  double best_time = INFINITY;
+  for (size_t k = 0; k < settings.size(); ++k) {
+    if (k > 0 && settings[k].way == settings[k - 1].way) continue;
+    size_t chosen = settings.size();
+    for (size_t j = k; j < settings.size() && settings[j].way == settings[k].way; ++j)
+      if (errors[j] <= kTarget && (chosen == settings.size() || times[j] < times[chosen])) chosen = j;
+    for (size_t j = k; j < settings.size() && settings[j].way == settings[k].way; ++j)
+      std::printf("  %-20s %-14s %9.4f s %10.2e %s\n", settings[j].way.c_str(), settings[j].setting.c_str(), times[j],
+                  errors[j], j == chosen ? "*" : "");
+    if (chosen == settings.size()) {
+      std::printf("  %-20s reaches %.0e rad with none of these settings\n", settings[k].way.c_str(), kTarget);
+    } else if (times[chosen] < best_time) {
+      best_time = times[chosen];
+      best_way = settings[k].way + ", " + settings[chosen].setting;
+    }
+  }
+  std::printf("  fastest within %.0e rad: %s, %.4f s\n\n", kTarget, best_way.c_str(), best_time);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -151,6 +232,7 @@ int main(int argc, char** argv) {
               "J/this = Jourdain rk4's time / this row's time; err = |theta_N - reference| at t_end (N = 1 only: the chain is chaotic)\n\n",
               t_end, repeats, mj_versionString(), "3.7");
   bool ok = true;
+  if (std::find(sizes.begin(), sizes.end(), 1L) != sizes.end()) matched_pendulum(registry, t_end, repeats);
   for (long n : sizes) {
     jourdain::bench::ChainOptions o;
     o.t_end = t_end;
