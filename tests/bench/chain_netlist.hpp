@@ -25,6 +25,7 @@ struct ChainOptions {
   double gravity = -9.81;
   double alpha = 10.0, beta = 10.0;  // Baumgarte gains (world.constraints)
   bool projection = false;
+  std::string formulation;  // world.constraints.formulation; empty: the default
   std::string method = "dopri5";
   double t_end = 10.0;
   double rtol = 1e-6, atol = 1e-8;
@@ -51,9 +52,11 @@ inline std::string make_chain_netlist(long n, const ChainOptions& o = {}) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 R"({"name": "pendulum_chain_%ld", "world": {"gravity": [0, %.17g], )"
-                R"("constraints": {"alpha": %.17g, "beta": %.17g, "projection": %s}}, )"
+                R"("constraints": {"alpha": %.17g, "beta": %.17g, "projection": %s%s%s%s}}, )"
                 R"("components": {"ground": {"type": "mechanical.ground", "params": {"points": {"pivot": [0, 0]}}})",
-                n, o.gravity, o.alpha, o.beta, o.projection ? "true" : "false");
+                n, o.gravity, o.alpha, o.beta, o.projection ? "true" : "false",
+                o.formulation.empty() ? "" : R"(, "formulation": ")", o.formulation.c_str(),
+                o.formulation.empty() ? "" : "\"");
   s += buf;
   for (long i = 1; i <= n; ++i) {
     std::snprintf(buf, sizeof buf,
