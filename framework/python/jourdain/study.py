@@ -22,6 +22,7 @@ import re
 import socket
 import statistics
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -262,8 +263,7 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
     in flight, so that it always holds its next one. The tasks are placed here rather than
     by the scheduler, whose duration estimates cannot know that tasks differ in size; the
     placement is loose, so a task whose worker died runs on another (dask retries it; if
-    its workers keep dying, it becomes error rows). Results come back with the completion
-    notice (as_completed with_results), not by a second request per task.
+    its workers keep dying, it becomes error rows).
     """
     from dask.distributed import as_completed
 
@@ -275,8 +275,18 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
         return sorted(client.scheduler_info().get("workers", {}))
 
     addresses = workers_now()
+    last_look = [time.monotonic()]
+    # Keys unique to this call: the same study run again on the same cluster (a resumed
+    # or repeated one) never shares a key with its previous call's tasks, which the
+    # scheduler may still hold while it forgets them.
+    call = uuid.uuid4().hex[:12]
     pending = list(reversed(points))
-    running = as_completed(with_results=True, raise_errors=False)
+    # Not as_completed(with_results=True): with Debian's dask and tornado its background
+    # gathers can fail inside tornado (an AssertionError in IOStream's write buffer when
+    # several share the scheduler's connection), and the future is then never reported:
+    # the study waited forever in 2 of 10 runs of tests/bench/bench_sweep.py. Each result
+    # is fetched here instead, one at a time.
+    running = as_completed()
     placed: dict[str, tuple[list, Any]] = {}
     in_flight = {address: 0 for address in addresses}
     run_times: list[float] = []
@@ -291,7 +301,7 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
 
     def submit(address: Any) -> None:
         batch = [pending.pop() for _ in range(min(batch_size(), len(pending)))]
-        future = client.submit(task, batch, key=f"jourdain-{digest}-{batch[0][0]}-{batch[-1][0]}", pure=False,
+        future = client.submit(task, batch, key=f"jourdain-{digest}-{call}-{batch[0][0]}-{batch[-1][0]}", pure=False,
                                retries=2, workers=[address], allow_other_workers=True)
         placed[future.key] = (batch, address)
         in_flight[address] += 1
@@ -300,12 +310,12 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
     for address in addresses:
         if pending:
             submit(address)
-    for future, outcome in running:
+    for future in running:
         batch, address = placed.pop(future.key)
         in_flight[address] -= 1
-        rows = outcome
-        if future.status != "finished":  # the task's workers died more often than dask retries
-            exc = outcome[1] if future.status == "error" else outcome
+        try:
+            rows = future.result()
+        except Exception as exc:  # noqa: BLE001 (the task's workers died more often than dask retries)
             rows = [{"run": index, "status": "error", "error": f"{type(exc).__name__}: {exc}", "wall_time_s": math.nan,
                      "worker": ""} for index, _ in batch]
         log.extend(rows)
@@ -315,9 +325,11 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
             progress(len(log.done), total)
         while pending and in_flight[address] < 2:
             submit(address)
-        for joined in set(workers_now()) - in_flight.keys():
-            in_flight[joined] = 0
-            if pending:
+        # Asking the scheduler for its workers is a round trip: once a second at most.
+        if pending and time.monotonic() - last_look[0] >= 1.0:
+            last_look[0] = time.monotonic()
+            for joined in set(workers_now()) - in_flight.keys():
+                in_flight[joined] = 0
                 submit(joined)
 
 
