@@ -107,25 +107,35 @@ void Body::configure() {
 }
 
 void Body::calc_outputs(Eval& e) const {
-  const Vec2 r{e.state(x_), e.state(y_)}, v{e.state(vx_), e.state(vy_)}, a{e.unknown(ax_), e.unknown(ay_)};
-  const double th = e.state(theta_), om = e.state(omega_), al = e.unknown(alpha_);
+  const Vec2 r{e.state(x_), e.state(y_)}, v{e.state(vx_), e.state(vy_)};
+  const double th = e.state(theta_), om = e.state(omega_);
   const Vec2 turn{std::cos(th), std::sin(th)};
   for (size_t k = 0; k < offsets_.size(); ++k) {
     PortId p{static_cast<int>(k)};
     const Vec2 arm = rotate(turn, offsets_[k]);
-    const Vec2 rp = r + arm, vp = v + om * perp(arm), ap = a + al * perp(arm) - om * om * arm;
+    const Vec2 rp = r + arm, vp = v + om * perp(arm);
     e.set_out(p, x, rp.x());
     e.set_out(p, y, rp.y());
     e.set_out(p, theta, th);
     e.set_out(p, vx, vp.x());
     e.set_out(p, vy, vp.y());
     e.set_out(p, omega, om);
+  }
+  publish_accelerations(e, turn, applied_load(e, turn));
+}
+
+void Body::publish_accelerations(Eval& e, const Vec2& turn, const Vec3& load) const {
+  const Vec2 a{e.unknown(ax_), e.unknown(ay_)};
+  const double om = e.state(omega_), al = e.unknown(alpha_);
+  for (size_t k = 0; k < offsets_.size(); ++k) {
+    PortId p{static_cast<int>(k)};
+    const Vec2 arm = rotate(turn, offsets_[k]);
+    const Vec2 ap = a + al * perp(arm) - om * om * arm;
     e.set_out(p, ax, ap.x());
     e.set_out(p, ay, ap.y());
     e.set_out(p, planar::alpha, al);
   }
   // Newton–Euler, for the general Newton method (the mechanism solver solves it directly).
-  const Vec3 load = applied_load(e, turn);
   const double m = mass(e);
   e.set_residual(ax_, m * a.x() - load[0]);
   e.set_residual(ay_, m * a.y() - load[1]);

@@ -147,7 +147,9 @@ class MechanismSolver final : public BlockSolver {
       const double mass = bodies[b].body->mass(e);
       const Vec3 m_acc{mass * acc[0], mass * acc[1], bodies[b].body->inertia(e) * acc[2]};
       bodies[b].body->set_constraint_force(e, m_acc - s.load[b]);
-      bodies[b].body->calc_outputs(e);
+      // Positions and velocities were published at the start; the rotation and the load
+      // of this evaluation are at hand.
+      bodies[b].body->publish_accelerations(e, s.turn[b], s.load[b]);
     }
     for (size_t k = 0; k < constraints.size(); ++k) {
       const auto& c = constraints[k];

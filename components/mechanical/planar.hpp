@@ -99,6 +99,10 @@ class Body : public Component {
   void set_position(Eval& e, const Vec3& q) const;
   void set_velocity(Eval& e, const Vec3& v) const;
   void set_acceleration(Eval& e, const Vec3& a) const;
+  // What calc_outputs does once the accelerations are known and the positions and
+  // velocities already published: the points' accelerations and the Newton–Euler
+  // residuals, with the body's (cos θ, sin θ) and applied load at hand.
+  void publish_accelerations(Eval& e, const Vec2& turn, const Vec3& load) const;
   Vec3 acceleration(const Eval& e) const { return {e.unknown(ax_), e.unknown(ay_), e.unknown(alpha_)}; }
   // The mechanism solver's report of Q_c = M q̈ − Q: what the joints, drivers and
   // actuators apply to the body, about its mass centre.
