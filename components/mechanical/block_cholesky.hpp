@@ -4,17 +4,18 @@
 // block (i, j) is nonzero only when a constraint equation involves both bodies i and j.
 //
 // Why not a general sparse Cholesky: the blocks are the natural unit. The elimination
-// order and the fill are found once per run on the graph of the bodies (Eigen's
-// approximate minimum degree on the B×B block pattern): for a tree of bodies (a chain, an
-// arm, an excavator's boom–stick–bucket) eliminating leaves first makes no fill at all,
-// and the factorization is linear in the number of bodies (the elimination along the tree
-// of Baraff 1996, "Linear-time dynamics using Lagrange multipliers"); each closed loop
-// adds the fill of its cycle only. Every operation then works on fixed-size 3×3 blocks,
-// with the targets of the updates listed in the symbolic step, so that a factorization
-// or a solve is straight-line arithmetic without index searches or allocation.
+// order and the fill are found once per run on the graph of the bodies: the bodies that
+// hang off the rest by one coupling go first, leaves first, which for a tree of bodies (a
+// chain, an arm, an excavator's boom–stick–bucket) makes no fill at all and a
+// factorization linear in the number of bodies (the elimination along the tree of Baraff
+// 1996, "Linear-time dynamics using Lagrange multipliers"); what remains, the closed loops,
+// goes in the order of Eigen's approximate minimum degree, and each loop adds the fill of
+// its cycle only. Every operation then works on fixed-size 3×3 blocks, with the targets of
+// the updates listed in the symbolic step, so that a factorization or a solve is
+// straight-line arithmetic without index searches or allocation.
 //
-// Use: analyze(bodies, pattern) once; then per evaluation zero(), add(row, col, v) into the
-// lower triangle's slots (slot(row, col) found once), factorize(), solve().
+// Use: analyze(bodies, coupled pairs) once; then per evaluation zero(), add into the
+// lower triangle's blocks (block(block_of(i, j)), found once), factorize(), solve().
 #pragma once
 
 #include <algorithm>
@@ -75,17 +76,6 @@ class BlockCholesky {
   // Stored (fill included) off-diagonal blocks: a tree of bodies has one per coupled pair.
   int off_diagonal_blocks() const { return static_cast<int>(block_row_.size()); }
 
-  // Where the matrix's entry (row, col) (coordinate indices, 3 per body) is stored in
-  // values(); -1 for an entry of the upper block triangle (its mirror (col, row) is the one
-  // stored) or of a pair of bodies analyze() was not told of. A body's own 3×3 block is
-  // stored whole.
-  int slot(int row, int col) const {
-    const int p = position_[row / 3], q = position_[col / 3];
-    if (p < q) return -1;
-    const int block = p == q ? p : block_index(p, q);
-    if (block < 0) return -1;
-    return block * 9 + (col % 3) * 3 + row % 3;  // column-major 3×3
-  }
   // The stored block of bodies (i, j), by index for block(): for i's place in the order
   // after j's, or i == j; -1 otherwise (its transpose, (j, i), is the one stored).
   int block_of(int i, int j) const {
@@ -94,7 +84,6 @@ class BlockCholesky {
   }
   Block& block(int index) { return blocks_[index]; }
   void zero() { std::fill(blocks_.begin(), blocks_.end(), Block::Zero()); }
-  double* values() { return blocks_.data()->data(); }
 
   // In place; false when the matrix is not positive definite.
   bool factorize() {
@@ -220,7 +209,7 @@ class BlockCholesky {
   std::vector<int> block_row_;     // per off-diagonal block, its row (a position)
   // The factor's blocks: the B diagonal ones, then the off-diagonal ones (before
   // factorize(), the matrix's own).
-  std::vector<Block, Eigen::aligned_allocator<Block>> blocks_;
+  std::vector<Block> blocks_;
   std::vector<Eigen::Vector3d> reciprocal_;  // per position, 1 / L(j, j)'s diagonal
   std::vector<Update> updates_;
   std::vector<int> update_start_;  // per position, its first update; then the end

@@ -142,11 +142,6 @@ void Body::publish_accelerations(Eval& e, const Vec2& turn, const Vec3& load) co
   e.set_residual(alpha_, inertia(e) * al - load[2]);
 }
 
-Vec3 Body::applied_load(const Eval& e) const {
-  const double th = e.state(theta_);
-  return applied_load(e, Vec2{std::cos(th), std::sin(th)});
-}
-
 Vec3 Body::applied_load(const Eval& e, const Vec2& turn) const {
   const Vec2& g = gravity_;
   const double m = mass(e);

@@ -60,7 +60,6 @@ namespace jourdain::mechanical {
 
 namespace {
 
-
 // Iterations of (3) before the remaining directions count as singular. Far from a singular
 // pose the iteration ends in 2–4; at p = 1e8 a direction with σ² α / w = 0.1 still gains
 // 1e-1 per pass, so 40 passes leave it ~1e-2 of the way to an exact answer that itself is

@@ -121,11 +121,11 @@ class MechanismSolver final : public BlockSolver {
       Eval e = model.view(o, ctx, Eval::Phase::Outputs);
       model.components()[o]->calc_outputs(e);
     }
+    me.evaluate();  // Φ, Φ̇, γ and each body's rotation, from the kinematics just published
     for (size_t b = 0; b < bodies.size(); ++b) {
       Eval e = model.view(bodies[b].comp, ctx, Eval::Phase::Outputs);
-      s.load[b] = bodies[b].body->applied_load(e);
+      s.load[b] = bodies[b].body->applied_load(e, s.turn[b]);
     }
-    me.evaluate();
 
     // rhs = [Q; b]: b = γ − 2αΦ̇ − β²Φ (dynamic), γ (kinematic), 0 (static: at rest).
     const int n = system_.coordinates(), m = system_.equations();

@@ -87,8 +87,9 @@ class Body : public Component {
   double mass(const Eval& e) const { return e.param(mass_); }
   double inertia(const Eval& e) const { return e.param(inertia_); }
   Vec2 offset(PortId p) const { return offsets_[p.index]; }  // s' of the port's point
-  // Sum of the forces and torques its ports receive, about the mass centre, plus gravity.
-  Vec3 applied_load(const Eval& e) const;
+  // Sum of the forces and torques its ports receive, about the mass centre, plus gravity;
+  // `turn` is (cos θ, sin θ) of its angle, which the caller has at hand.
+  Vec3 applied_load(const Eval& e, const Vec2& turn) const;
   Vec3 position(const Eval& e) const { return {e.state(x_), e.state(y_), e.state(theta_)}; }
   Vec3 velocity(const Eval& e) const { return {e.state(vx_), e.state(vy_), e.state(omega_)}; }
   // Where x, y, θ, vx, vy, ω sit in Context::x (the mechanism's invariant Jacobian).
@@ -110,8 +111,6 @@ class Body : public Component {
 
  private:
   void configure() override;
-  // applied_load with (cos θ, sin θ) already at hand (calc_outputs has them).
-  Vec3 applied_load(const Eval& e, const Vec2& turn) const;
   RealParam mass_, inertia_;
   Vec2 gravity_;  // world.gravity
   std::vector<Vec2> offsets_;  // per port

@@ -50,13 +50,12 @@ inline std::string make_chain_netlist(long n, const ChainOptions& o = {}) {
   std::string s;
   s.reserve(static_cast<size_t>(n) * 320 + 1000);
   char buf[512];
+  const std::string formulation = o.formulation.empty() ? "" : R"(, "formulation": ")" + o.formulation + "\"";
   std::snprintf(buf, sizeof buf,
                 R"({"name": "pendulum_chain_%ld", "world": {"gravity": [0, %.17g], )"
-                R"("constraints": {"alpha": %.17g, "beta": %.17g, "projection": %s%s%s%s}}, )"
+                R"("constraints": {"alpha": %.17g, "beta": %.17g, "projection": %s%s}}, )"
                 R"("components": {"ground": {"type": "mechanical.ground", "params": {"points": {"pivot": [0, 0]}}})",
-                n, o.gravity, o.alpha, o.beta, o.projection ? "true" : "false",
-                o.formulation.empty() ? "" : R"(, "formulation": ")", o.formulation.c_str(),
-                o.formulation.empty() ? "" : "\"");
+                n, o.gravity, o.alpha, o.beta, o.projection ? "true" : "false", formulation.c_str());
   s += buf;
   for (long i = 1; i <= n; ++i) {
     std::snprintf(buf, sizeof buf,

@@ -299,7 +299,7 @@ A02Run run_a02(nlohmann::json doc, const nlohmann::json& solver, double t_end) {
   }
   for (const auto& b : bodies)
     for (const std::string v : {"kinetic_energy", "potential_energy"}) doc["record"].push_back(b + "." + v);
-  A02Run out{run(doc.dump())};
+  A02Run out{run(doc.dump()), 0.0, 0.0, {}};
   const RunResult& r = out.result;
   if (!r.finished) return out;
   int N = 0;

@@ -275,7 +275,7 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
         return sorted(client.scheduler_info().get("workers", {}))
 
     addresses = workers_now()
-    last_look = [time.monotonic()]
+    last_look = time.monotonic()
     # Keys unique to this call: the same study run again on the same cluster (a resumed
     # or repeated one) never shares a key with its previous call's tasks, which the
     # scheduler may still hold while it forgets them.
@@ -295,7 +295,7 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
         if not run_times:
             return 1
         run_time = max(statistics.median(run_times[-64:]), 1e-6)
-        even_share = math.ceil(len(pending) / (2 * len(addresses)))
+        even_share = math.ceil(len(pending) / (2 * len(in_flight)))  # the workers known now
         at_least = math.ceil(MIN_TASK_SECONDS / run_time)
         return max(1, at_least, min(64, int(TASK_SECONDS / run_time), even_share))
 
@@ -326,8 +326,8 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
         while pending and in_flight[address] < 2:
             submit(address)
         # Asking the scheduler for its workers is a round trip: once a second at most.
-        if pending and time.monotonic() - last_look[0] >= 1.0:
-            last_look[0] = time.monotonic()
+        if pending and time.monotonic() - last_look >= 1.0:
+            last_look = time.monotonic()
             for joined in set(workers_now()) - in_flight.keys():
                 in_flight[joined] = 0
                 submit(joined)

@@ -40,11 +40,12 @@ Eigen::MatrixXd matrix_of(int bodies, const Pairs& pairs, double mass, double pe
   return a;
 }
 
+// A's blocks into the factor's stored triangle (the fill-in blocks stay zero).
 void fill(BlockCholesky& factor, const Eigen::MatrixXd& a) {
   factor.zero();
-  for (int r = 0; r < a.rows(); ++r)
-    for (int c = 0; c < a.cols(); ++c)
-      if (const int slot = factor.slot(r, c); slot >= 0) factor.values()[slot] = a(r, c);
+  for (int i = 0; i < factor.bodies(); ++i)
+    for (int j = 0; j < factor.bodies(); ++j)
+      if (const int block = factor.block_of(i, j); block >= 0) factor.block(block) = a.block<3, 3>(3 * i, 3 * j);
 }
 
 Eigen::VectorXd factorize_and_solve(BlockCholesky& factor, const Eigen::MatrixXd& a, const Eigen::VectorXd& b) {

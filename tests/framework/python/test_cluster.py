@@ -3,7 +3,6 @@ workers on 127.0.0.1, as on a cluster's nodes): it runs there, survives a worker
 the middle, and a study whose own process is killed resumes without rerunning rows."""
 
 import json
-import os
 import signal
 import subprocess
 import sys
