@@ -286,15 +286,16 @@ class AugmentedLagrangianFormulation final : public Formulation {
     // (p ε of λ, ~2e-8 at p = 1e8), which x does not feel (L⁻¹Φ_qᵀ divides it by p again)
     // but the reactions would show. Once converged, λ is refined from the first row's
     // defect instead: δλ = A Φ_q L⁻¹ (f − W x − Φ_qᵀλ), which is the defect's part along
-    // the constraint forces to a relative 1/p, and rounds to ε of λ.
+    // the constraint forces to a relative 1/p, and rounds to ε of λ. One pass: its own
+    // error is ~p ε (L's conditioning) times the p ε it removes, (p ε)² ≈ 5e-16 of λ at
+    // p = 1e8; a second pass moved the reactions of the four-bar, the slider-crank and
+    // Andrews' squeezer by at most 1e-15 of their largest value.
     if (s.converged && max_iterations == kMaxIterations) {
-      for (int pass = 0; pass < 2; ++pass) {
-        J.transpose_times(work.lambda, work.force);
-        work.rho = f - work.w.cwiseProduct(work.x) - work.force;
-        work.L.solve(work.rho, work.delta);
-        J.times(work.delta, work.r);
-        work.lambda += work.alpha.cwiseProduct(work.r);
-      }
+      J.transpose_times(work.lambda, work.force);
+      work.rho = f - work.w.cwiseProduct(work.x) - work.force;
+      work.L.solve(work.rho, work.delta);
+      J.times(work.delta, work.r);
+      work.lambda += work.alpha.cwiseProduct(work.r);
     }
   }
 

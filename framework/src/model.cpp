@@ -632,9 +632,20 @@ void Model::solve_block(Context& ctx, const ScheduledStep& step) const {
   pass(zv, F);
 }
 
+namespace {
+
+// True when every value is finite. A sum is NaN or infinite when one of its terms is, so
+// the common case costs one vectorised pass of additions (Eigen's sum; multiplying by
+// zero first, or allFinite's v - v == 0, costs more); a sum that overflows from finite
+// terms only sends the caller to its element-by-element search, which then finds nothing.
+bool sum_is_finite(const Eigen::VectorXd& v) { return std::isfinite(v.sum()); }
+
+}  // namespace
+
 void Model::evaluate(Context& ctx) const {
   evaluate_outputs(ctx);
   evaluate_derivatives(ctx);
+  check_finite(ctx);
 }
 
 void Model::evaluate_derivatives(Context& ctx) const {
@@ -654,13 +665,19 @@ void Model::evaluate_derivatives(Context& ctx) const {
     }
     plan.known = true;
   }
-  check_finite(ctx);
 }
 
 void Model::derivatives(Context& ctx, double t, const Eigen::VectorXd& x) const {
   ctx.t = t;
   ctx.x = x;
-  evaluate(ctx);
+  evaluate_outputs(ctx);
+  evaluate_derivatives(ctx);
+  // The integration reads the states and their derivatives only: a non-finite output
+  // spoils it through the derivatives it feeds, and check_finite then names the output
+  // first. Outputs and observables that feed nothing are checked where they are used,
+  // in every recorded row (Recorder::record). Checking them here too cost about a tenth
+  // of the evaluation of a small component (bench_framework_overhead).
+  if (!sum_is_finite(ctx.x) || !sum_is_finite(ctx.xdot)) check_finite(ctx);
 }
 
 void Model::evaluate_zero_crossings(Context& ctx, double t, const Eigen::VectorXd& x) const {
@@ -718,16 +735,6 @@ void Model::handle_zero_crossings(Context& ctx, std::vector<int> triggered) cons
   throw SimulationError(t, names, "events keep triggering each other (" + std::to_string(max_rounds) +
                                       " rounds at one instant): the discrete logic chatters");
 }
-
-namespace {
-
-// True when every value is finite. A sum is NaN or infinite when one of its terms is, so
-// the common case costs one vectorised pass of additions (Eigen's sum; multiplying by
-// zero first, or allFinite's v - v == 0, costs more); a sum that overflows from finite
-// terms only sends the caller to its element-by-element search, which then finds nothing.
-bool sum_is_finite(const Eigen::VectorXd& v) { return std::isfinite(v.sum()); }
-
-}  // namespace
 
 void Model::check_finite(const Context& ctx) const {
   // Names are looked up only on failure.
@@ -920,6 +927,7 @@ bool Model::supports(Analysis analysis) const {
 void Model::analyze(Context& ctx) const {
   evaluate_outputs(ctx, BlockPrelude::Analyze);
   evaluate_derivatives(ctx);
+  check_finite(ctx);
 }
 
 std::string Model::describe_blocks(const Context& ctx) const {

@@ -45,6 +45,9 @@ void Recorder::append(const std::string& text) {
 }
 
 void Recorder::record(const Context& ctx) {
+  // Every value of a recorded instant is finite, those no derivative reads included
+  // (Model::derivatives leaves them to here).
+  model_.check_finite(ctx);
   next_.assign(1, ctx.t);
   for (const auto* v : variables_) next_.push_back(model_.value(ctx, *v));
   if (fd_ >= 0) write_row();

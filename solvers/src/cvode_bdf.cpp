@@ -163,6 +163,10 @@ int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
     } else {
       run.x = view(y);
       run.model.derivatives(run.ctx, t, run.x);
+      // CVODE's steps are its own: every value is checked at each evaluation, so that a
+      // NaN is met where it appears (the stages of the explicit methods are checked once
+      // per step: explicit_driver.cpp).
+      run.model.check_finite(run.ctx);
       dv = run.ctx.xdot;
     }
   });

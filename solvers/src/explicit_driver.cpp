@@ -194,6 +194,10 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
     double err = 0.0;
     try {
       method.step(f, t, x, f0, hh, x1, f1, err);
+      // The stages checked only what the step reads (Model::derivatives); the context
+      // holds the last one, at the step's end: an output or observable that went non-finite
+      // within the step, though nothing reads it, is caught here, at its step, like the rest.
+      model.check_finite(ctx);
     } catch (const NonFiniteError&) {
       if (!method.adaptive() || hh <= h_min) throw;
       ++stats.rejected_steps;

@@ -94,11 +94,18 @@ class Model {
   void initialize(Context& ctx) const;
 
   // Evaluates every output (solving the implicit blocks), every derivative and every
-  // observable at ctx.t, ctx.x. Throws SimulationError on a non-finite value (naming
-  // the component and variable) or when an algebraic loop cannot be solved.
+  // observable at ctx.t, ctx.x. Throws NonFiniteError on a non-finite value (naming
+  // the component and variable: check_finite) and SimulationError when an algebraic
+  // loop cannot be solved.
   void evaluate(Context& ctx) const;
-  // ctx.xdot = f(t, x), leaving ctx.x as given.
+  // ctx.xdot = f(t, x), leaving ctx.x as given: evaluate() for an integrator's right-hand
+  // side, which checks only what the integration reads, the states and derivatives (a
+  // non-finite output that feeds them shows there; the recorder checks the rest).
   void derivatives(Context& ctx, double t, const Eigen::VectorXd& x) const;
+  // Throws NonFiniteError naming the first NaN or infinity among the outputs, states,
+  // derivatives and observables of ctx (outputs first: the value a bad result starts
+  // from); does nothing when all are finite.
+  void check_finite(const Context& ctx) const;
   // Outputs, then zero-crossing values into ctx.zero_crossings.
   void evaluate_zero_crossings(Context& ctx, double t, const Eigen::VectorXd& x) const;
   // Zero-crossing values only, for a context that evaluate() has just brought to its
@@ -180,7 +187,6 @@ class Model {
   void evaluate_outputs(Context& ctx, BlockPrelude prelude = BlockPrelude::None) const;
   void evaluate_derivatives(Context& ctx) const;  // once every output is known
   void solve_block(Context& ctx, const ScheduledStep& step) const;
-  void check_finite(const Context& ctx) const;  // outputs, states, derivatives, observables
 
   World world_;
   std::vector<std::unique_ptr<Component>> components_;

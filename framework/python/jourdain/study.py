@@ -240,30 +240,29 @@ def run_batch(points: Sequence[tuple[int, Mapping[str, Any]]], **common) -> list
 # ---------------------------------------------------------------------------------------
 # The study
 
-# How long one task should run: long enough that dask's own cost per task (a few
+# How long one task should run at most: long enough that dask's own cost per task (a few
 # milliseconds of scheduling and transfer, on the client, the scheduler and the worker) is
 # small beside it, short enough that rows still come in steadily and a lost worker loses
-# little. Near the end of a study tasks shrink towards an even share of what is left, but
-# not below MIN_TASK_SECONDS: a tail of one-run tasks costs more in dask than the workers
-# gain by finishing together (64 position_servo runs of 7 ms: the client's CPU time per
-# study went from 55 ms to 41 ms, medians of 10).
+# little. Tasks are shorter than this as a study nears its end (see _dispatch).
 TASK_SECONDS = 1.0
-MIN_TASK_SECONDS = 0.05
 
 
 def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
               progress: Callable[[int, int], None] | None, total: int) -> None:
     """Runs ``points`` on the cluster, recording each row as its task completes.
 
-    The first task of each worker holds one run; from the run times reported, later tasks
-    group runs so that each takes about TASK_SECONDS (a 5 ms run would otherwise spend more
-    time in dask than in Jourdain), and never more than an even share of what is left
-    (guided self-scheduling, Polychronopoulos & Kuck 1987: the workers finish together),
-    nor less than MIN_TASK_SECONDS. Once its first task is back, each worker has two tasks
-    in flight, so that it always holds its next one. The tasks are placed here rather than
-    by the scheduler, whose duration estimates cannot know that tasks differ in size; the
-    placement is loose, so a task whose worker died runs on another (dask retries it; if
-    its workers keep dying, it becomes error rows).
+    Each worker starts with two tasks of one run each: the run times they report size the
+    later tasks, and the second keeps the worker busy while the first one's row travels.
+    Later, each time a task comes back, its worker gets a new one, so that it always holds
+    two. Its size is half of the worker's fair share of what is left: the runs that would
+    make every worker finish at the same time, counting those each already holds (guided
+    self-scheduling, Polychronopoulos & Kuck 1987, with the work in hand counted). Tasks
+    thus shrink geometrically towards the end, where the last ones hold a run or two and
+    the workers finish together; none runs longer than TASK_SECONDS (a 5 ms run would
+    otherwise spend more time in dask than in Jourdain). The tasks are placed here rather
+    than by the scheduler, whose duration estimates cannot know that tasks differ in size;
+    the placement is loose, so a task whose worker died runs on another (dask retries it;
+    if its workers keep dying, it becomes error rows).
     """
     from dask.distributed import as_completed
 
@@ -288,31 +287,34 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
     # is fetched here instead, one at a time.
     running = as_completed()
     placed: dict[str, tuple[list, Any]] = {}
-    in_flight = {address: 0 for address in addresses}
+    in_flight = {address: 0 for address in addresses}  # tasks each worker holds
+    held = {address: 0 for address in addresses}       # runs in them
     run_times: list[float] = []
 
-    def batch_size() -> int:
+    def batch_size(address: Any) -> int:
         if not run_times:
             return 1
         run_time = max(statistics.median(run_times[-64:]), 1e-6)
-        even_share = math.ceil(len(pending) / (2 * len(in_flight)))  # the workers known now
-        at_least = math.ceil(MIN_TASK_SECONDS / run_time)
-        return max(1, at_least, min(64, int(TASK_SECONDS / run_time), even_share))
+        fair_share = (len(pending) + sum(held.values())) / len(held) - held[address]
+        return max(1, min(64, int(TASK_SECONDS / run_time), math.ceil(fair_share / 2)))
 
     def submit(address: Any) -> None:
-        batch = [pending.pop() for _ in range(min(batch_size(), len(pending)))]
+        batch = [pending.pop() for _ in range(min(batch_size(address), len(pending)))]
         future = client.submit(task, batch, key=f"jourdain-{digest}-{call}-{batch[0][0]}-{batch[-1][0]}", pure=False,
                                retries=2, workers=[address], allow_other_workers=True)
         placed[future.key] = (batch, address)
         in_flight[address] += 1
+        held[address] += len(batch)
         running.add(future)
 
-    for address in addresses:
-        if pending:
-            submit(address)
+    for _ in range(2):
+        for address in addresses:
+            if pending:
+                submit(address)
     for future in running:
         batch, address = placed.pop(future.key)
         in_flight[address] -= 1
+        held[address] -= len(batch)
         try:
             rows = future.result()
         except Exception as exc:  # noqa: BLE001 (the task's workers died more often than dask retries)
@@ -329,7 +331,7 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
         if pending and time.monotonic() - last_look >= 1.0:
             last_look = time.monotonic()
             for joined in set(workers_now()) - in_flight.keys():
-                in_flight[joined] = 0
+                in_flight[joined] = held[joined] = 0
                 submit(joined)
 
 
