@@ -9,15 +9,16 @@ namespace jourdain::mechanical {
 
 using namespace jourdain::planar;
 
-PointKinematics read_point(const Eval& e, PortId p) {
-  PointKinematics k;
-  k.r = {e.in(p, x), e.in(p, y)};
-  k.v = {e.in(p, vx), e.in(p, vy)};
-  k.a = {e.in(p, ax), e.in(p, ay)};
+void read_point(const Eval& e, PortId p, PointKinematics& k) {
+  k.r[0] = e.in(p, x);
+  k.r[1] = e.in(p, y);
+  k.v[0] = e.in(p, vx);
+  k.v[1] = e.in(p, vy);
+  k.a[0] = e.in(p, ax);
+  k.a[1] = e.in(p, ay);
   k.theta = e.in(p, theta);
   k.omega = e.in(p, omega);
   k.alpha = e.in(p, alpha);
-  return k;
 }
 
 Vec2 unit_direction(const Component& c, const std::string& param, const std::vector<double>& v) {
@@ -110,15 +111,17 @@ void Body::calc_outputs(Eval& e) const {
   const Vec2 r{e.state(x_), e.state(y_)}, v{e.state(vx_), e.state(vy_)};
   const double th = e.state(theta_), om = e.state(omega_);
   const Vec2 turn{std::cos(th), std::sin(th)};
+  // Per point, r + arm and v + ω × arm (arm = R(θ) s'; ω × (x, y) = ω (−y, x)), written
+  // coordinate by coordinate: as 2-vectors, GCC packs the scalars of ω × arm through the
+  // stack and stalls on the reload (a sixth of the evaluation of a 64-link chain).
   for (size_t k = 0; k < offsets_.size(); ++k) {
     PortId p{static_cast<int>(k)};
     const Vec2 arm = rotate(turn, offsets_[k]);
-    const Vec2 rp = r + arm, vp = v + om * perp(arm);
-    e.set_out(p, x, rp.x());
-    e.set_out(p, y, rp.y());
+    e.set_out(p, x, r.x() + arm.x());
+    e.set_out(p, y, r.y() + arm.y());
     e.set_out(p, theta, th);
-    e.set_out(p, vx, vp.x());
-    e.set_out(p, vy, vp.y());
+    e.set_out(p, vx, v.x() - om * arm.y());
+    e.set_out(p, vy, v.y() + om * arm.x());
     e.set_out(p, omega, om);
   }
   publish_accelerations(e, turn, applied_load(e, turn));
@@ -127,12 +130,13 @@ void Body::calc_outputs(Eval& e) const {
 void Body::publish_accelerations(Eval& e, const Vec2& turn, const Vec3& load) const {
   const Vec2 a{e.unknown(ax_), e.unknown(ay_)};
   const double om = e.state(omega_), al = e.unknown(alpha_);
+  // Per point, a + α × arm − ω² arm, coordinate by coordinate (see calc_outputs).
+  const double om2 = om * om;
   for (size_t k = 0; k < offsets_.size(); ++k) {
     PortId p{static_cast<int>(k)};
     const Vec2 arm = rotate(turn, offsets_[k]);
-    const Vec2 ap = a + al * perp(arm) - om * om * arm;
-    e.set_out(p, ax, ap.x());
-    e.set_out(p, ay, ap.y());
+    e.set_out(p, ax, a.x() - al * arm.y() - om2 * arm.x());
+    e.set_out(p, ay, a.y() + al * arm.x() - om2 * arm.y());
     e.set_out(p, planar::alpha, al);
   }
   // Newton–Euler, for the general Newton method (the mechanism solver solves it directly).

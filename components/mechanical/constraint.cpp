@@ -113,8 +113,8 @@ std::string Constraint::equation_name(int i) const {
 }
 
 void Constraint::rows_at(const Eval& e, ConstraintRows& rows, PointKinematics (&k)[2]) const {
-  k[0] = read_point(e, a_);
-  if (two_ports_) k[1] = read_point(e, b_);
+  read_point(e, a_, k[0]);
+  if (two_ports_) read_point(e, b_, k[1]);
   rows.count = 0;
   equations(e.time(), e, k, rows);
 }

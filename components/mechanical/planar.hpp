@@ -46,7 +46,15 @@ struct PointKinematics {
   Vec2 r{0, 0}, v{0, 0}, a{0, 0};
   double theta = 0, omega = 0, alpha = 0;
 };
-PointKinematics read_point(const Eval& e, PortId port);
+// Into `k` one coordinate at a time: what the mechanism's evaluation calls for every joint
+// (a PointKinematics returned by value, assembled from 2-vectors, went through the stack
+// in pieces and stalled the copy that read it back).
+void read_point(const Eval& e, PortId port, PointKinematics& k);
+inline PointKinematics read_point(const Eval& e, PortId port) {
+  PointKinematics k;
+  read_point(e, port, k);
+  return k;
+}
 
 // A direction given as a real-list parameter [ux, uy] (a joint's axis, a ground's
 // normal): exactly two finite numbers, not both zero, returned as a unit vector. The
