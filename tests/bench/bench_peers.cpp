@@ -396,8 +396,10 @@ void matched_accuracy(const MatchedModel& m, int repeats) {
     for (size_t j = k; j < m.settings.size() && m.settings[j].way == m.settings[k].way; ++j) {
       const Outcome& out = outcomes[j];
       if (!out.failure.empty()) {
+        // The failure's first words: the table stays a table.
+        const std::string failure = out.failure.size() > 100 ? out.failure.substr(0, 100) + " ..." : out.failure;
         std::printf("  %-*s %-*s %9.4f s   failed: %s\n", ww, m.settings[j].way.c_str(), sw,
-                    m.settings[j].setting.c_str(), times[j], out.failure.c_str());
+                    m.settings[j].setting.c_str(), times[j], failure.c_str());
         continue;
       }
       std::printf("  %-*s %-*s %9.4f s %12.2e %22.15g %s%s\n", ww, m.settings[j].way.c_str(), sw,
