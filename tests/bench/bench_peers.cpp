@@ -339,7 +339,7 @@ struct Setting {
 // the target on |value − reference| (or on it over |reference| when `relative`).
 struct MatchedModel {
   std::string title;     // "Four-bar"
-  std::string quantity;  // "crank angle at 10 s"
+  std::string quantity;  // what is compared: "|crank angle - reference| at 10 s"
   std::string unit;      // of the error: "rad", or "" when relative
   double reference = NAN;
   double target = 1e-8;
