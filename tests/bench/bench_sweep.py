@@ -10,8 +10,9 @@ prints the ratios; README.md here says what they were when last measured.
 1. 64 runs of netlists/position_servo.json (the controller's kp over a Latin hypercube),
    each variant in the same round:
    - serial: the 64 runs in a loop in this process (Model.run, the fastest serial path);
-   - sweep on 1 worker and on 2 workers: jourdain.sweep on a local cluster started
-     beforehand (the cluster's start-up, about a second, is reported apart);
+   - sweep: jourdain.sweep on a local cluster of 2 workers started beforehand (the
+     cluster's start-up, about a second, is reported apart), and the same with 1 worker;
+     the clusters one after the other, each round the serial loop then the sweep;
    the same with every run 10× longer (t_end 30 s, rtol 1e-9), where dask's own cost per
    task weighs less.
 2. Per run, 32 runs: `jourdain run -q --no-report` (a process, loading the netlist,
@@ -41,18 +42,17 @@ def timed(action) -> float:
     return time.perf_counter() - start
 
 
-def sweep_round(clients, runs, solver) -> dict:
+def sweep_round(name, client, runs, solver) -> dict:
     model = jourdain.load(SERVO)
     out = {"serial": timed(lambda: [model.run(r, solver=solver, report=False) for r in runs])}
-    for name, client in clients.items():
-        frame = None
+    frame = None
 
-        def study():
-            nonlocal frame
-            frame = jourdain.sweep(SERVO, runs, ["load.x:max"], scheduler=client, solver=solver)
+    def study():
+        nonlocal frame
+        frame = jourdain.sweep(SERVO, runs, ["load.x:max"], scheduler=client, solver=solver)
 
-        out[name] = timed(study)
-        assert (frame["status"] == "finished").all()
+    out[name] = timed(study)
+    assert (frame["status"] == "finished").all()
     return out
 
 
@@ -80,30 +80,36 @@ def main() -> int:
     import dask
     from dask.distributed import Client, LocalCluster
 
-    # The clusters jourdain.sweep starts itself (study.py, _connect), with its settings.
+    # The clusters jourdain.sweep starts itself (study.py, _connect), with its settings, one
+    # at a time: with two local clusters in one process, the first one created stalled
+    # now and then for 0.1-0.3 s (tasks sent to a busy worker), whichever its size.
     from jourdain.study import LOCAL_CLUSTER_CONFIG
-    started = time.perf_counter()
-    with dask.config.set(LOCAL_CLUSTER_CONFIG):
-        clusters = {n: LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
-                    for n in (1, 2)}
-    start_up = (time.perf_counter() - started) / 2
-    clients = {f"sweep_{n}_workers": Client(c) for n, c in clusters.items()}
     runs = jourdain.latin_hypercube({"pi.kp": jourdain.Uniform(0.01, 0.05)}, 64, seed=1)
-    for client in clients.values():  # each worker loads the model once, as in any study
-        jourdain.sweep(SERVO, runs[:4], ["load.x:max"], scheduler=client)
-
-    print(f"machine: {os.cpu_count()} cores; local cluster start-up {start_up:.2f} s (not in the figures below)")
-    for label, solver in (("as is (t_end 3 s)", {}), ("10x longer (t_end 30 s, rtol 1e-9)", {"t_end": 30, "rtol": 1e-9})):
-        m = medians([sweep_round(clients, runs, solver) for _ in range(args.repeats)])
-        print(f"64 runs of position_servo.json, {label}: serial {m['serial']:.3f} s "
-              f"({1000 * m['serial'] / 64:.1f} ms/run), sweep on 1 worker {m['sweep_1_workers']:.3f} s, "
-              f"on 2 workers {m['sweep_2_workers']:.3f} s")
-        print(f"  speed-up of 2 workers: {m['serial'] / m['sweep_2_workers']:.2f} against the serial loop, "
-              f"{m['sweep_1_workers'] / m['sweep_2_workers']:.2f} against the sweep on 1 worker")
-    for client in clients.values():
+    variants = (("as is (t_end 3 s)", {}), ("10x longer (t_end 30 s, rtol 1e-9)", {"t_end": 30, "rtol": 1e-9}))
+    figures = {}
+    for n in (1, 2):
+        started = time.perf_counter()
+        with dask.config.set(LOCAL_CLUSTER_CONFIG):
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+        start_up = time.perf_counter() - started
+        jourdain.sweep(SERVO, runs[:4], ["load.x:max"], scheduler=client)  # each worker loads the model once
+        for label, solver in variants:
+            figures[(n, label)] = medians([sweep_round("sweep", client, runs, solver) for _ in range(args.repeats)])
         client.close()
-    for cluster in clusters.values():
         cluster.close()
+        print(f"local cluster of {n} worker(s): start-up {start_up:.2f} s (not in the figures below)")
+
+    print(f"machine: {os.cpu_count()} cores; each figure a median of {args.repeats} rounds, each round the serial loop "
+          f"then the sweep, one cluster at a time")
+    for label, _ in variants:
+        one, two = figures[(1, label)], figures[(2, label)]
+        print(f"64 runs of position_servo.json, {label}: serial {two['serial']:.3f} s "
+              f"({1000 * two['serial'] / 64:.1f} ms/run), sweep on 2 workers {two['sweep']:.3f} s; "
+              f"with the 1-worker cluster: serial {one['serial']:.3f} s, sweep {one['sweep']:.3f} s")
+        print(f"  speed-up of 2 workers: {two['serial'] / two['sweep']:.2f} against the serial loop; "
+              f"1 worker: {one['serial'] / one['sweep']:.2f}; 2 workers against 1 worker, each against its own "
+              f"serial loop: {(one['sweep'] / one['serial']) / (two['sweep'] / two['serial']):.2f}")
 
     with tempfile.TemporaryDirectory() as tmp:
         m = medians([per_run_round(32, Path(tmp) / str(k)) for k in range(args.repeats)])
