@@ -441,7 +441,8 @@ LOCAL_CLUSTER_CONFIG = {
     "distributed.scheduler.work-stealing": False,
     # Every process's event loop checks its own health every 20 ms: with five of them
     # (client and scheduler, two nannies, two workers) that took 64 position_servo runs on
-    # two workers from 1.66x to 1.70x the serial loop (tasks of half the fair share).
+    # two workers from 1.66x to 1.70x the serial loop (with tasks of three quarters of the
+    # fair share; ten studies each).
     "distributed.admin.tick.interval": "1s",
 }
 
