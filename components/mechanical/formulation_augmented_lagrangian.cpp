@@ -53,6 +53,7 @@
 #include <limits>
 
 #include "block_cholesky.hpp"
+#include "constraint_tree.hpp"
 #include "formulation.hpp"
 #include "mechanism_jacobian.hpp"
 
@@ -77,6 +78,11 @@ constexpr int kCorrectionIterations = 3;
 // longer halving (the rounding floor of an ill-conditioned L).
 constexpr double kConvergence = 64 * std::numeric_limits<double>::epsilon();
 constexpr double kStall = 1e-13;
+// A tree's direct solve (constraint_tree.hpp) stops refining when its residual is no
+// longer halving and below this, relative to the terms: a thousand times kConvergence,
+// the rounding of the accelerations where a body of small inertia hangs on a long arm
+// (its residual floor 1e-13 of the terms), and far below what a dependent row would leave.
+constexpr double kTreeStall = 1e-11;
 
 // L = W + Φ_qᵀ A Φ_q (2) in 3×3 blocks, one per pair of bodies an equation couples, with
 // its block Cholesky factorization (block_cholesky.hpp: linear in the bodies of a tree).
@@ -165,6 +171,10 @@ struct MetricWork {
 struct AugmentedLagrangianScratch final : FormulationScratch {
   SparseJacobian jacobian;
   MetricWork mass, euclidean;
+  // The accelerations of a mechanism whose constraints form a tree, by one elimination
+  // (constraint_tree.hpp); found on the first evaluation: 1 a tree, -1 not.
+  ConstraintTree tree;
+  int tree_shape = 0;
   // What the last iteration did: its count, and whether it converged (a multipliers'
   // refinement follows only then).
   int iterations = 0;
@@ -186,9 +196,22 @@ class AugmentedLagrangianFormulation final : public Formulation {
   Eigen::VectorXd accelerations(const MechanismEval& me, const Eigen::VectorXd& rhs) const override {
     const int n = me.system.coordinates(), m = me.system.equations();
     AugmentedLagrangianScratch& s = me.ws.scratch<AugmentedLagrangianScratch>(this);
+    s.jacobian.gather(me.system, me.ws.state);
+    Eigen::VectorXd sol(n + m);
+    if (s.tree_shape == 0) s.tree_shape = s.tree.analyze(s.jacobian) ? 1 : -1;
+    if (s.tree_shape > 0) {
+      // A tree: Φ_q has full rank, and one elimination gives what the iteration would
+      // converge to (constraint_tree.hpp); where it cannot, the iteration takes over.
+      MetricWork& work = s.mass;
+      masses(me, work.w, true);
+      if (s.tree.solve(s.jacobian, work.w, rhs.head(n), rhs.tail(m), kConvergence, kTreeStall, work.x, work.lambda)) {
+        sol.head(n) = work.x;
+        sol.tail(m) = work.lambda;
+        return sol;
+      }
+    }
     MetricWork& work = prepared(me, s, /*mass=*/true);
     iterate(s, work, rhs.head(n), rhs.tail(m), kMaxIterations);
-    Eigen::VectorXd sol(n + m);
     sol.head(n) = work.x;
     sol.tail(m) = work.lambda;
     return sol;
@@ -196,6 +219,7 @@ class AugmentedLagrangianFormulation final : public Formulation {
 
   Eigen::VectorXd minimum_norm(const MechanismEval& me, const Eigen::VectorXd& r) const override {
     AugmentedLagrangianScratch& s = me.ws.scratch<AugmentedLagrangianScratch>(this);
+    s.jacobian.gather(me.system, me.ws.state);
     MetricWork& work = prepared(me, s, mass_metric_);
     iterate(s, work, Eigen::VectorXd::Zero(me.system.coordinates()), r, kCorrectionIterations);
     return work.x;
@@ -205,15 +229,19 @@ class AugmentedLagrangianFormulation final : public Formulation {
   std::string redundant_policy() const override { return least_squares_ ? "least_squares" : "error"; }
 
  private:
-  // Φ_q at the evaluated state, W and A for the metric, and L factorized.
+  // W's diagonal: the bodies' masses and inertias, or ones.
+  static void masses(const MechanismEval& me, Eigen::VectorXd& w, bool mass) {
+    const int n = me.system.coordinates();
+    w.resize(n);
+    for (int b = 0; b < n / 3; ++b) w.segment<3>(3 * b) = mass ? me.system.mass(me.model, me.ctx, b) : Vec3::Ones();
+  }
+
+  // W and A for the metric, and L factorized, at the Φ_q last gathered.
   MetricWork& prepared(const MechanismEval& me, AugmentedLagrangianScratch& s, bool mass) const {
-    const MechanismSystem& system = me.system;
-    const int n = system.coordinates(), m = system.equations();
-    s.jacobian.gather(system, me.ws.state);
+    const int m = me.system.equations();
     MetricWork& work = mass ? s.mass : s.euclidean;
     work.L.gather(s.jacobian);
-    work.w.resize(n);
-    for (int b = 0; b < n / 3; ++b) work.w.segment<3>(3 * b) = mass ? system.mass(me.model, me.ctx, b) : Vec3::Ones();
+    masses(me, work.w, mass);
     work.root = work.w.cwiseSqrt();
     // α_i = p / (Φ_q W⁻¹ Φ_qᵀ)_ii.
     work.alpha.resize(m);

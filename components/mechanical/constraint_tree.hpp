@@ -1,0 +1,212 @@
+// The accelerations of a mechanism whose constraints form a tree, solved directly.
+//
+// Group the equations of Φ_q by the pair of bodies they join (or the body they tie to the
+// ground): one node per pair. When these pairs form a forest over the bodies and the
+// ground (no chain of constraints closes a loop; two constraints on one pair, a revolute
+// and its driver, count as one node), each node's rows act on a body that no node nearer
+// the ground touches, so Φ_q has full row rank wherever each node's own rows (at most
+// three) are independent on that body: always, for revolute and prismatic joints and
+// their drivers. There the system (1) of formulation_augmented_lagrangian.cpp,
+//
+//     W x + Φ_qᵀ λ = f,     Φ_q x = b,
+//
+// has a unique solution, and the augmented Lagrangian's iteration, built to stay bounded
+// where Φ_q loses rank, buys nothing: its three or four solves converge to the answer one
+// elimination gives. That elimination is the Schur complement on the multipliers (W is
+// diagonal):
+//
+//     S λ = Φ_q W⁻¹ f − b,   S = Φ_q W⁻¹ Φ_qᵀ,   x = W⁻¹ (f − Φ_qᵀ λ),     (T1)
+//
+// S symmetric positive definite, with a 3×3 block per node (padded with unit diagonals
+// where a node has fewer than three equations) and a block (I, J) wherever nodes I and J
+// share a body: the nodes of a chain form a path, those of a tree a tree of cliques (a
+// body's joints), and BlockCholesky factorizes it along the tree in linear time (Baraff
+// 1996, "Linear-time dynamics using Lagrange multipliers", whose elimination this is).
+// Iterative refinement with the same factor takes out the rounding of S (its condition
+// grows with the chain's length), so that x and λ satisfy (1) to the iteration's own
+// standard; a solve that does not (S not positive definite, or its residual still above
+// that standard after a few refinements: a node's rows dependent at this pose) says so,
+// and the caller falls back to the iteration.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "block_cholesky.hpp"
+#include "mechanism_jacobian.hpp"
+
+namespace jourdain::mechanical {
+
+class ConstraintTree {
+ public:
+  // The elimination and up to three refinements; each refinement divides the residual by
+  // about 1 / (ε cond S) (~1e-5 for a 64-link chain, whose first solve already meets the
+  // standard in two evaluations out of three).
+  static constexpr int kMaxPasses = 4;
+  // The largest ratio of a row's turning to its moving of a body (m r² / I for a point at r
+  // from the centre) that the elimination takes: 3 for a uniform rod at its ends.
+  static constexpr double kMaxLeverage = 16.0;
+
+  // Finds the nodes from Φ_q's pattern; false (and no direct solves) when the equations
+  // do not form a forest of body pairs with at most three equations each.
+  bool analyze(const SparseJacobian& J) {
+    const int bodies = J.cols / 3;
+    equation_node_.assign(J.rows, -1);
+    equation_slot_.assign(J.rows, 0);
+    std::vector<std::pair<int, int>> node_pair;  // (body, body or -1 for the ground), sorted
+    std::vector<int> node_size;
+    parts_.clear();
+    for (int i = 0; i < J.rows; ++i) {
+      std::vector<int> touched;
+      for (int e = J.first[i]; e < J.first[i + 1]; ++e)
+        if (std::find(touched.begin(), touched.end(), J.column[e] / 3) == touched.end())
+          touched.push_back(J.column[e] / 3);
+      if (touched.empty() || touched.size() > 2) return false;
+      std::sort(touched.begin(), touched.end());
+      const std::pair<int, int> pair = touched.size() == 2 ? std::make_pair(touched[0], touched[1])
+                                                           : std::make_pair(touched[0], -1);
+      int node = static_cast<int>(std::find(node_pair.begin(), node_pair.end(), pair) - node_pair.begin());
+      if (node == static_cast<int>(node_pair.size())) {
+        node_pair.push_back(pair);
+        node_size.push_back(0);
+      }
+      if (node_size[node] == 3) return false;  // more than three equations on one pair
+      equation_node_[i] = node;
+      equation_slot_[i] = node_size[node]++;
+      for (int b : touched) parts_.push_back({i, b});
+    }
+    // A forest: no pair joins two bodies already connected (the ground is node `bodies`).
+    std::vector<int> root(bodies + 1);
+    std::iota(root.begin(), root.end(), 0);
+    auto find = [&](int v) {
+      while (root[v] != v) v = root[v] = root[root[v]];
+      return v;
+    };
+    for (const auto& [a, b] : node_pair) {
+      const int ra = find(a), rb = find(b < 0 ? bodies : b);
+      if (ra == rb) return false;
+      root[ra] = rb;
+    }
+    nodes_ = static_cast<int>(node_pair.size());
+    padding_.clear();
+    for (int node = 0; node < nodes_; ++node)
+      for (int slot = node_size[node]; slot < 3; ++slot) padding_.emplace_back(node, slot);
+
+    // S's blocks: two nodes are coupled where they share a body; each pair of parts on one
+    // body adds u_p · W_b⁻¹ u_q into the stored block of their nodes.
+    std::vector<std::pair<int, int>> coupled;
+    for (const Part& p : parts_)
+      for (const Part& q : parts_)
+        if (p.body == q.body && equation_node_[p.equation] < equation_node_[q.equation])
+          coupled.emplace_back(equation_node_[p.equation], equation_node_[q.equation]);
+    cholesky_.analyze(nodes_, coupled);
+    products_.clear();
+    for (size_t p = 0; p < parts_.size(); ++p)
+      for (size_t q = 0; q < parts_.size(); ++q) {
+        if (parts_[p].body != parts_[q].body) continue;
+        const int ep = parts_[p].equation, eq = parts_[q].equation;
+        const int block = cholesky_.block_of(equation_node_[ep], equation_node_[eq]);
+        if (block >= 0)
+          products_.push_back({block, equation_slot_[ep], equation_slot_[eq], static_cast<int>(p), static_cast<int>(q)});
+      }
+    u_.assign(parts_.size(), Vec3::Zero());
+    entry_part_.assign(J.value.size(), -1);
+    for (int i = 0; i < J.rows; ++i)
+      for (int e = J.first[i]; e < J.first[i + 1]; ++e)
+        for (size_t p = 0; p < parts_.size(); ++p)
+          if (parts_[p].equation == i && parts_[p].body == J.column[e] / 3) entry_part_[e] = static_cast<int>(p);
+    g_.resize(3 * nodes_);
+    return true;
+  }
+
+  // (T1) for W = diag(w): x and λ; false when S is not positive definite or the solution
+  // misses (1) by more than `tolerance` times its terms, or `stall` times them where the
+  // refinements stop gaining (the caller then iterates).
+  bool solve(const SparseJacobian& J, const Eigen::VectorXd& w, const Eigen::VectorXd& f, const Eigen::VectorXd& b,
+             double tolerance, double stall, Eigen::VectorXd& x, Eigen::VectorXd& lambda) {
+    std::fill(u_.begin(), u_.end(), Vec3::Zero());
+    for (size_t e = 0; e < J.value.size(); ++e) u_[entry_part_[e]][J.column[e] % 3] += J.value[e];
+    // x = W⁻¹(f − Φ_qᵀλ) rounds each coordinate to ε of the constraint forces on it over
+    // its mass or inertia; on a body whose rows turn it much more readily than they move
+    // it (a point mass on a rod: m r² / I of 1e6), that rounding is far above ε of the
+    // accelerations, and the iteration, whose penalty keeps that direction stiff, is the
+    // accurate way. Such a body sends the evaluation there before any work. (Rows that
+    // only turn a body, an angle driver's, have no lever arm to amplify.)
+    for (size_t p = 0; p < parts_.size(); ++p) {
+      const Vec3& u = u_[p];
+      const Vec3 iw = w.segment<3>(3 * parts_[p].body).cwiseInverse();
+      const double moving = u[0] * u[0] * iw[0] + u[1] * u[1] * iw[1], turning = u[2] * u[2] * iw[2];
+      if (moving > 0.0 && turning > kMaxLeverage * moving) return false;
+    }
+    cholesky_.zero();
+    for (const auto& [node, slot] : padding_) cholesky_.block(cholesky_.block_of(node, node))(slot, slot) = 1.0;
+    for (const Product& pr : products_) {
+      const int body = parts_[pr.p].body;
+      cholesky_.block(pr.block)(pr.row, pr.column) += u_[pr.p].dot(u_[pr.q].cwiseQuotient(w.segment<3>(3 * body)));
+    }
+    if (!cholesky_.factorize()) return false;
+    // λ from S λ = Φ_q W⁻¹ f − b, then x; then refinements S δλ = Φ_q x − b, λ += δλ, until
+    // the residual is down to `tolerance` times the largest term of Φ_q x and of b (the
+    // standard the iteration converges to), a few at most.
+    x = f.cwiseQuotient(w);
+    J.times(x, residual_);
+    residual_ -= b;
+    lambda.setZero(J.rows);
+    double last_missed = std::numeric_limits<double>::infinity();
+    for (int pass = 0; pass < kMaxPasses; ++pass) {
+      scatter(residual_);
+      cholesky_.solve(g_, h_);
+      for (int i = 0; i < J.rows; ++i) lambda[i] += h_[3 * equation_node_[i] + equation_slot_[i]];
+      J.transpose_times(lambda, force_);
+      x = (f - force_).cwiseQuotient(w);
+      J.times(x, residual_);
+      residual_ -= b;
+      double terms = b.lpNorm<Eigen::Infinity>();
+      for (size_t e = 0; e < J.value.size(); ++e) terms = std::max(terms, std::abs(J.value[e] * x[J.column[e]]));
+      const double missed = residual_.lpNorm<Eigen::Infinity>();
+      if (!std::isfinite(missed)) return false;
+      // Met; or no longer halving while already below `stall` times the terms: the
+      // rounding of x itself, which a body of small inertia on a long arm makes larger
+      // than ε of Φ_q x (a point mass of inertia 1e-6 on a 1 m rod: 1e-13 of them).
+      if (missed <= tolerance * terms || (pass > 0 && missed > 0.5 * last_missed && missed <= stall * terms))
+        return true;
+      // A refinement that gains less than a factor 10 will not get there in the passes
+      // left: S is too ill-conditioned here for the elimination, and the iteration, whose
+      // defect form does not lean on S, takes over.
+      if (pass > 0 && missed > 0.1 * last_missed) return false;
+      last_missed = missed;
+    }
+    return false;
+  }
+
+ private:
+  struct Part {
+    int equation, body;
+  };
+  // u_p · W_b⁻¹ u_q adds into element (row, column) of stored block `block`.
+  struct Product {
+    int block, row, column, p, q;
+  };
+  void scatter(const Eigen::VectorXd& r) {
+    g_.setZero();
+    for (int i = 0; i < static_cast<int>(equation_node_.size()); ++i) g_[3 * equation_node_[i] + equation_slot_[i]] = r[i];
+  }
+
+  int nodes_ = 0;
+  std::vector<int> equation_node_, equation_slot_;  // per equation
+  std::vector<std::pair<int, int>> padding_;        // (node, slot) beyond a node's equations
+  std::vector<Part> parts_;                         // (equation, body) pairs
+  std::vector<int> entry_part_;                     // per entry of Φ_q
+  std::vector<Vec3> u_;                             // per part: its row of Φ_q on the body
+  std::vector<Product> products_;
+  BlockCholesky cholesky_;
+  Eigen::VectorXd g_, h_, residual_, force_;
+};
+
+}  // namespace jourdain::mechanical
