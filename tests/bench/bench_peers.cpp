@@ -62,6 +62,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -348,6 +349,19 @@ struct MatchedModel {
   std::vector<Setting> settings;   // grouped by way, each way's from coarse to fine
 };
 
+// Simbody's RK-Merson at each fixed step and each accuracy, as settings of `m`: every
+// Simbody model here has run(t_end, accuracy, step) returning its quantity.
+template <class Model>
+void add_simbody_settings(MatchedModel& m, Model& simbody, double t_end, std::initializer_list<double> steps,
+                          std::initializer_list<double> accuracies) {
+  for (double h : steps)
+    m.settings.push_back({"Simbody RK-Merson", format("step %g ms", h * 1e3),
+                          [&simbody, h, t_end] { return Outcome{simbody.run(t_end, 0.0, h), "", ""}; }});
+  for (double tol : accuracies)
+    m.settings.push_back({"Simbody RK-Merson", format("accuracy %.0e", tol),
+                          [&simbody, tol, t_end] { return Outcome{simbody.run(t_end, tol, 0.0), "", ""}; }});
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? NAN : v[v.size() / 2];
@@ -461,12 +475,7 @@ void pendulum(jourdain::Registry& registry, double t_end, int repeats) {
                             mujoco.model->opt.timestep = h;
                             return mujoco_chain(mujoco, t_end);
                           }});
-  for (double h : {8e-3, 4e-3, 2e-3, 1e-3})
-    m.settings.push_back({"Simbody RK-Merson", format("step %g ms", h * 1e3),
-                          [&simbody, h, t_end] { return Outcome{simbody.run(t_end, 0.0, h), "", ""}; }});
-  for (double tol : {1e-8, 1e-9, 1e-10, 1e-11, 1e-12})
-    m.settings.push_back({"Simbody RK-Merson", format("accuracy %.0e", tol),
-                          [&simbody, tol, t_end] { return Outcome{simbody.run(t_end, tol, 0.0), "", ""}; }});
+  add_simbody_settings(m, simbody, t_end, {8e-3, 4e-3, 2e-3, 1e-3}, {1e-8, 1e-9, 1e-10, 1e-11, 1e-12});
   matched_accuracy(m, repeats);
 }
 
@@ -549,12 +558,7 @@ void four_bar(jourdain::Registry& registry, double t_end, int repeats) {
         {"MuJoCo RK4, solref (2 step, 1), solimp 0.9999", format("step %g ms", h * 1e3), mujoco_run(h, 2.0, mjMAXIMP)});
   auto& simbody = keep.make<bench::SimbodyFourBar>(fb.a, fb.b, fb.c, fb.d, fb.mass_per_length, fb.gravity, p0.theta,
                                                    p0.phi3, p0.phi4);
-  for (double h : {2e-3, 1e-3, 5e-4})
-    m.settings.push_back({"Simbody RK-Merson", format("step %g ms", h * 1e3),
-                          [&simbody, h, t_end] { return Outcome{simbody.run(t_end, 0.0, h), "", ""}; }});
-  for (double tol : {1e-8, 1e-9, 1e-10, 1e-11, 1e-12})
-    m.settings.push_back({"Simbody RK-Merson", format("accuracy %.0e", tol),
-                          [&simbody, tol, t_end] { return Outcome{simbody.run(t_end, tol, 0.0), "", ""}; }});
+  add_simbody_settings(m, simbody, t_end, {2e-3, 1e-3, 5e-4}, {1e-8, 1e-9, 1e-10, 1e-11, 1e-12});
   matched_accuracy(m, repeats);
 }
 
@@ -622,12 +626,7 @@ void slider_crank(jourdain::Registry& registry, int repeats) {
          }});
   auto& simbody = keep.make<bench::SimbodySliderCrank>(sc.r, sc.l, sc.m_crank, sc.m_rod, sc.m_slider, sc.gravity,
                                                        sc.omega, z0.rod_omega);
-  for (double h : {1e-3, 5e-4, 2.5e-4, 1e-4})
-    m.settings.push_back({"Simbody RK-Merson", format("step %g ms", h * 1e3),
-                          [&simbody, h, t_end] { return Outcome{simbody.run(t_end, 0.0, h), "", ""}; }});
-  for (double tol : {1e-8, 1e-9, 1e-10, 1e-12})
-    m.settings.push_back({"Simbody RK-Merson", format("accuracy %.0e", tol),
-                          [&simbody, tol, t_end] { return Outcome{simbody.run(t_end, tol, 0.0), "", ""}; }});
+  add_simbody_settings(m, simbody, t_end, {1e-3, 5e-4, 2.5e-4, 1e-4}, {1e-8, 1e-9, 1e-10, 1e-12});
   matched_accuracy(m, repeats);
 }
 
