@@ -100,10 +100,13 @@ SystemState MechanismSystem::make_state() const {
   return s;
 }
 
-void MechanismSystem::publish_kinematics(const Model& model, Context& ctx) const {
-  for (const auto& b : bodies_) {
-    Eval e = model.view(b.comp, ctx, Eval::Phase::Outputs);
-    b.body->calc_outputs(e);
+void MechanismSystem::publish_kinematics(const Model& model, Context& ctx, SystemState& s) const {
+  s.turn.resize(bodies_.size());
+  for (size_t b = 0; b < bodies_.size(); ++b) {
+    Eval e = model.view(bodies_[b].comp, ctx, Eval::Phase::Outputs);
+    const double theta = bodies_[b].body->position(e)[2];
+    s.turn[b] = {std::cos(theta), std::sin(theta)};
+    bodies_[b].body->publish_kinematics(e, s.turn[b]);
   }
 }
 
@@ -112,11 +115,6 @@ void MechanismSystem::evaluate(const Model& model, Context& ctx, SystemState& s)
   s.phi.resize(m);
   s.phidot.resize(m);
   s.gamma.resize(m);
-  s.turn.resize(bodies_.size());
-  for (size_t b = 0; b < bodies_.size(); ++b) {
-    const double theta = bodies_[b].body->position(model.view(bodies_[b].comp, ctx, Eval::Phase::Outputs))[2];
-    s.turn[b] = {std::cos(theta), std::sin(theta)};
-  }
   for (size_t k = 0; k < constraints_.size(); ++k) {
     const auto& c = constraints_[k];
     Eval e = model.view(c.comp, ctx, Eval::Phase::Outputs);

@@ -57,7 +57,7 @@ struct SystemState {
   std::vector<ConstraintRows> rows;  // per constraint, in point coordinates
   std::vector<Vec3> load;            // per body: applied forces about the mass centre (n/3)
   std::vector<Vec2> arms;            // per constraint port: A(θ)s' of its point (0: ground)
-  std::vector<Vec2> turn;            // per body: (cos θ, sin θ), once per evaluation
+  std::vector<Vec2> turn;            // per body: (cos θ, sin θ), by publish_kinematics
   Eigen::VectorXd phi, phidot, gamma;  // m each: Φ, Φ̇, γ
 };
 
@@ -118,9 +118,11 @@ class MechanismSystem {
   // ---- evaluation at a Context
 
   SystemState make_state() const;
-  // Every body's calc_outputs(): its points' kinematics on its ports.
-  void publish_kinematics(const Model& model, Context& ctx) const;
-  // Rows, Φ, Φ̇ and γ of every constraint at the published kinematics.
+  // Every body's points' kinematics on its ports (Body::publish_kinematics), and its
+  // (cos θ, sin θ) into s.turn, computed once here for the rest of the evaluation.
+  void publish_kinematics(const Model& model, Context& ctx, SystemState& s) const;
+  // Rows, Φ, Φ̇ and γ of every constraint at the kinematics publish_kinematics published
+  // (every evaluation follows one).
   void evaluate(const Model& model, Context& ctx, SystemState& s) const;
 
   // Φ_q in body coordinates, entry by entry: emit(row, column, value) with the row of the
@@ -175,7 +177,7 @@ struct MechanismEval {
   Context& ctx;
   Workspace& ws;
 
-  void publish_kinematics() const { system.publish_kinematics(model, ctx); }
+  void publish_kinematics() const { system.publish_kinematics(model, ctx, ws.state); }
   void evaluate() const { system.evaluate(model, ctx, ws.state); }
 };
 
