@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -55,32 +56,30 @@ class ConstraintTree {
   static constexpr double kMaxLeverage = 16.0;
 
   // Finds the nodes from Φ_q's pattern; false (and no direct solves) when the equations
-  // do not form a forest of body pairs with at most three equations each.
+  // do not form a forest of body pairs with at most three equations each. Linear in the
+  // equations (a body's joints are few).
   bool analyze(const SparseJacobian& J) {
+    parts_.analyze(J);
     const int bodies = J.cols / 3;
     equation_node_.assign(J.rows, -1);
     equation_slot_.assign(J.rows, 0);
-    std::vector<std::pair<int, int>> node_pair;  // (body, body or -1 for the ground), sorted
+    std::map<std::pair<int, int>, int> node_of;  // (body, body or -1 for the ground), sorted
+    std::vector<std::pair<int, int>> node_pair;
     std::vector<int> node_size;
-    parts_.clear();
     for (int i = 0; i < J.rows; ++i) {
-      std::vector<int> touched;
-      for (int e = J.first[i]; e < J.first[i + 1]; ++e)
-        if (std::find(touched.begin(), touched.end(), J.column[e] / 3) == touched.end())
-          touched.push_back(J.column[e] / 3);
-      if (touched.empty() || touched.size() > 2) return false;
-      std::sort(touched.begin(), touched.end());
-      const std::pair<int, int> pair = touched.size() == 2 ? std::make_pair(touched[0], touched[1])
-                                                           : std::make_pair(touched[0], -1);
-      int node = static_cast<int>(std::find(node_pair.begin(), node_pair.end(), pair) - node_pair.begin());
-      if (node == static_cast<int>(node_pair.size())) {
+      const int first = parts_.part_start[i], count = parts_.part_start[i + 1] - first;
+      if (count == 0 || count > 2) return false;
+      const int a = parts_.part_body[first], b = count == 2 ? parts_.part_body[first + 1] : -1;
+      const std::pair<int, int> pair{b < 0 ? a : std::min(a, b), b < 0 ? -1 : std::max(a, b)};
+      const auto [it, added] = node_of.emplace(pair, static_cast<int>(node_pair.size()));
+      if (added) {
         node_pair.push_back(pair);
         node_size.push_back(0);
       }
+      const int node = it->second;
       if (node_size[node] == 3) return false;  // more than three equations on one pair
       equation_node_[i] = node;
       equation_slot_[i] = node_size[node]++;
-      for (int b : touched) parts_.push_back({i, b});
     }
     // A forest: no pair joins two bodies already connected (the ground is node `bodies`).
     std::vector<int> root(bodies + 1);
@@ -101,27 +100,22 @@ class ConstraintTree {
 
     // S's blocks: two nodes are coupled where they share a body; each pair of parts on one
     // body adds u_p · W_b⁻¹ u_q into the stored block of their nodes.
+    std::vector<std::vector<int>> on_body(bodies);
+    for (int p = 0; p < parts_.parts(); ++p) on_body[parts_.part_body[p]].push_back(p);
+    auto node = [&](int part) { return equation_node_[parts_.part_equation[part]]; };
+    auto slot = [&](int part) { return equation_slot_[parts_.part_equation[part]]; };
     std::vector<std::pair<int, int>> coupled;
-    for (const Part& p : parts_)
-      for (const Part& q : parts_)
-        if (p.body == q.body && equation_node_[p.equation] < equation_node_[q.equation])
-          coupled.emplace_back(equation_node_[p.equation], equation_node_[q.equation]);
+    for (const auto& list : on_body)
+      for (int p : list)
+        for (int q : list)
+          if (node(p) < node(q)) coupled.emplace_back(node(p), node(q));
     cholesky_.analyze(nodes_, coupled);
     products_.clear();
-    for (size_t p = 0; p < parts_.size(); ++p)
-      for (size_t q = 0; q < parts_.size(); ++q) {
-        if (parts_[p].body != parts_[q].body) continue;
-        const int ep = parts_[p].equation, eq = parts_[q].equation;
-        const int block = cholesky_.block_of(equation_node_[ep], equation_node_[eq]);
-        if (block >= 0)
-          products_.push_back({block, equation_slot_[ep], equation_slot_[eq], static_cast<int>(p), static_cast<int>(q)});
-      }
-    u_.assign(parts_.size(), Vec3::Zero());
-    entry_part_.assign(J.value.size(), -1);
-    for (int i = 0; i < J.rows; ++i)
-      for (int e = J.first[i]; e < J.first[i + 1]; ++e)
-        for (size_t p = 0; p < parts_.size(); ++p)
-          if (parts_[p].equation == i && parts_[p].body == J.column[e] / 3) entry_part_[e] = static_cast<int>(p);
+    for (const auto& list : on_body)
+      for (int p : list)
+        for (int q : list)
+          if (const int block = cholesky_.block_of(node(p), node(q)); block >= 0)
+            products_.push_back({block, slot(p), slot(q), p, q});
     g_.resize(3 * nodes_);
     return true;
   }
@@ -131,25 +125,25 @@ class ConstraintTree {
   // refinements stop gaining (the caller then iterates).
   bool solve(const SparseJacobian& J, const Eigen::VectorXd& w, const Eigen::VectorXd& f, const Eigen::VectorXd& b,
              double tolerance, double stall, Eigen::VectorXd& x, Eigen::VectorXd& lambda) {
-    std::fill(u_.begin(), u_.end(), Vec3::Zero());
-    for (size_t e = 0; e < J.value.size(); ++e) u_[entry_part_[e]][J.column[e] % 3] += J.value[e];
+    parts_.gather(J);
     // x = W⁻¹(f − Φ_qᵀλ) rounds each coordinate to ε of the constraint forces on it over
     // its mass or inertia; on a body whose rows turn it much more readily than they move
     // it (a point mass on a rod: m r² / I of 1e6), that rounding is far above ε of the
     // accelerations, and the iteration, whose penalty keeps that direction stiff, is the
     // accurate way. Such a body sends the evaluation there before any work. (Rows that
     // only turn a body, an angle driver's, have no lever arm to amplify.)
-    for (size_t p = 0; p < parts_.size(); ++p) {
-      const Vec3& u = u_[p];
-      const Vec3 iw = w.segment<3>(3 * parts_[p].body).cwiseInverse();
+    for (int p = 0; p < parts_.parts(); ++p) {
+      const Vec3& u = parts_.u[p];
+      const Vec3 iw = w.segment<3>(3 * parts_.part_body[p]).cwiseInverse();
       const double moving = u[0] * u[0] * iw[0] + u[1] * u[1] * iw[1], turning = u[2] * u[2] * iw[2];
       if (moving > 0.0 && turning > kMaxLeverage * moving) return false;
     }
     cholesky_.zero();
     for (const auto& [node, slot] : padding_) cholesky_.block(cholesky_.block_of(node, node))(slot, slot) = 1.0;
     for (const Product& pr : products_) {
-      const int body = parts_[pr.p].body;
-      cholesky_.block(pr.block)(pr.row, pr.column) += u_[pr.p].dot(u_[pr.q].cwiseQuotient(w.segment<3>(3 * body)));
+      const int body = parts_.part_body[pr.p];
+      cholesky_.block(pr.block)(pr.row, pr.column) +=
+          parts_.u[pr.p].dot(parts_.u[pr.q].cwiseQuotient(w.segment<3>(3 * body)));
     }
     if (!cholesky_.factorize()) return false;
     // λ from S λ = Φ_q W⁻¹ f − b, then x; then refinements S δλ = Φ_q x − b, λ += δλ, until
@@ -187,9 +181,6 @@ class ConstraintTree {
   }
 
  private:
-  struct Part {
-    int equation, body;
-  };
   // u_p · W_b⁻¹ u_q adds into element (row, column) of stored block `block`.
   struct Product {
     int block, row, column, p, q;
@@ -202,9 +193,7 @@ class ConstraintTree {
   int nodes_ = 0;
   std::vector<int> equation_node_, equation_slot_;  // per equation
   std::vector<std::pair<int, int>> padding_;        // (node, slot) beyond a node's equations
-  std::vector<Part> parts_;                         // (equation, body) pairs
-  std::vector<int> entry_part_;                     // per entry of Φ_q
-  std::vector<Vec3> u_;                             // per part: its row of Φ_q on the body
+  JacobianParts parts_;                             // Φ_q per (equation, body)
   std::vector<Product> products_;
   BlockCholesky cholesky_;
   Eigen::VectorXd g_, h_, residual_, force_;

@@ -96,14 +96,13 @@ class LeadingMatrix {
   // Φ_q's values at this evaluation, by equation and body.
   void gather(const SparseJacobian& J) {
     if (!cholesky_.analyzed()) analyze(J);
-    std::fill(u_.begin(), u_.end(), Vec3::Zero());
-    for (size_t e = 0; e < J.value.size(); ++e) u_[entry_part_[e]][entry_coordinate_[e]] += J.value[e];
+    parts_.gather(J);
   }
   // (Φ_q W⁻¹ Φ_qᵀ)_ii, from the last gather.
   double squared_norm(int i, const Eigen::VectorXd& w) const {
     double sum = 0.0;
-    for (int k = part_start_[i]; k < part_start_[i + 1]; ++k)
-      sum += u_[k].cwiseAbs2().cwiseQuotient(w.segment<3>(3 * part_body_[k])).sum();
+    for (int k = parts_.part_start[i]; k < parts_.part_start[i + 1]; ++k)
+      sum += parts_.u[k].cwiseAbs2().cwiseQuotient(w.segment<3>(3 * parts_.part_body[k])).sum();
     return sum;
   }
   // L from the last gather; false when it is not positive definite (W is not).
@@ -112,7 +111,7 @@ class LeadingMatrix {
     for (int b = 0; b < cholesky_.bodies(); ++b)
       cholesky_.block(cholesky_.block_of(b, b)).diagonal() += w.segment<3>(3 * b);
     for (const Coupling& c : couplings_)
-      cholesky_.block(c.block).noalias() += alpha[c.equation] * u_[c.row_part] * u_[c.column_part].transpose();
+      cholesky_.block(c.block).noalias() += alpha[c.equation] * parts_.u[c.row_part] * parts_.u[c.column_part].transpose();
     return cholesky_.factorize();
   }
   void solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& x) const { cholesky_.solve(rhs, x); }
@@ -123,41 +122,23 @@ class LeadingMatrix {
     int block, equation, row_part, column_part;
   };
   void analyze(const SparseJacobian& J) {
-    // Coordinates come three per body (x, y, θ); an equation's parts are its bodies.
-    part_start_.assign(1, 0);
-    part_body_.clear();
-    entry_part_.resize(J.value.size());
-    entry_coordinate_.resize(J.value.size());
+    parts_.analyze(J);
+    const std::vector<int>& start = parts_.part_start;
+    const std::vector<int>& body = parts_.part_body;
     std::vector<std::pair<int, int>> coupled;
-    for (int i = 0; i < J.rows; ++i) {
-      const int first_part = part_start_.back();
-      for (int e = J.first[i]; e < J.first[i + 1]; ++e) {
-        const int body = J.column[e] / 3;
-        int part = first_part;
-        while (part < static_cast<int>(part_body_.size()) && part_body_[part] != body) ++part;
-        if (part == static_cast<int>(part_body_.size())) part_body_.push_back(body);
-        entry_part_[e] = part;
-        entry_coordinate_[e] = J.column[e] % 3;
-      }
-      part_start_.push_back(static_cast<int>(part_body_.size()));
-      for (int a = first_part; a < part_start_.back(); ++a)
-        for (int b = first_part; b < a; ++b) coupled.emplace_back(part_body_[a], part_body_[b]);
-    }
-    u_.assign(part_body_.size(), Vec3::Zero());
+    for (int i = 0; i < J.rows; ++i)
+      for (int a = start[i]; a < start[i + 1]; ++a)
+        for (int b = start[i]; b < a; ++b) coupled.emplace_back(body[a], body[b]);
     cholesky_.analyze(J.cols / 3, coupled);
     couplings_.clear();
     for (int i = 0; i < J.rows; ++i)
-      for (int a = part_start_[i]; a < part_start_[i + 1]; ++a)
-        for (int b = part_start_[i]; b < part_start_[i + 1]; ++b)
-          if (const int block = cholesky_.block_of(part_body_[a], part_body_[b]); block >= 0)
-            couplings_.push_back({block, i, a, b});
+      for (int a = start[i]; a < start[i + 1]; ++a)
+        for (int b = start[i]; b < start[i + 1]; ++b)
+          if (const int block = cholesky_.block_of(body[a], body[b]); block >= 0) couplings_.push_back({block, i, a, b});
   }
 
   BlockCholesky cholesky_;
-  std::vector<int> part_start_;  // per equation, its first part; then the end
-  std::vector<int> part_body_;   // per part, its body
-  std::vector<int> entry_part_, entry_coordinate_;  // per entry of Φ_q
-  std::vector<Vec3> u_;          // per part, its 3-vector of Φ_q at the last gather
+  JacobianParts parts_;
   std::vector<Coupling> couplings_;
 };
 

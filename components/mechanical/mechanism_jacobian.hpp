@@ -78,6 +78,46 @@ struct SparseJacobian {
   }
 };
 
+// Φ_q's rows as one 3-vector per pair (equation, body), a "part": the unit the block
+// factorizations assemble from (a body's x, y, θ together). Equation i's parts are
+// part_start[i] .. part_start[i + 1], in the order its entries first name their bodies.
+// The pattern is found once per run (analyze); gather then writes the values.
+struct JacobianParts {
+  std::vector<int> part_start;                    // per equation, its first part; then the end
+  std::vector<int> part_body, part_equation;      // per part
+  std::vector<int> entry_part, entry_coordinate;  // per entry of Φ_q
+  std::vector<Vec3> u;                            // per part, at the last gather
+
+  void analyze(const SparseJacobian& J) {
+    part_start.assign(1, 0);
+    part_body.clear();
+    part_equation.clear();
+    entry_part.resize(J.value.size());
+    entry_coordinate.resize(J.value.size());
+    for (int i = 0; i < J.rows; ++i) {
+      const int first_part = part_start.back();
+      for (int e = J.first[i]; e < J.first[i + 1]; ++e) {
+        const int body = J.column[e] / 3;
+        int part = first_part;
+        while (part < static_cast<int>(part_body.size()) && part_body[part] != body) ++part;
+        if (part == static_cast<int>(part_body.size())) {
+          part_body.push_back(body);
+          part_equation.push_back(i);
+        }
+        entry_part[e] = part;
+        entry_coordinate[e] = J.column[e] % 3;
+      }
+      part_start.push_back(static_cast<int>(part_body.size()));
+    }
+    u.assign(part_body.size(), Vec3::Zero());
+  }
+  void gather(const SparseJacobian& J) {
+    std::fill(u.begin(), u.end(), Vec3::Zero());
+    for (size_t e = 0; e < J.value.size(); ++e) u[entry_part[e]][entry_coordinate[e]] += J.value[e];
+  }
+  int parts() const { return static_cast<int>(part_body.size()); }
+};
+
 // A symmetric sparse matrix made of a diagonal and of the products of Φ_q's entries taken
 // two at a time within groups: within an equation for Φ_qᵀAΦ_q (the products land at their
 // columns), within a column for Φ_q W⁻¹ Φ_qᵀ (they land at their equations). Its pattern
