@@ -161,12 +161,12 @@ int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
       run.model.derivatives(run.ctx, t, Eigen::VectorXd());
       dv.setZero();
     } else {
-      run.x = view(y);
-      run.model.derivatives(run.ctx, t, run.x);
-      // CVODE's steps are its own: every value is checked at each evaluation, so that a
-      // NaN is met where it appears (the stages of the explicit methods are checked once
-      // per step: explicit_driver.cpp).
-      run.model.check_finite(run.ctx);
+      // CVODE's steps are its own: the whole evaluation, every value checked, so that a
+      // NaN is met where it appears (the explicit methods' stages are Model::derivatives,
+      // their steps checked whole: explicit_driver.cpp).
+      run.ctx.t = t;
+      run.ctx.x = run.x = view(y);
+      run.model.evaluate(run.ctx);
       dv = run.ctx.xdot;
     }
   });
