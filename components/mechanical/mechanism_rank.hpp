@@ -17,6 +17,7 @@
 
 #include <Eigen/Core>
 
+#include "mechanism_jacobian.hpp"
 #include "mechanism_system.hpp"
 
 namespace jourdain::mechanical {
@@ -25,6 +26,22 @@ class Formulation;
 
 // Rank of J (m × n) at the threshold below (0 for no rows).
 int jacobian_rank(const Eigen::MatrixXd& J);
+// Whether Φ_q has full row rank by its structure. Group the equations by the pair of bodies
+// they join (or the body they tie to the ground), as ConstraintTree does. When the pairs
+// form a forest, root it at the ground (a floating tree at its first body): each pair's
+// equations then act on a body, its child, that only its own equations and those of pairs
+// further out touch. Ordered from the root outwards, Φ_q is block lower-triangular with
+// the equations' parts on their child bodies on the diagonal, and it has full row rank when
+// each of those small blocks (at most 3 × 3) has: the last block's equations are the only
+// ones on its child's columns, and so on inwards. Each block is judged with its rows scaled
+// to their equation's whole row, independent when its smallest singular value is above
+// 1e-6; a block below that, an equation on three bodies, or a loop leave the question to
+// jacobian_rank's factorizations. Linear in the equations.
+bool forest_has_full_row_rank(const SparseJacobian& J);
+// Rank of the system's Φ_q at the pose s holds. Full rank is told cheaply when it is
+// plain: by forest_has_full_row_rank, else by a sparse QR; the dense QR runs only when
+// they leave it in doubt (a redundant joint, a singular pose), and decides.
+int jacobian_rank(const MechanismSystem& system, const SystemState& s);
 // Equations (indices among the m) that depend on the others.
 std::vector<int> dependent_equations(const Eigen::MatrixXd& J);
 

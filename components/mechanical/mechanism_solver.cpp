@@ -369,8 +369,7 @@ class MechanismSolver final : public BlockSolver {
     me.evaluate();
     const int n = system_.coordinates(), m = system_.equations();
     const size_t bodies = system_.bodies().size();
-    const Eigen::MatrixXd J = system_.dense_jacobian(me.ws.state);
-    const int rank = jacobian_rank(J);
+    const int rank = jacobian_rank(system_, me.ws.state);
     std::ostringstream out;
     std::string body_names;
     for (const auto& b : system_.bodies()) body_names += (body_names.empty() ? "" : ", ") + model.components()[b.comp]->name();
@@ -379,7 +378,7 @@ class MechanismSolver final : public BlockSolver {
         << " joints and drivers (" << m << " equations), " << system_.others().size() << " force elements in the loop\n"
         << "  Grübler count: 3 × " << bodies << " − " << m << " = " << n - m << "\n"
         << "  Jacobian rank at the assembled pose: " << rank << " → degrees of freedom: " << n - rank;
-    if (rank < m) out << "; redundant: " << system_.equation_names(dependent_equations(J));
+    if (rank < m) out << "; redundant: " << system_.equation_names(dependent_equations(system_.dense_jacobian(me.ws.state)));
     out << "\n  Formulation: " << formulation_->title()
         << (&serving(Analysis::Dynamic) != formulation_.get() ? " (the accelerations by the KKT system: servo rows)" : "")
         << "; Baumgarte α = " << settings_.alpha

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include <Eigen/Dense>
 
@@ -306,11 +307,11 @@ Model ModelBuilder::build() && {
   for (auto& step : m.schedule_.steps) {
     if (!step.implicit) continue;
     step.tear_positions_by_component.resize(step.components.size());
-    for (size_t k = 0; k < step.tear_outputs.size(); ++k) {
-      int owner = slot_owner[step.tear_outputs[k]];
-      for (size_t ci = 0; ci < step.components.size(); ++ci)
-        if (step.components[ci] == owner) step.tear_positions_by_component[ci].push_back(static_cast<int>(k));
-    }
+    std::unordered_map<int, size_t> position;  // component → its place in the step
+    for (size_t ci = 0; ci < step.components.size(); ++ci) position.emplace(step.components[ci], ci);
+    for (size_t k = 0; k < step.tear_outputs.size(); ++k)
+      if (const auto it = position.find(slot_owner[step.tear_outputs[k]]); it != position.end())
+        step.tear_positions_by_component[it->second].push_back(static_cast<int>(k));
   }
 
   // 4. Zero crossings and recordable variables.

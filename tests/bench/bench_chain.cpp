@@ -255,6 +255,45 @@ double per_link_us(const Measure& m, long n) {
   return 1e6 * m.run_s / static_cast<double>(m.result.stats.rhs_evaluations) / static_cast<double>(n);
 }
 
+// --setup: how the time to load a chain and start its run grows with N. The run is one
+// rk4 step of 1 ms with the library's default formulation, so that it is mostly the
+// mechanism's setup: assembly, the rank analysis of Φ_q, the formulation's analysis of
+// its pattern. Linear in N is the aim (a cubic rank check took 4.6 s at N = 1000).
+int setup_scaling(std::vector<long> sizes, Registry& registry) {
+  if (sizes.empty()) sizes = {500, 1000, 2000, 4000, 8000};
+  ChainOptions opt;
+  opt.method = "rk4";
+  opt.t_end = opt.output_interval = 1e-3;
+  std::printf("Loading (load_netlist_text) and starting (run_netlist: assembly, rank analysis, one rk4 step of 1 ms)\n"
+              "an N-link chain, default formulation; best of 3.\n\n%6s %9s %9s %12s\n",
+              "N", "load s", "run s", "run us/link");
+  std::vector<std::pair<long, double>> runs;
+  for (long n : sizes) {
+    const std::string text = make_chain_netlist(n, opt);
+    double load_s = 1e300, run_s = 1e300;
+    for (int r = 0; r < 3; ++r) {
+      auto t0 = Clock::now();
+      Netlist net = load_netlist_text(text, "bench_chain.json", registry);
+      load_s = std::min(load_s, std::chrono::duration<double>(Clock::now() - t0).count());
+      Measure m;
+      if (!run_once(net, m)) {
+        std::fprintf(stderr, "N = %ld failed: %s\n", n, m.result.failure.c_str());
+        return 1;
+      }
+      run_s = std::min(run_s, m.run_s);
+    }
+    std::printf("%6ld %9.4f %9.4f %12.2f\n", n, load_s, run_s, 1e6 * run_s / static_cast<double>(n));
+    std::fflush(stdout);
+    runs.emplace_back(n, run_s);
+  }
+  if (runs.size() > 1)
+    std::printf("\nGrowth exponent of the run time, N = %ld to %ld: %.2f (1 = linear)\n", runs.front().first,
+                runs.back().first,
+                std::log(runs.back().second / runs.front().second) /
+                    std::log(static_cast<double>(runs.back().first) / static_cast<double>(runs.front().first)));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -264,17 +303,20 @@ int main(int argc, char** argv) {
   double t_end = 10.0;
   bool t_end_given = false;
   int repeats = 0;  // 0: automatic (repeat short runs up to about 1 s per model)
+  bool setup = false;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     if (arg == "--max-n" && a + 1 < argc) max_n = std::atol(argv[++a]);
     else if (arg == "--quick") quick = true;
+    else if (arg == "--setup") setup = true;
     else if (arg == "--t-end" && a + 1 < argc) {
       t_end = std::atof(argv[++a]);
       t_end_given = true;
     } else if (arg == "--repeats" && a + 1 < argc) repeats = std::max(1, std::atoi(argv[++a]));
     else if (arg == "-h" || arg == "--help") {
-      std::printf("usage: %s [N ...] [--max-n K] [--quick] [--t-end T] [--repeats R]\n"
-                  "  default N = 1 2 4 8 16 32 64 128 256, t_end = 10 s; --quick: t_end = 1 s, N <= 32, three runs each\n",
+      std::printf("usage: %s [N ...] [--max-n K] [--quick] [--t-end T] [--repeats R] | --setup [N ...]\n"
+                  "  default N = 1 2 4 8 16 32 64 128 256, t_end = 10 s; --quick: t_end = 1 s, N <= 32, three runs each\n"
+                  "  --setup: load and start chains of N = 500 ... 8000 links (one step), and the growth of that time\n",
                   argv[0]);
       return 0;
     } else {
@@ -287,6 +329,9 @@ int main(int argc, char** argv) {
       sizes.push_back(n);
     }
   }
+  Registry registry;
+  register_builtin_components(registry);
+  if (setup) return setup_scaling(sizes, registry);
   if (sizes.empty()) sizes = {1, 2, 4, 8, 16, 32, 64, 128, 256};
   if (quick) {
     if (!t_end_given) t_end = 1.0;
@@ -299,8 +344,6 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  Registry registry;
-  register_builtin_components(registry);
   registry.set_origin("bench_chain");
   registry.add<PendulumChain>("bench.pendulum_chain", "hand-written N-link pendulum chain (benchmark)");
   registry.set_origin("built-in");

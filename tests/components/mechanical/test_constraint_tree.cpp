@@ -3,6 +3,9 @@
 // (Eigen's full-pivoting LU of [W Φ_qᵀ; Φ_q 0]), on revolute joints between uniform rods:
 // a chain, a branching tree, and a revolute with an angle driver on one pair (three
 // equations, one node); and what it refuses: a closed loop, and a point mass on a rod.
+// Also the rank test built on the same structure (mechanism_rank.hpp,
+// forest_has_full_row_rank) against the dense pivoted QR: it vouches for full rank only
+// where the QR finds it, and leaves redundant joints and loops to the QR.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -13,8 +16,11 @@
 #include <Eigen/LU>
 
 #include "constraint_tree.hpp"
+#include "mechanism_rank.hpp"
 
 using jourdain::mechanical::ConstraintTree;
+using jourdain::mechanical::forest_has_full_row_rank;
+using jourdain::mechanical::jacobian_rank;
 using jourdain::mechanical::SparseJacobian;
 
 namespace {
@@ -167,5 +173,60 @@ TEST_CASE("the tree elimination refuses a closed loop and a point mass on a rod"
     Eigen::VectorXd w(3), x, lambda;
     w << 1.0, 1.0, 1e-6;
     CHECK_FALSE(tree.solve(J, w, Eigen::Vector3d(0, -9.81, 0), Eigen::Vector2d(0, 0), 64 * 2.2e-16, 1e-11, x, lambda));
+  }
+}
+
+TEST_CASE("a forest of independent joints has full row rank by its structure; the rest goes to the dense QR") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> angle(-3.0, 3.0);
+  const Eigen::Vector2d pin{-0.5, 0.0}, tip{0.5, 0.0};
+  auto full_rank = [](const Rows& r) { return jacobian_rank(r.dense()) == static_cast<int>(r.rows.size()); };
+  SUBCASE("a branching tree with angle drivers on some joints, and a floating tree: full rank, as the QR finds") {
+    Rows r;
+    r.bodies = 30;
+    std::vector<double> th(r.bodies);
+    for (double& t : th) t = angle(rng);
+    r.revolute(-1, {0, 0}, 0, pin, th);
+    for (int i = 1; i < 20; ++i) {
+      const int parent = static_cast<int>(rng() % i);
+      r.revolute(parent, tip, i, pin, th);
+      if (i % 3 == 0) r.angle_driver(parent, i);  // on the revolute's pair: one node of three
+    }
+    // Bodies 20..29: a tree with no joint to the ground.
+    for (int i = 21; i < r.bodies; ++i) r.revolute(20 + static_cast<int>(rng() % (i - 20)), tip, i, pin, th);
+    CHECK(forest_has_full_row_rank(r.jacobian()));
+    CHECK(full_rank(r));
+  }
+  SUBCASE("a duplicated revolute (four equations on one pair): left to the QR, which finds it redundant") {
+    Rows r;
+    r.bodies = 2;
+    std::vector<double> th{0.7, -0.4};
+    r.revolute(-1, {0, 0}, 0, pin, th);
+    r.revolute(0, tip, 1, pin, th);
+    r.revolute(0, tip, 1, pin, th);
+    CHECK_FALSE(forest_has_full_row_rank(r.jacobian()));
+    CHECK_FALSE(full_rank(r));
+  }
+  SUBCASE("two angle drivers on one body: three equations on the pair, dependent on the body; redundant") {
+    Rows r;
+    r.bodies = 2;
+    std::vector<double> th{0.7, -0.4};
+    r.revolute(-1, {0, 0}, 0, pin, th);
+    r.angle_driver(-1, 1);
+    r.angle_driver(-1, 1);
+    r.revolute(0, tip, 1, pin, th);
+    CHECK_FALSE(forest_has_full_row_rank(r.jacobian()));
+    CHECK_FALSE(full_rank(r));
+  }
+  SUBCASE("a four-bar: a loop, left to the QR (full rank away from its dead centres)") {
+    Rows r;
+    r.bodies = 3;
+    std::vector<double> th{1.5, 0.2, 1.8};
+    r.revolute(-1, {0, 0}, 0, pin, th);
+    r.revolute(0, tip, 1, pin, th);
+    r.revolute(1, tip, 2, tip, th);
+    r.revolute(-1, {4, 0}, 2, pin, th);
+    CHECK_FALSE(forest_has_full_row_rank(r.jacobian()));
+    CHECK(full_rank(r));
   }
 }
