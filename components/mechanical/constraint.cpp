@@ -159,12 +159,11 @@ void Constraint::calc_outputs(Eval& e) const {
     e.set_residual(multiplier(i), !is_equation(i) ? 0.0
                                   : r.J.dot(acc) + r.c + (dynamic ? 2.0 * s.alpha * phidot + s.beta * s.beta * r.phi : 0.0));
   }
+  // The Newton method's last evaluation is at its solution.
+  report_observables(e, rows, k);
 }
 
-void Constraint::calc_derivatives(Eval& e) const {
-  ConstraintRows rows;
-  PointKinematics k[2];
-  rows_at(e, rows, k);
+void Constraint::report_observables(Eval& e, const ConstraintRows& rows, const PointKinematics (&k)[2]) const {
   Vec3 lambda = Vec3::Zero();
   double worst = 0.0;
   for (int i = 0; i < rows.count; ++i) {

@@ -159,6 +159,7 @@ class MechanismSolver final : public BlockSolver {
         e.set_unknown(c.constraint->multiplier(i), col >= 0 ? sol[n + col] : 0.0);
       }
       c.constraint->publish(e, s.rows[k]);
+      c.constraint->report_observables(e, s.rows[k], s.points[k].k);
     }
     ctx.monitors[monitor_offset_] = s.phi.norm();
     ctx.monitors[monitor_offset_ + 1] = s.phidot.norm();

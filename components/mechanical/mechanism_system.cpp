@@ -95,6 +95,7 @@ std::string MechanismSystem::equation_names(const std::vector<int>& eqs) const {
 SystemState MechanismSystem::make_state() const {
   SystemState s;
   s.rows.resize(constraints_.size());
+  s.points.resize(constraints_.size());
   s.load.resize(bodies_.size());
   s.arms.resize(2 * constraints_.size());
   return s;
@@ -119,8 +120,8 @@ void MechanismSystem::evaluate(const Model& model, Context& ctx, SystemState& s)
     const auto& c = constraints_[k];
     Eval e = model.view(c.comp, ctx, Eval::Phase::Outputs);
     ConstraintRows& rows = s.rows[k];
-    PointKinematics points[2];
-    c.constraint->rows_at(e, rows, points);
+    const PointKinematics (&points)[2] = s.points[k].k;
+    c.constraint->rows_at(e, rows, s.points[k].k);
     Eigen::Matrix<double, 6, 1> vel = Eigen::Matrix<double, 6, 1>::Zero();
     double omega2[2] = {0, 0};
     for (int p = 0; p < c.constraint->port_count(); ++p) {

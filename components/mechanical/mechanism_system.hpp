@@ -53,8 +53,14 @@ struct ConstraintRef {
 };
 
 // What one evaluation makes of the system at (t, q, q̇): n = 3 × bodies, m = equations.
+// The kinematics of a constraint's ports (the second unused with one port).
+struct PortKinematics {
+  PointKinematics k[2];
+};
+
 struct SystemState {
   std::vector<ConstraintRows> rows;  // per constraint, in point coordinates
+  std::vector<PortKinematics> points;  // per constraint, as its rows were evaluated (no accelerations)
   std::vector<Vec3> load;            // per body: applied forces about the mass centre (n/3)
   std::vector<Vec2> arms;            // per constraint port: A(θ)s' of its point (0: ground)
   std::vector<Vec2> turn;            // per body: (cos θ, sin θ), by publish_kinematics

@@ -189,7 +189,6 @@ ConstraintSettings constraint_settings(const World& world);
 class Constraint : public Component {
  public:
   void calc_outputs(Eval& e) const override;
-  void calc_derivatives(Eval& e) const override;
   const BlockSolverFactory* block_solver() const override { return &mechanism_solver_factory(); }
 
   int equation_count() const { return equations_; }
@@ -201,6 +200,11 @@ class Constraint : public Component {
   void rows_at(const Eval& e, ConstraintRows& rows, PointKinematics (&k)[2]) const;
   // Applies −Jᵀλ at its ports, with λ from its unknowns (or zero).
   void publish(Eval& e, const ConstraintRows& rows, bool zero = false) const;
+  // Its observables (violation, reaction, what report() adds) from the rows and port
+  // kinematics it was solved with and the multipliers in its unknowns: called by whoever
+  // solves it, once the multipliers are final (the mechanism solver; calc_outputs on the
+  // general Newton path), so that the rows are not evaluated again for them.
+  void report_observables(Eval& e, const ConstraintRows& rows, const PointKinematics (&k)[2]) const;
   UnknownId multiplier(int i) const { return UnknownId{i}; }
   // Row kinds. An ordinary row is an equation Φ_i = 0 with a reaction −J_iᵀλ_i. A servo
   // row (a driver with "servo": true) is an equation only: the motion it prescribes is
