@@ -80,5 +80,6 @@ nlohmann::json variables_json(const Recorder& recorder);
 std::shared_ptr<const SolverMethod> make_rk4_method();
 std::shared_ptr<const SolverMethod> make_dopri5_method();
 std::shared_ptr<const SolverMethod> make_bdf_method();
+std::shared_ptr<const SolverMethod> make_adams_method();
 
 }  // namespace jourdain::detail

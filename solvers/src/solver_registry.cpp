@@ -41,7 +41,7 @@ void SolverMethod::check_bounds(const SolverSettings&, const InputLocation&) con
 // ---------------------------------------------------------------- SolverRegistry
 
 SolverRegistry::SolverRegistry() {
-  for (auto method : {detail::make_rk4_method(), detail::make_dopri5_method(), detail::make_bdf_method()})
+  for (auto method : {detail::make_rk4_method(), detail::make_dopri5_method(), detail::make_bdf_method(), detail::make_adams_method()})
     add(std::move(method));
 }
 

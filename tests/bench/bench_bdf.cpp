@@ -1,5 +1,5 @@
 // Implicit integration benchmark: CVODE BDF with each of its linear-algebra paths
-// (solvers/src/cvode_bdf.cpp), side by side in one run, on two families of models:
+// (solvers/src/cvode.cpp), side by side in one run, on two families of models:
 //   chain  the N-link pendulum chain of chain_netlist.hpp (a mechanism: 6N states whose
 //          Jacobian is dense, every acceleration depending on every coordinate through
 //          the constraint forces), 10 s, Baumgarte α = β = 10;

@@ -211,7 +211,7 @@ TEST_CASE("bad input: exit code 2 and a message that names the place") {
   }
   SUBCASE("an unknown solver method") {
     std::string m = refused(R"({"components": {"m": {"type": "mechanical1d.mass"}}, "solver": {"method": "bfd"}})");
-    CHECK(m.find("/solver/method: unknown method 'bfd'; registered methods: bdf, dopri5, rk4; did you mean 'bdf'?") !=
+    CHECK(m.find("/solver/method: unknown method 'bfd'; registered methods: adams, bdf, dopri5, rk4; did you mean 'bdf'?") !=
           std::string::npos);
   }
 }
@@ -230,7 +230,7 @@ TEST_CASE("jourdain solvers: the methods and their settings; a key of another me
   CHECK(d["settings"].size() == 11);  // 5 shared + rtol, atol, max_step, initial_step, the two Jacobian thresholds
   CommandResult unknown = cli("solvers rk5");
   CHECK(unknown.exit_code == 2);
-  CHECK(unknown.output.find("unknown method 'rk5'; registered methods: bdf, dopri5, rk4; did you mean 'rk4'?") !=
+  CHECK(unknown.output.find("unknown method 'rk5'; registered methods: adams, bdf, dopri5, rk4; did you mean 'rk4'?") !=
         std::string::npos);
 
   // rtol is dopri5's and bdf's: with rk4 it is ignored, and both check and run say so.
@@ -241,12 +241,12 @@ TEST_CASE("jourdain solvers: the methods and their settings; a key of another me
   CommandResult c = cli("check " + file);
   CAPTURE(c.output);
   CHECK(c.exit_code == 0);
-  CHECK(c.output.find("/solver/rtol: not read by method rk4 (a setting of bdf, dopri5); ignored") != std::string::npos);
+  CHECK(c.output.find("/solver/rtol: not read by method rk4 (a setting of adams, bdf, dopri5); ignored") != std::string::npos);
   CommandResult r = cli("run " + file + " -o " + (dir.path() / "out").string() + " --no-report");
   CHECK(r.exit_code == 0);
   CHECK(r.output.find("not read by method rk4") != std::string::npos);
   auto summary = nlohmann::json::parse(slurp(dir.path() / "out" / "summary.json"));
-  CHECK(summary["warnings"][0] == "/solver/rtol: not read by method rk4 (a setting of bdf, dopri5); ignored");
+  CHECK(summary["warnings"][0] == "/solver/rtol: not read by method rk4 (a setting of adams, bdf, dopri5); ignored");
 }
 
 TEST_CASE("bad input on the command line itself") {

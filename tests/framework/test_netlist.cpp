@@ -230,7 +230,7 @@ TEST_CASE("unknown solver settings are errors") {
   Netlist n = load(std::string(R"({"components": {"m": )") + kMass + R"(}, "solver": {"methd": "rk4"}})");
   CHECK_THROWS_WITH_AS(run_netlist(n, {}), doctest::Contains("/solver/methd"), InputError);
   Netlist n2 = load(std::string(R"({"components": {"m": )") + kMass + R"(}, "solver": {"method": "euler"}})");
-  CHECK_THROWS_WITH_AS(run_netlist(n2, {}), doctest::Contains("unknown method 'euler'; registered methods: bdf, dopri5, rk4"), InputError);
+  CHECK_THROWS_WITH_AS(run_netlist(n2, {}), doctest::Contains("unknown method 'euler'; registered methods: adams, bdf, dopri5, rk4"), InputError);
   Netlist n3 = load(std::string(R"({"components": {"m": )") + kMass + R"(}, "solver": {"t_end": "2 bar"}})");
   CHECK_THROWS_WITH_AS(run_netlist(n3, {}), doctest::Contains("/solver/t_end"), InputError);
   // t_start after the default t_end (1 s) is located at t_start.

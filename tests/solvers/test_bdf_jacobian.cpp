@@ -1,4 +1,4 @@
-// CVODE BDF's three linear-algebra paths (solvers/src/cvode_bdf.cpp) and the Jacobian
+// CVODE BDF's three linear-algebra paths (solvers/src/cvode.cpp) and the Jacobian
 // pattern they rest on (Model::jacobian_pattern): the pattern holds every nonzero of a
 // finite-difference Jacobian; the sparse path (column groups + KLU) and the matrix-free
 // one (GMRES) reach the same solutions as the dense Jacobian, each checked against an

@@ -69,14 +69,14 @@ class CountingObserver final : public Observer {
 
 TEST_CASE("the built-in methods and their schemas") {
   const SolverRegistry solvers;
-  CHECK(solvers.names() == std::vector<std::string>{"bdf", "dopri5", "rk4"});
+  CHECK(solvers.names() == std::vector<std::string>{"adams", "bdf", "dopri5", "rk4"});
   CHECK(solvers.methods_using("step") == std::vector<std::string>{"rk4"});
-  CHECK(solvers.methods_using("rtol") == std::vector<std::string>{"bdf", "dopri5"});
-  CHECK(solvers.methods_using("max_step") == std::vector<std::string>{"bdf", "dopri5"});
+  CHECK(solvers.methods_using("rtol") == std::vector<std::string>{"adams", "bdf", "dopri5"});
+  CHECK(solvers.methods_using("max_step") == std::vector<std::string>{"adams", "bdf", "dopri5"});
   // CVODE locates roots itself: event_tolerance is the explicit methods'.
   CHECK(solvers.methods_using("event_tolerance") == std::vector<std::string>{"dopri5", "rk4"});
   for (const char* shared : {"t_start", "t_end", "output_interval", "max_steps", "max_output_rows"})
-    CHECK(solvers.methods_using(shared) == std::vector<std::string>{"bdf", "dopri5", "rk4"});
+    CHECK(solvers.methods_using(shared) == std::vector<std::string>{"adams", "bdf", "dopri5", "rk4"});
   CHECK(solvers.methods_using("nonsense").empty());
   // A whole schema: the shared settings, then the method's own, with their defaults.
   std::vector<std::string> keys;
@@ -91,16 +91,16 @@ TEST_CASE("the built-in methods and their schemas") {
       rtol_found = true;
       CHECK(s["default"] == 1e-6);
       CHECK(s["range"] == "(0, inf)");
-      CHECK(s["methods"] == json{"bdf", "dopri5"});
+      CHECK(s["methods"] == json{"adams", "bdf", "dopri5"});
     }
   CHECK(rtol_found);
-  CHECK(describe_solvers(solvers)["methods"].size() == 3);
+  CHECK(describe_solvers(solvers)["methods"].size() == 4);
 }
 
 TEST_CASE("the settings parser's messages come from the registry") {
   // An unknown method lists the registered ones, and the closest.
   std::string m = refusal(R"({"method": "dopri"})");
-  CHECK(m.find("net.json: /solver/method: unknown method 'dopri'; registered methods: bdf, dopri5, rk4; did you mean "
+  CHECK(m.find("net.json: /solver/method: unknown method 'dopri'; registered methods: adams, bdf, dopri5, rk4; did you mean "
                "'dopri5'?") != std::string::npos);
   CHECK(refusal(R"({"method": "euler"})").find("did you mean") == std::string::npos);
   CHECK(refusal(R"({"method": 4})").find("/solver/method: expected a string") != std::string::npos);
@@ -117,8 +117,8 @@ TEST_CASE("the settings parser's messages come from the registry") {
   CHECK(s.max_step == 0.0);
   CHECK(s.step == 0.01);
   REQUIRE(warnings.size() == 2);
-  CHECK(warnings[0] == "/solver/max_step: not read by method rk4 (a setting of bdf, dopri5); ignored");
-  CHECK(warnings[1] == "/solver/rtol: not read by method rk4 (a setting of bdf, dopri5); ignored");
+  CHECK(warnings[0] == "/solver/max_step: not read by method rk4 (a setting of adams, bdf, dopri5); ignored");
+  CHECK(warnings[1] == "/solver/rtol: not read by method rk4 (a setting of adams, bdf, dopri5); ignored");
   warnings.clear();
   parse(R"({"method": "bdf", "event_tolerance": 1e-9})", SolverRegistry(), &warnings);
   REQUIRE(warnings.size() == 1);
@@ -213,7 +213,7 @@ TEST_CASE("registration refuses a taken name and schemas that cannot be honoured
             .find("the default 0.5 of 'gain' is refused") != std::string::npos);
   CHECK_THROWS_AS(standard_solver_setting("t_end"), std::invalid_argument);
   CHECK_THROWS_AS(standard_solver_setting("nonsense"), std::invalid_argument);
-  CHECK(solvers.names() == std::vector<std::string>{"bdf", "dopri5", "rk4"});  // nothing was added
+  CHECK(solvers.names() == std::vector<std::string>{"adams", "bdf", "dopri5", "rk4"});  // nothing was added
 }
 
 TEST_CASE("simulate() dispatches through the registry and checks the method's extra settings") {
@@ -246,7 +246,7 @@ TEST_CASE("simulate() dispatches through the registry and checks the method's ex
                        InputError);
   s.extra = json::object();
   s.method = "prob";
-  CHECK_THROWS_WITH_AS(run(s), doctest::Contains("unknown method 'prob'; registered methods: bdf, dopri5, probe, rk4; did "
+  CHECK_THROWS_WITH_AS(run(s), doctest::Contains("unknown method 'prob'; registered methods: adams, bdf, dopri5, probe, rk4; did "
                                                  "you mean 'probe'?"),
                        InputError);
   // The overload without a registry knows the built-in methods only.
@@ -292,11 +292,11 @@ TEST_CASE("the Registry's extension slot: one SolverRegistry per Registry, origi
   a.set_origin("built-in");
   CHECK(sa.origin_of("probe") == "/plugins/probe.so");
   CHECK(solvers(b).find("probe") == nullptr);  // registries share nothing
-  CHECK(solvers(b).names() == std::vector<std::string>{"bdf", "dopri5", "rk4"});
+  CHECK(solvers(b).names() == std::vector<std::string>{"adams", "bdf", "dopri5", "rk4"});
   // A Registry moved keeps its extensions (they are owned on the heap).
   Registry moved = std::move(a);
   CHECK(&solvers(moved) == &sa);
   sa.remove_origin("/plugins/probe.so");
   CHECK(sa.find("probe") == nullptr);
-  CHECK(sa.names() == std::vector<std::string>{"bdf", "dopri5", "rk4"});
+  CHECK(sa.names() == std::vector<std::string>{"adams", "bdf", "dopri5", "rk4"});
 }

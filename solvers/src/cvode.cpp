@@ -1,8 +1,16 @@
-// Stiff integration with SUNDIALS CVODE: variable-order (1–5) BDF, Newton iterations,
-// and CVODE's own root finding for the zero crossings (the successor of the LSODAR family
-// that seed 000 used). Outputs come from CVODE's interpolant (CV_NORMAL at each output time).
+// Integration with SUNDIALS CVODE, two methods sharing one driver, both with CVODE's own
+// root finding for the zero crossings (the successor of the LSODAR family that seed 000
+// used) and outputs from CVODE's interpolant (CV_NORMAL at each output time):
+//   bdf    for stiff models: variable-order (1–5) BDF, Newton iterations;
+//   adams  for smooth non-stiff models at tight tolerances: variable-order (1–12)
+//          Adams–Moulton, its corrector iterated to convergence by fixed-point (functional)
+//          iteration, no Jacobian; about two evaluations per step at orders that let the
+//          steps grow long (Hindmarsh et al. 2005, "SUNDIALS: Suite of nonlinear and
+//          differential/algebraic equation solvers", §2.1). CVODE projects only with BDF:
+//          with adams a model that projects after steps (a mechanism) runs without, and
+//          the run's warnings say so.
 //
-// The Newton iterations solve (I − γJ) δ = r, J = ∂f/∂x, one of three ways (LinearPath):
+// bdf's Newton iterations solve (I − γJ) δ = r, J = ∂f/∂x, one of three ways (LinearPath):
 //   dense   CVODE's dense finite-difference Jacobian (one evaluation of f per state) and
 //           LU: the fastest for small models, O(n) evaluations and O(n³) per Jacobian;
 //   sparse  the model's Jacobian pattern (Model::jacobian_pattern, from its graph), its
@@ -29,6 +37,7 @@
 #include <sunlinsol/sunlinsol_spgmr.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
+#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -249,9 +258,11 @@ struct Handles {
   N_Vector y = nullptr;
   SUNMatrix A = nullptr;
   SUNLinearSolver LS = nullptr;
+  SUNNonlinearSolver NLS = nullptr;
   void* mem = nullptr;
   ~Handles() {
     if (mem) CVodeFree(&mem);
+    if (NLS) SUNNonlinSolFree(NLS);
     if (LS) SUNLinSolFree(LS);
     if (A) SUNMatDestroy(A);
     if (y) N_VDestroy(y);
@@ -259,8 +270,10 @@ struct Handles {
   }
 };
 
-void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
-                     SolverStats& stats) {
+enum class Multistep { Bdf, Adams };
+
+void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer, SolverStats& stats,
+                     Multistep method) {
   CvodeRun run{model, ctx, stats, std::max(1, model.state_count()), model.state_count() == 0, nullptr, "", {}, nullptr, {}};
   OutputClock clock(s);
   Handles h;
@@ -272,32 +285,39 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   auto yv = view(h.y);
   if (run.dummy) yv.setZero();
   else yv = ctx.x;
-  h.mem = CVodeCreate(CV_BDF, h.sun);
+  h.mem = CVodeCreate(method == Multistep::Bdf ? CV_BDF : CV_ADAMS, h.sun);
   if (!h.mem) throw SimulationError(ctx.t, {}, "CVODE could not be created");
   check(CVodeInit(h.mem, rhs, ctx.t, h.y), "init");
   check(CVodeSetUserData(h.mem, &run), "user data");
   check(CVodeSetErrHandlerFn(h.mem, error_handler, &run), "error handler");
   check(CVodeSStolerances(h.mem, s.rtol, s.atol), "tolerances");
   run.mem = h.mem;
-  const long dense_max = s.extra.value("dense_jacobian_max_states", kDenseJacobianMaxStates);
-  const long gmres_min = s.extra.value("gmres_min_states", kGmresMinStates);
-  switch (run.dummy ? LinearPath::Dense : choose_linear_path(model, dense_max, gmres_min, run.columns)) {
-    case LinearPath::Dense:
-      h.A = SUNDenseMatrix(run.n, run.n, h.sun);
-      h.LS = SUNLinSol_Dense(h.y, h.A, h.sun);
-      check(CVodeSetLinearSolver(h.mem, h.LS, h.A), "linear solver");
-      break;
-    case LinearPath::Sparse:
-      h.A = SUNSparseMatrix(run.n, run.n, static_cast<sunindextype>(run.columns.rows.size()), CSC_MAT, h.sun);
-      h.LS = SUNLinSol_KLU(h.y, h.A, h.sun);
-      if (!h.A || !h.LS) throw SimulationError(ctx.t, {}, "CVODE's sparse linear solver (KLU) could not be created");
-      check(CVodeSetLinearSolver(h.mem, h.LS, h.A), "linear solver");
-      check(CVodeSetJacFn(h.mem, sparse_jacobian), "Jacobian");
-      break;
-    case LinearPath::Krylov:
-      h.LS = SUNLinSol_SPGMR(h.y, SUN_PREC_NONE, 0, h.sun);
-      check(CVodeSetLinearSolver(h.mem, h.LS, nullptr), "linear solver");
-      break;
+  if (method == Multistep::Adams) {
+    // Plain functional iteration (no Anderson acceleration): each iteration one evaluation.
+    h.NLS = SUNNonlinSol_FixedPoint(h.y, 0, h.sun);
+    if (!h.NLS) throw SimulationError(ctx.t, {}, "CVODE's fixed-point iteration could not be created");
+    check(CVodeSetNonlinearSolver(h.mem, h.NLS), "nonlinear solver");
+  } else {
+    const long dense_max = s.extra.value("dense_jacobian_max_states", kDenseJacobianMaxStates);
+    const long gmres_min = s.extra.value("gmres_min_states", kGmresMinStates);
+    switch (run.dummy ? LinearPath::Dense : choose_linear_path(model, dense_max, gmres_min, run.columns)) {
+      case LinearPath::Dense:
+        h.A = SUNDenseMatrix(run.n, run.n, h.sun);
+        h.LS = SUNLinSol_Dense(h.y, h.A, h.sun);
+        check(CVodeSetLinearSolver(h.mem, h.LS, h.A), "linear solver");
+        break;
+      case LinearPath::Sparse:
+        h.A = SUNSparseMatrix(run.n, run.n, static_cast<sunindextype>(run.columns.rows.size()), CSC_MAT, h.sun);
+        h.LS = SUNLinSol_KLU(h.y, h.A, h.sun);
+        if (!h.A || !h.LS) throw SimulationError(ctx.t, {}, "CVODE's sparse linear solver (KLU) could not be created");
+        check(CVodeSetLinearSolver(h.mem, h.LS, h.A), "linear solver");
+        check(CVodeSetJacFn(h.mem, sparse_jacobian), "Jacobian");
+        break;
+      case LinearPath::Krylov:
+        h.LS = SUNLinSol_SPGMR(h.y, SUN_PREC_NONE, 0, h.sun);
+        check(CVodeSetLinearSolver(h.mem, h.LS, nullptr), "linear solver");
+        break;
+    }
   }
   if (s.max_step > 0.0) check(CVodeSetMaxStep(h.mem, s.max_step), "max step");
   // Below ten rounding units of the largest time, t + h no longer moves: CVODE would only
@@ -306,7 +326,14 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   check(CVodeSetMinStep(h.mem, 10.0 * DBL_EPSILON * std::max({1.0, std::abs(s.t_start), std::abs(s.t_end)})), "min step");
   if (s.initial_step > 0.0) check(CVodeSetInitStep(h.mem, s.initial_step), "initial step");
   check(CVodeSetStopTime(h.mem, s.t_end), "stop time");
-  if (!run.dummy && model.projects()) check(CVodeSetProjFn(h.mem, project), "projection");
+  // CVODE projects only with BDF (its Adams history would not follow a moved state): adams
+  // leaves the invariants to the model's own stabilization and says so.
+  const bool projecting = !run.dummy && model.projects() && method == Multistep::Bdf;
+  if (projecting) check(CVodeSetProjFn(h.mem, project), "projection");
+  else if (!run.dummy && model.projects())
+    ctx.warnings.emplace_back("adams does not project after steps (CVODE projects only with BDF): the constraints are "
+                           "held by their stabilization alone (Baumgarte gains, world.constraints.alpha and beta); "
+                           "bdf or dopri5 project");
   const int nz = model.zero_crossing_count();
   std::vector<int> directions, found(std::max(nz, 1));
   for (const auto& z : model.zero_crossings())
@@ -333,7 +360,6 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
     ctx.t = t;
     if (!run.dummy) ctx.x = yv;
   };
-  const bool projecting = !run.dummy && model.projects();
   auto emit = [&](double t) {
     set_state(t);
     model.evaluate(ctx);
@@ -398,15 +424,30 @@ class BdfMethod final : public SolverMethod {
                        "sparse one by column groups (KLU) where the model's graph halves the evaluations"},
                       {"gmres_min_states", SolverSetting::Kind::Integer, "", kGmresMinStates, Range::at_least(0),
                        "larger models whose Jacobian is dense (mechanisms) use GMRES, without a matrix, from this "
-                       "many states on (the dense Jacobian below; off by default, about 100 is where GMRES pays)"}}) {}
+                       "many states on (the dense Jacobian below; about 100 is where GMRES starts to pay)"}}) {}
   void integrate(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
                  SolverStats& stats) const override {
-    integrate_cvode(model, ctx, s, observer, stats);
+    integrate_cvode(model, ctx, s, observer, stats, Multistep::Bdf);
+  }
+};
+
+class AdamsMethod final : public SolverMethod {
+ public:
+  AdamsMethod()
+      : SolverMethod("adams",
+                     "SUNDIALS CVODE: variable-order (1-12) Adams-Moulton, fixed-point iteration, no Jacobian; for "
+                     "smooth non-stiff models at tight tolerances (fewer evaluations than dopri5 below rtol ~1e-8)",
+                     {standard_solver_setting("rtol"), standard_solver_setting("atol"), standard_solver_setting("max_step"),
+                      standard_solver_setting("initial_step")}) {}
+  void integrate(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
+                 SolverStats& stats) const override {
+    integrate_cvode(model, ctx, s, observer, stats, Multistep::Adams);
   }
 };
 
 }  // namespace
 
 std::shared_ptr<const SolverMethod> make_bdf_method() { return std::make_shared<BdfMethod>(); }
+std::shared_ptr<const SolverMethod> make_adams_method() { return std::make_shared<AdamsMethod>(); }
 
 }  // namespace jourdain::detail
