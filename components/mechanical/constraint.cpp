@@ -163,7 +163,8 @@ void Constraint::calc_outputs(Eval& e) const {
   report_observables(e, rows, k);
 }
 
-void Constraint::report_observables(Eval& e, const ConstraintRows& rows, const PointKinematics (&k)[2]) const {
+void Constraint::report_observables(Eval& e, const ConstraintRows& rows, const PointKinematics (&k)[2],
+                                    const Vec2* turn) const {
   Vec3 lambda = Vec3::Zero();
   double worst = 0.0;
   for (int i = 0; i < rows.count; ++i) {
@@ -175,7 +176,8 @@ void Constraint::report_observables(Eval& e, const ConstraintRows& rows, const P
     const PortId on = two_ports_ ? b_ : a_;
     const Vec3 f{e.out(on, fx), e.out(on, fy), e.out(on, tz)};
     const PointKinematics& kb = two_ports_ ? k[1] : k[0];
-    const Vec2 local = rotate(-kb.theta, f.head<2>());
+    const Vec2 local = turn ? Vec2{(*turn)[0] * f[0] + (*turn)[1] * f[1], (*turn)[0] * f[1] - (*turn)[1] * f[0]}
+                            : rotate(-kb.theta, f.head<2>());
     e.set_observable(fx_, f[0]);
     e.set_observable(fy_, f[1]);
     e.set_observable(tz_, f[2]);

@@ -123,8 +123,9 @@ class ConstraintTree {
   // (T1) for W = diag(w): x and λ; false when S is not positive definite or the solution
   // misses (1) by more than `tolerance` times its terms, or `stall` times them where the
   // refinements stop gaining (the caller then iterates).
-  bool solve(const SparseJacobian& J, const Eigen::VectorXd& w, const Eigen::VectorXd& f, const Eigen::VectorXd& b,
-             double tolerance, double stall, Eigen::VectorXd& x, Eigen::VectorXd& lambda) {
+  bool solve(const SparseJacobian& J, const Eigen::VectorXd& w, Eigen::Ref<const Eigen::VectorXd> f,
+             Eigen::Ref<const Eigen::VectorXd> b, double tolerance, double stall, Eigen::VectorXd& x,
+             Eigen::VectorXd& lambda) {
     parts_.gather(J);
     // x = W⁻¹(f − Φ_qᵀλ) rounds each coordinate to ε of the constraint forces on it over
     // its mass or inertia; on a body whose rows turn it much more readily than they move

@@ -49,10 +49,11 @@ class Formulation {
   virtual bool follows_singular_configurations() const { return false; }
 
   // With rhs = [Q; b] (n + m: the applied loads, then b = γ − 2αΦ̇ − β²Φ per equation, or
-  // what the analysis puts there) at the evaluated state me.ws.state, returns [q̈; λ]
+  // what the analysis puts there) at the evaluated state me.ws.state, sets sol = [q̈; λ]
   // (n + m, λ laid out by RowInfo::reaction) with the KKT sign: M q̈ + Φ_rᵀλ = Q,
-  // Φ_q q̈ = b. Throws SimulationError naming the constraints when it cannot.
-  virtual Eigen::VectorXd accelerations(const MechanismEval& me, const Eigen::VectorXd& rhs) const = 0;
+  // Φ_q q̈ = b (sol is the caller's, kept between evaluations: no allocation once sized).
+  // Throws SimulationError naming the constraints when it cannot.
+  virtual void accelerations(const MechanismEval& me, const Eigen::VectorXd& rhs, Eigen::VectorXd& sol) const = 0;
 
   // The δ (n) of least norm with Φ_q δ = r (m), in the metric of the settings: Euclidean
   // or the mass (least δᵀMδ). Assembly steps and projections (mechanism_assembly.cpp).

@@ -174,11 +174,11 @@ class AugmentedLagrangianFormulation final : public Formulation {
   bool takes_servo_rows() const override { return false; }
   bool follows_singular_configurations() const override { return true; }
 
-  Eigen::VectorXd accelerations(const MechanismEval& me, const Eigen::VectorXd& rhs) const override {
+  void accelerations(const MechanismEval& me, const Eigen::VectorXd& rhs, Eigen::VectorXd& sol) const override {
     const int n = me.system.coordinates(), m = me.system.equations();
     AugmentedLagrangianScratch& s = me.ws.scratch<AugmentedLagrangianScratch>(this);
     s.jacobian.gather(me.system, me.ws.state);
-    Eigen::VectorXd sol(n + m);
+    sol.resize(n + m);
     if (s.tree_shape == 0) s.tree_shape = s.tree.analyze(s.jacobian) ? 1 : -1;
     if (s.tree_shape > 0) {
       // A tree: Φ_q has full rank, and one elimination gives what the iteration would
@@ -188,14 +188,13 @@ class AugmentedLagrangianFormulation final : public Formulation {
       if (s.tree.solve(s.jacobian, work.w, rhs.head(n), rhs.tail(m), kConvergence, kTreeStall, work.x, work.lambda)) {
         sol.head(n) = work.x;
         sol.tail(m) = work.lambda;
-        return sol;
+        return;
       }
     }
     MetricWork& work = prepared(me, s, /*mass=*/true);
     iterate(s, work, rhs.head(n), rhs.tail(m), kMaxIterations);
     sol.head(n) = work.x;
     sol.tail(m) = work.lambda;
-    return sol;
   }
 
   Eigen::VectorXd minimum_norm(const MechanismEval& me, const Eigen::VectorXd& r) const override {
@@ -240,8 +239,8 @@ class AugmentedLagrangianFormulation final : public Formulation {
 
   // The method of multipliers (3) in defect form from x = 0, λ = 0 (a cold start: the
   // answer depends on the state it is asked at only), into work.x and work.lambda.
-  static void iterate(AugmentedLagrangianScratch& s, MetricWork& work, const Eigen::VectorXd& f, const Eigen::VectorXd& b,
-                      int max_iterations) {
+  static void iterate(AugmentedLagrangianScratch& s, MetricWork& work, Eigen::Ref<const Eigen::VectorXd> f,
+                      Eigen::Ref<const Eigen::VectorXd> b, int max_iterations) {
     const SparseJacobian& J = s.jacobian;
     work.x.setZero(J.cols);
     work.lambda.setZero(J.rows);

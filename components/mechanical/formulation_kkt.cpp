@@ -49,8 +49,8 @@ class KktFormulation final : public Formulation {
 
   std::string title() const override { return "KKT"; }
 
-  Eigen::VectorXd accelerations(const MechanismEval& me, const Eigen::VectorXd& rhs) const override {
-    return solve(me, /*kkt=*/true, /*with_mass=*/true, rhs);
+  void accelerations(const MechanismEval& me, const Eigen::VectorXd& rhs, Eigen::VectorXd& sol) const override {
+    sol = solve(me, /*kkt=*/true, /*with_mass=*/true, rhs);
   }
 
   Eigen::VectorXd minimum_norm(const MechanismEval& me, const Eigen::VectorXd& r) const override {

@@ -56,20 +56,19 @@ class UdwadiaKalabaFormulation final : public Formulation {
   // x lies in the range of Bᵀ, so Bᵀμ = x has an exact solution, and then Φ_qᵀμ = M^{1/2}x
   // = Q_c; the minimum-norm one, μ = (Bᵀ)⁺x, is the minimum-norm multiplier set (the KKT
   // least-squares answer). The KKT sign (M q̈ + Φ_qᵀλ = Q) makes λ = −μ.
-  Eigen::VectorXd accelerations(const MechanismEval& me, const Eigen::VectorXd& rhs) const override {
+  void accelerations(const MechanismEval& me, const Eigen::VectorXd& rhs, Eigen::VectorXd& sol) const override {
     const int n = me.system.coordinates(), m = me.system.equations();
     const Eigen::VectorXd d = me.system.inverse_sqrt_mass(me.model, me.ctx);
-    Eigen::VectorXd sol(n + m);
+    sol.resize(n + m);
     const Eigen::VectorXd a = d.cwiseProduct(d).cwiseProduct(rhs.head(n));  // M⁻¹Q
     if (m == 0) {
       sol.head(n) = a;
-      return sol;
+      return;
     }
     const Eigen::MatrixXd A = me.system.dense_jacobian(me.ws.state), B = A * d.asDiagonal();
     const Eigen::VectorXd x = pseudo_inverse(B).solve(rhs.tail(m) - A * a);
     sol.head(n) = a + d.cwiseProduct(x);
     sol.tail(m) = -pseudo_inverse(B.transpose()).solve(x);
-    return sol;
   }
 
   Eigen::VectorXd minimum_norm(const MechanismEval& me, const Eigen::VectorXd& r) const override {

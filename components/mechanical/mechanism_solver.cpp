@@ -129,14 +129,16 @@ class MechanismSolver final : public BlockSolver {
 
     // rhs = [Q; b]: b = γ − 2αΦ̇ − β²Φ (dynamic), γ (kinematic), 0 (static: at rest).
     const int n = system_.coordinates(), m = system_.equations();
-    Eigen::VectorXd rhs(n + m);
+    Eigen::VectorXd& rhs = s.rhs;
+    rhs.resize(n + m);
     for (size_t b = 0; b < bodies.size(); ++b) rhs.segment<3>(3 * b) = s.load[b];
     for (int i = 0; i < m; ++i) {
       double g = stat ? 0.0 : s.gamma[i];
       if (dynamic) g -= 2.0 * settings_.alpha * s.phidot[i] + settings_.beta * settings_.beta * s.phi[i];
       rhs[n + i] = g;
     }
-    const Eigen::VectorXd sol = serving(ctx.analysis).accelerations(me, rhs);
+    Eigen::VectorXd& sol = s.solution;
+    serving(ctx.analysis).accelerations(me, rhs, sol);
     ctx.algebraic_iterations += 1;
 
     for (size_t b = 0; b < bodies.size(); ++b) {
@@ -159,7 +161,8 @@ class MechanismSolver final : public BlockSolver {
         e.set_unknown(c.constraint->multiplier(i), col >= 0 ? sol[n + col] : 0.0);
       }
       c.constraint->publish(e, s.rows[k]);
-      c.constraint->report_observables(e, s.rows[k], s.points[k].k);
+      const int on = c.ports[c.constraint->port_count() - 1].body;  // the port whose reaction it reports
+      c.constraint->report_observables(e, s.rows[k], s.points[k].k, on >= 0 ? &s.turn[on] : nullptr);
     }
     ctx.monitors[monitor_offset_] = s.phi.norm();
     ctx.monitors[monitor_offset_ + 1] = s.phidot.norm();

@@ -65,6 +65,7 @@ struct SystemState {
   std::vector<Vec2> arms;            // per constraint port: A(θ)s' of its point (0: ground)
   std::vector<Vec2> turn;            // per body: (cos θ, sin θ), by publish_kinematics
   Eigen::VectorXd phi, phidot, gamma;  // m each: Φ, Φ̇, γ
+  Eigen::VectorXd rhs, solution;       // n + m each: the mechanism solver's [Q; b] and [q̈; λ]
 };
 
 // Scratch a part of the solver keeps between evaluations of one run (a formulation's

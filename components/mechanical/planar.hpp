@@ -203,8 +203,10 @@ class Constraint : public Component {
   // Its observables (violation, reaction, what report() adds) from the rows and port
   // kinematics it was solved with and the multipliers in its unknowns: called by whoever
   // solves it, once the multipliers are final (the mechanism solver; calc_outputs on the
-  // general Newton path), so that the rows are not evaluated again for them.
-  void report_observables(Eval& e, const ConstraintRows& rows, const PointKinematics (&k)[2]) const;
+  // general Newton path), so that the rows are not evaluated again for them. `turn`: the
+  // (cos θ, sin θ) of the body whose reaction it reports, when the caller has it.
+  void report_observables(Eval& e, const ConstraintRows& rows, const PointKinematics (&k)[2],
+                          const Vec2* turn = nullptr) const;
   UnknownId multiplier(int i) const { return UnknownId{i}; }
   // Row kinds. An ordinary row is an equation Φ_i = 0 with a reaction −J_iᵀλ_i. A servo
   // row (a driver with "servo": true) is an equation only: the motion it prescribes is
