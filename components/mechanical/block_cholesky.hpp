@@ -19,11 +19,11 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <utility>
 #include <vector>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <Eigen/OrderingMethods>
 #include <Eigen/SparseCore>
@@ -88,9 +88,7 @@ class BlockCholesky {
   // In place; false when the matrix is not positive definite.
   bool factorize() {
     for (int j = 0; j < bodies_; ++j) {
-      Eigen::LLT<Block> diagonal(blocks_[j]);
-      if (diagonal.info() != Eigen::Success) return false;
-      blocks_[j] = diagonal.matrixL();
+      if (!factorize_diagonal(blocks_[j])) return false;
       reciprocal_[j] = blocks_[j].diagonal().cwiseInverse();
       // L(i, j) = A(i, j) L(j, j)⁻ᵀ: each row r of the block solves L(j, j) rᵀ = its own.
       for (int k = column_start_[j]; k < column_start_[j + 1]; ++k)
@@ -173,6 +171,21 @@ class BlockCholesky {
     return position;
   }
 
+  // A diagonal block into its Cholesky factor L (lower; the upper part zeroed), column by
+  // column as Eigen's LLT does it, written out: Eigen's general loop costs several times
+  // the arithmetic at this size. False when a pivot is not positive.
+  static bool factorize_diagonal(Block& a) {
+    const double d0 = a(0, 0);
+    if (!(d0 > 0.0)) return false;
+    const double l00 = std::sqrt(d0), l10 = a(1, 0) / l00, l20 = a(2, 0) / l00;
+    const double d1 = a(1, 1) - l10 * l10;
+    if (!(d1 > 0.0)) return false;
+    const double l11 = std::sqrt(d1), l21 = (a(2, 1) - l20 * l10) / l11;
+    const double d2 = a(2, 2) - (l20 * l20 + l21 * l21);
+    if (!(d2 > 0.0)) return false;
+    a << l00, 0.0, 0.0, l10, l11, 0.0, l20, l21, std::sqrt(d2);
+    return true;
+  }
   // v ← L(j, j)⁻¹ v and v ← L(j, j)⁻ᵀ v: substitution on the 3×3 factor, written out
   // (with its diagonal's reciprocals) because Eigen's general triangular solver costs more
   // than the arithmetic at this size.

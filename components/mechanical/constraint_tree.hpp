@@ -133,9 +133,10 @@ class ConstraintTree {
     // accelerations, and the iteration, whose penalty keeps that direction stiff, is the
     // accurate way. Such a body sends the evaluation there before any work. (Rows that
     // only turn a body, an angle driver's, have no lever arm to amplify.)
+    inverse_w_ = w.cwiseInverse();
     for (int p = 0; p < parts_.parts(); ++p) {
       const Vec3& u = parts_.u[p];
-      const Vec3 iw = w.segment<3>(3 * parts_.part_body[p]).cwiseInverse();
+      const Vec3 iw = inverse_w_.segment<3>(3 * parts_.part_body[p]);
       const double moving = u[0] * u[0] * iw[0] + u[1] * u[1] * iw[1], turning = u[2] * u[2] * iw[2];
       if (moving > 0.0 && turning > kMaxLeverage * moving) return false;
     }
@@ -144,7 +145,7 @@ class ConstraintTree {
     for (const Product& pr : products_) {
       const int body = parts_.part_body[pr.p];
       cholesky_.block(pr.block)(pr.row, pr.column) +=
-          parts_.u[pr.p].dot(parts_.u[pr.q].cwiseQuotient(w.segment<3>(3 * body)));
+          parts_.u[pr.p].dot(parts_.u[pr.q].cwiseProduct(inverse_w_.segment<3>(3 * body)));
     }
     if (!cholesky_.factorize()) return false;
     // λ from S λ = Φ_q W⁻¹ f − b, then x; then refinements S δλ = Φ_q x − b, λ += δλ, until
@@ -161,10 +162,8 @@ class ConstraintTree {
       for (int i = 0; i < J.rows; ++i) lambda[i] += h_[3 * equation_node_[i] + equation_slot_[i]];
       J.transpose_times(lambda, force_);
       x = (f - force_).cwiseQuotient(w);
-      J.times(x, residual_);
+      const double terms = std::max(b.lpNorm<Eigen::Infinity>(), J.times_with_largest_term(x, residual_));
       residual_ -= b;
-      double terms = b.lpNorm<Eigen::Infinity>();
-      for (size_t e = 0; e < J.value.size(); ++e) terms = std::max(terms, std::abs(J.value[e] * x[J.column[e]]));
       const double missed = residual_.lpNorm<Eigen::Infinity>();
       if (!std::isfinite(missed)) return false;
       // Met; or no longer halving while already below `stall` times the terms: the
@@ -197,7 +196,7 @@ class ConstraintTree {
   JacobianParts parts_;                             // Φ_q per (equation, body)
   std::vector<Product> products_;
   BlockCholesky cholesky_;
-  Eigen::VectorXd g_, h_, residual_, force_;
+  Eigen::VectorXd g_, h_, residual_, force_, inverse_w_;
 };
 
 }  // namespace jourdain::mechanical

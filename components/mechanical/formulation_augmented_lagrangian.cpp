@@ -258,7 +258,7 @@ class AugmentedLagrangianFormulation final : public Formulation {
       work.rho = f - work.w.cwiseProduct(work.x) - work.force;
       work.L.solve(work.rho, work.delta);
       work.x += work.delta;
-      J.times(work.x, work.r);
+      const double terms = std::max(b_scale, J.times_with_largest_term(work.x, work.r));
       work.r -= b;
       work.lambda += work.alpha.cwiseProduct(work.r);
       // The sizes the rounding of this iteration is relative to, in the W^{1/2}-scaled
@@ -267,8 +267,6 @@ class AugmentedLagrangianFormulation final : public Formulation {
       const double forces = std::max({applied, work.force.cwiseAbs().cwiseQuotient(work.root).maxCoeff(),
                                       work.x.cwiseAbs().cwiseProduct(work.root).maxCoeff()});
       const double step = work.delta.cwiseAbs().cwiseProduct(work.root).maxCoeff();
-      double terms = b_scale;
-      for (size_t e = 0; e < J.value.size(); ++e) terms = std::max(terms, std::abs(J.value[e] * work.x[J.column[e]]));
       const double residual = work.r.lpNorm<Eigen::Infinity>();
       if (!std::isfinite(step)) break;
       // Converged: the correction and the constraint residual are down to a few rounding

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -70,6 +71,22 @@ struct SparseJacobian {
       for (int k = first[i]; k < first[i + 1]; ++k) sum += value[k] * x[column[k]];
       y[i] = sum;
     }
+  }
+  // The same, and the largest term |Φ_q,ij x_j| of the products: the scale the rounding of
+  // y is relative to (one pass over the entries for both).
+  double times_with_largest_term(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
+    y.resize(rows);
+    double largest = 0.0;
+    for (int i = 0; i < rows; ++i) {
+      double sum = 0.0;
+      for (int k = first[i]; k < first[i + 1]; ++k) {
+        const double term = value[k] * x[column[k]];
+        sum += term;
+        largest = std::max(largest, std::abs(term));
+      }
+      y[i] = sum;
+    }
+    return largest;
   }
   // z = Φ_qᵀ l
   void transpose_times(const Eigen::VectorXd& l, Eigen::VectorXd& z) const {
