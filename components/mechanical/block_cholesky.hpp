@@ -1,7 +1,10 @@
-// Cholesky factorization of a symmetric positive definite matrix made of 3×3 blocks, one
-// block row and column per planar body (x, y, θ): the leading matrix M + Φ_qᵀAΦ_q of the
-// augmented Lagrangian formulation (formulation_augmented_lagrangian.cpp, (2)), whose
-// block (i, j) is nonzero only when a constraint equation involves both bodies i and j.
+// Cholesky factorization of a symmetric positive definite matrix made of square blocks of
+// a fixed size: 3×3, one block row and column per planar body (x, y, θ), for the leading
+// matrix M + Φ_qᵀAΦ_q of the augmented Lagrangian formulation
+// (formulation_augmented_lagrangian.cpp, (2)), whose block (i, j) is nonzero only when a
+// constraint equation involves both bodies i and j; 2×2 or 3×3, one per pair of bodies,
+// for the multipliers' Schur complement of a tree (constraint_tree.hpp), 2×2 where every
+// pair has at most two equations (revolutes), which leaves no padding to carry.
 //
 // Why not a general sparse Cholesky: the blocks are the natural unit. The elimination
 // order and the fill are found once per run on the graph of the bodies: the bodies that
@@ -16,6 +19,7 @@
 //
 // Use: analyze(bodies, coupled pairs) once; then per evaluation zero(), add into the
 // lower triangle's blocks (block(block_of(i, j)), found once), factorize(), solve().
+// ("Bodies" below are the block rows, whatever they stand for.)
 #pragma once
 
 #include <algorithm>
@@ -30,11 +34,13 @@
 
 namespace jourdain::mechanical {
 
-class BlockCholesky {
+template <int Size>
+class BlockCholeskyOf {
  public:
-  using Block = Eigen::Matrix3d;
+  using Block = Eigen::Matrix<double, Size, Size>;
+  using Vector = Eigen::Matrix<double, Size, 1>;
 
-  // `bodies`: the number of 3×3 block rows; `coupled`: the pairs of bodies (i, j) whose
+  // `bodies`: the number of block rows; `coupled`: the pairs of bodies (i, j) whose
   // block may be nonzero (either order; the diagonal blocks are always there).
   void analyze(int bodies, const std::vector<std::pair<int, int>>& coupled) {
     bodies_ = bodies;
@@ -92,8 +98,8 @@ class BlockCholesky {
       reciprocal_[j] = blocks_[j].diagonal().cwiseInverse();
       // L(i, j) = A(i, j) L(j, j)⁻ᵀ: each row r of the block solves L(j, j) rᵀ = its own.
       for (int k = column_start_[j]; k < column_start_[j + 1]; ++k)
-        for (int row = 0; row < 3; ++row) {
-          Eigen::Vector3d r = blocks_[k].row(row).transpose();
+        for (int row = 0; row < Size; ++row) {
+          Vector r = blocks_[k].row(row).transpose();
           forward(j, r);
           blocks_[k].row(row) = r.transpose();
         }
@@ -107,7 +113,7 @@ class BlockCholesky {
 
   // x = A⁻¹ b (x may not alias b).
   void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const {
-    for (int body = 0; body < bodies_; ++body) work_[position_[body]] = b.segment<3>(3 * body);
+    for (int body = 0; body < bodies_; ++body) work_[position_[body]] = b.template segment<Size>(Size * body);
     for (int j = 0; j < bodies_; ++j) {  // L y = P b
       forward(j, work_[j]);
       for (int k = column_start_[j]; k < column_start_[j + 1]; ++k)
@@ -118,8 +124,8 @@ class BlockCholesky {
         work_[j].noalias() -= blocks_[k].transpose() * work_[block_row_[k - bodies_]];
       backward(j, work_[j]);
     }
-    x.resize(3 * bodies_);
-    for (int body = 0; body < bodies_; ++body) x.segment<3>(3 * body) = work_[position_[body]];
+    x.resize(Size * bodies_);
+    for (int body = 0; body < bodies_; ++body) x.template segment<Size>(Size * body) = work_[position_[body]];
   }
 
  private:
@@ -172,38 +178,46 @@ class BlockCholesky {
   }
 
   // A diagonal block into its Cholesky factor L (lower; the upper part zeroed), column by
-  // column as Eigen's LLT does it, written out: Eigen's general loop costs several times
-  // the arithmetic at this size. False when a pivot is not positive.
+  // column as Eigen's LLT does it, in loops of fixed length: Eigen's general loop costs
+  // several times the arithmetic at these sizes. False when a pivot is not positive.
   static bool factorize_diagonal(Block& a) {
-    const double d0 = a(0, 0);
-    if (!(d0 > 0.0)) return false;
-    const double l00 = std::sqrt(d0), l10 = a(1, 0) / l00, l20 = a(2, 0) / l00;
-    const double d1 = a(1, 1) - l10 * l10;
-    if (!(d1 > 0.0)) return false;
-    const double l11 = std::sqrt(d1), l21 = (a(2, 1) - l20 * l10) / l11;
-    const double d2 = a(2, 2) - (l20 * l20 + l21 * l21);
-    if (!(d2 > 0.0)) return false;
-    a << l00, 0.0, 0.0, l10, l11, 0.0, l20, l21, std::sqrt(d2);
+    for (int k = 0; k < Size; ++k) {
+      double squares = 0.0;
+      for (int j = 0; j < k; ++j) squares += a(k, j) * a(k, j);
+      const double pivot = a(k, k) - squares;
+      if (!(pivot > 0.0)) return false;
+      const double l = std::sqrt(pivot);
+      a(k, k) = l;
+      for (int i = k + 1; i < Size; ++i) {
+        double products = 0.0;
+        for (int j = 0; j < k; ++j) products += a(i, j) * a(k, j);
+        a(i, k) = (a(i, k) - products) / l;
+        a(k, i) = 0.0;
+      }
+    }
     return true;
   }
-  // v ← L(j, j)⁻¹ v and v ← L(j, j)⁻ᵀ v: substitution on the 3×3 factor, written out
-  // (with its diagonal's reciprocals) because Eigen's general triangular solver costs more
-  // than the arithmetic at this size.
-  void forward(int j, Eigen::Vector3d& v) const {
+  // v ← L(j, j)⁻¹ v and v ← L(j, j)⁻ᵀ v: substitution on the factor, written out (with
+  // its diagonal's reciprocals) because Eigen's general triangular solver costs more than
+  // the arithmetic at this size.
+  void forward(int j, Vector& v) const {
     const Block& l = blocks_[j];
-    const Eigen::Vector3d& r = reciprocal_[j];
-    v[0] *= r[0];
-    v[1] = (v[1] - l(1, 0) * v[0]) * r[1];
-    v[2] = (v[2] - l(2, 0) * v[0] - l(2, 1) * v[1]) * r[2];
+    const Vector& r = reciprocal_[j];
+    for (int i = 0; i < Size; ++i) {
+      double sum = v[i];
+      for (int k = 0; k < i; ++k) sum -= l(i, k) * v[k];
+      v[i] = sum * r[i];
+    }
   }
-  void backward(int j, Eigen::Vector3d& v) const {
+  void backward(int j, Vector& v) const {
     const Block& l = blocks_[j];
-    const Eigen::Vector3d& r = reciprocal_[j];
-    v[2] *= r[2];
-    v[1] = (v[1] - l(2, 1) * v[2]) * r[1];
-    v[0] = (v[0] - l(1, 0) * v[1] - l(2, 0) * v[2]) * r[0];
+    const Vector& r = reciprocal_[j];
+    for (int i = Size - 1; i >= 0; --i) {
+      double sum = v[i];
+      for (int k = i + 1; k < Size; ++k) sum -= l(k, i) * v[k];
+      v[i] = sum * r[i];
+    }
   }
-
   struct Update {
     int target, left, right;  // blocks: target −= left rightᵀ
   };
@@ -223,10 +237,13 @@ class BlockCholesky {
   // The factor's blocks: the B diagonal ones, then the off-diagonal ones (before
   // factorize(), the matrix's own).
   std::vector<Block> blocks_;
-  std::vector<Eigen::Vector3d> reciprocal_;  // per position, 1 / L(j, j)'s diagonal
+  std::vector<Vector> reciprocal_;  // per position, 1 / L(j, j)'s diagonal
   std::vector<Update> updates_;
   std::vector<int> update_start_;  // per position, its first update; then the end
-  mutable std::vector<Eigen::Vector3d> work_;
+  mutable std::vector<Vector> work_;
 };
+
+// One block per planar body (x, y, θ).
+using BlockCholesky = BlockCholeskyOf<3>;
 
 }  // namespace jourdain::mechanical

@@ -17,8 +17,9 @@
 //
 //     S λ = Φ_q W⁻¹ f − b,   S = Φ_q W⁻¹ Φ_qᵀ,   x = W⁻¹ (f − Φ_qᵀ λ),     (T1)
 //
-// S symmetric positive definite, with a 3×3 block per node (padded with unit diagonals
-// where a node has fewer than three equations) and a block (I, J) wherever nodes I and J
+// S symmetric positive definite, with a block per node, 2×2 when no node has more than two
+// equations (revolutes) and 3×3 otherwise (padded with unit diagonals where a node has
+// fewer equations than that), and a block (I, J) wherever nodes I and J
 // share a body: the nodes of a chain form a path, those of a tree a tree of cliques (a
 // body's joints), and BlockCholesky factorizes it along the tree in linear time (Baraff
 // 1996, "Linear-time dynamics using Lagrange multipliers", whose elimination this is).
@@ -45,6 +46,12 @@
 namespace jourdain::mechanical {
 
 class ConstraintTree {
+  // work(the factor of the width analyze() chose).
+  template <class Work>
+  auto with_factor(Work&& work) {
+    return width_ == 2 ? work(pairs_) : work(triples_);
+  }
+
  public:
   // The elimination and up to five refinements; each divides the residual by about
   // 1 / (ε cond S): a 64-link chain's first solve meets the standard in two evaluations
@@ -94,9 +101,10 @@ class ConstraintTree {
       root[ra] = rb;
     }
     nodes_ = static_cast<int>(node_pair.size());
+    width_ = std::all_of(node_size.begin(), node_size.end(), [](int size) { return size <= 2; }) ? 2 : 3;
     padding_.clear();
     for (int node = 0; node < nodes_; ++node)
-      for (int slot = node_size[node]; slot < 3; ++slot) padding_.emplace_back(node, slot);
+      for (int slot = node_size[node]; slot < width_; ++slot) padding_.emplace_back(node, slot);
 
     // S's blocks: two nodes are coupled where they share a body; each pair of parts on one
     // body adds u_p · W_b⁻¹ u_q into the stored block of their nodes.
@@ -109,14 +117,16 @@ class ConstraintTree {
       for (int p : list)
         for (int q : list)
           if (node(p) < node(q)) coupled.emplace_back(node(p), node(q));
-    cholesky_.analyze(nodes_, coupled);
     products_.clear();
-    for (const auto& list : on_body)
-      for (int p : list)
-        for (int q : list)
-          if (const int block = cholesky_.block_of(node(p), node(q)); block >= 0)
-            products_.push_back({block, slot(p), slot(q), p, q});
-    g_.resize(3 * nodes_);
+    with_factor([&](auto& cholesky) {
+      cholesky.analyze(nodes_, coupled);
+      for (const auto& list : on_body)
+        for (int p : list)
+          for (int q : list)
+            if (const int block = cholesky.block_of(node(p), node(q)); block >= 0)
+              products_.push_back({block, slot(p), slot(q), p, q});
+    });
+    g_.resize(width_ * nodes_);
     return true;
   }
 
@@ -140,14 +150,23 @@ class ConstraintTree {
       const double moving = u[0] * u[0] * iw[0] + u[1] * u[1] * iw[1], turning = u[2] * u[2] * iw[2];
       if (moving > 0.0 && turning > kMaxLeverage * moving) return false;
     }
-    cholesky_.zero();
-    for (const auto& [node, slot] : padding_) cholesky_.block(cholesky_.block_of(node, node))(slot, slot) = 1.0;
+    return with_factor([&](auto& cholesky) { return eliminate(cholesky, J, w, f, b, tolerance, stall, x, lambda); });
+  }
+
+ private:
+  // The rest of solve() with the factor of the width analyze() chose.
+  template <class Cholesky>
+  bool eliminate(Cholesky& cholesky, const SparseJacobian& J, const Eigen::VectorXd& w, Eigen::Ref<const Eigen::VectorXd> f,
+                 Eigen::Ref<const Eigen::VectorXd> b, double tolerance, double stall, Eigen::VectorXd& x,
+                 Eigen::VectorXd& lambda) {
+    cholesky.zero();
+    for (const auto& [node, slot] : padding_) cholesky.block(cholesky.block_of(node, node))(slot, slot) = 1.0;
     for (const Product& pr : products_) {
       const int body = parts_.part_body[pr.p];
-      cholesky_.block(pr.block)(pr.row, pr.column) +=
+      cholesky.block(pr.block)(pr.row, pr.column) +=
           parts_.u[pr.p].dot(parts_.u[pr.q].cwiseProduct(inverse_w_.segment<3>(3 * body)));
     }
-    if (!cholesky_.factorize()) return false;
+    if (!cholesky.factorize()) return false;
     // λ from S λ = Φ_q W⁻¹ f − b, then x; then refinements S δλ = Φ_q x − b, λ += δλ, until
     // the residual is down to `tolerance` times the largest term of Φ_q x and of b (the
     // standard the iteration converges to), a few at most.
@@ -158,8 +177,8 @@ class ConstraintTree {
     double last_missed = std::numeric_limits<double>::infinity();
     for (int pass = 0; pass < kMaxPasses; ++pass) {
       scatter(residual_);
-      cholesky_.solve(g_, h_);
-      for (int i = 0; i < J.rows; ++i) lambda[i] += h_[3 * equation_node_[i] + equation_slot_[i]];
+      cholesky.solve(g_, h_);
+      for (int i = 0; i < J.rows; ++i) lambda[i] += h_[width_ * equation_node_[i] + equation_slot_[i]];
       J.transpose_times(lambda, force_);
       x = (f - force_).cwiseQuotient(w);
       const double terms = std::max(b.lpNorm<Eigen::Infinity>(), J.times_with_largest_term(x, residual_));
@@ -180,22 +199,24 @@ class ConstraintTree {
     return false;
   }
 
- private:
   // u_p · W_b⁻¹ u_q adds into element (row, column) of stored block `block`.
   struct Product {
     int block, row, column, p, q;
   };
   void scatter(const Eigen::VectorXd& r) {
     g_.setZero();
-    for (int i = 0; i < static_cast<int>(equation_node_.size()); ++i) g_[3 * equation_node_[i] + equation_slot_[i]] = r[i];
+    for (int i = 0; i < static_cast<int>(equation_node_.size()); ++i)
+      g_[width_ * equation_node_[i] + equation_slot_[i]] = r[i];
   }
 
   int nodes_ = 0;
+  int width_ = 3;  // the blocks' size: the most equations on one node, 2 or 3
   std::vector<int> equation_node_, equation_slot_;  // per equation
   std::vector<std::pair<int, int>> padding_;        // (node, slot) beyond a node's equations
   JacobianParts parts_;                             // Φ_q per (equation, body)
   std::vector<Product> products_;
-  BlockCholesky cholesky_;
+  BlockCholeskyOf<2> pairs_;
+  BlockCholeskyOf<3> triples_;
   Eigen::VectorXd g_, h_, residual_, force_, inverse_w_;
 };
 
