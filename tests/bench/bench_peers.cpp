@@ -445,13 +445,47 @@ struct Keep {
   }
 };
 
+// Jourdain's drift control as a way's name: Baumgarte's gains and projection after steps.
+struct Variant {
+  std::string name;
+  Constraints k;
+};
+
+const Variant kBaumgarte{", a=b=10", {10, 10, false}};  // the pendulum's and the chain's
+const Variant kProjection{", a=b=10 +projection", {10, 10, true}};
+const Variant kNoStabilization{", a=b=0", {0, 0, false}};
+const Variant kStiffBaumgarte{", a=b=100", {100, 100, false}};
+
+// One Jourdain method's settings for a variant: rk4's steps, or dopri5's or adams's rtols
+// (atol = rtol/100).
+struct JourdainSweep {
+  std::string method;
+  Variant variant;
+  std::vector<double> values;
+};
+
+// The settings of every sweep; `net` gives the netlist of a variant.
+void jourdain_settings(MatchedModel& m, const std::string& prefix, const std::string& column,
+                       const std::vector<JourdainSweep>& sweeps,
+                       const std::function<const jourdain::Netlist&(const Constraints&)>& net) {
+  for (const auto& [method, v, values] : sweeps) {
+    const jourdain::Netlist& n = net(v.k);
+    for (double value : values) {
+      const bool fixed = method == "rk4";
+      const json solver = fixed ? json{{"method", method}, {"step", value}}
+                                : json{{"method", method}, {"rtol", value}, {"atol", value / 100}};
+      m.settings.push_back({"Jourdain " + method + prefix + v.name,
+                            fixed ? format("step %g ms", value * 1e3) : format("rtol %.0e", value),
+                            [&n, solver, column] { return run_jourdain(n, solver, column); }});
+    }
+  }
+}
+
 void pendulum(jourdain::Registry& registry, double t_end, int repeats) {
   Keep keep;
   jourdain::bench::ChainOptions o;
   o.t_end = t_end;
   o.output_interval = t_end / 10;
-  const auto& net = keep.make<jourdain::Netlist>(
-      jourdain::load_netlist_text(jourdain::bench::make_chain_netlist(1, o), "pendulum.json", registry));
   const std::string theta = jourdain::bench::chain_link_name(1) + ".theta";
   auto& mujoco = keep.make<MujocoModel>(mjcf_chain(1, "RK4"));
   auto& simbody = keep.make<bench::SimbodyChain>(1, kLength, kMass, kGravity);
@@ -463,13 +497,21 @@ void pendulum(jourdain::Registry& registry, double t_end, int repeats) {
   m.notes.push_back(format("reference theta = %.12f rad (theta'' = -(3g/2L) cos theta, RK4 at 1e-5 s", m.reference) +
                     format("; its own error, against 2e-5 s, ~%.1e)",
                            std::abs(m.reference - jourdain::bench::rod_pendulum_angle(t_end, 2e-5, kGravity, kLength))));
-  for (double h : {8e-3, 4e-3, 2e-3, 1e-3, 5e-4})
-    m.settings.push_back({"Jourdain rk4", format("step %g ms", h * 1e3),
-                          [&net, h, theta] { return run_jourdain(net, {{"method", "rk4"}, {"step", h}}, theta); }});
-  for (double tol : {1e-8, 1e-9, 1e-10, 1e-11, 1e-12})
-    m.settings.push_back({"Jourdain dopri5", format("rtol %.0e", tol), [&net, tol, theta] {
-                            return run_jourdain(net, {{"method", "dopri5"}, {"rtol", tol}, {"atol", tol / 100}}, theta);
-                          }});
+  jourdain_settings(m, "", theta,
+                    {{"rk4", kBaumgarte, {8e-3, 4e-3, 2e-3, 1e-3, 5e-4}},
+                     {"rk4", kNoStabilization, {8e-3, 4e-3, 2e-3}},
+                     {"dopri5", kBaumgarte, {1e-8, 1e-9, 1e-10, 1e-11, 1e-12}},
+                     {"dopri5", kNoStabilization, {1e-8, 1e-9, 1e-10, 1e-11}},
+                     {"adams", kBaumgarte, {1e-8, 1e-9, 1e-10, 1e-11, 1e-12}},
+                     {"adams", kNoStabilization, {1e-8, 1e-9, 1e-10, 1e-11}}},
+                    [&](const Constraints& k) -> const jourdain::Netlist& {
+                      jourdain::bench::ChainOptions with = o;
+                      with.alpha = k.alpha;
+                      with.beta = k.beta;
+                      with.projection = k.projection;
+                      return keep.make<jourdain::Netlist>(jourdain::load_netlist_text(
+                          jourdain::bench::make_chain_netlist(1, with), "pendulum.json", registry));
+                    });
   for (double h : {8e-3, 4e-3, 2e-3, 1e-3})
     m.settings.push_back({"MuJoCo RK4", format("step %g ms", h * 1e3), [&mujoco, h, t_end] {
                             mujoco.model->opt.timestep = h;
@@ -478,39 +520,6 @@ void pendulum(jourdain::Registry& registry, double t_end, int repeats) {
   add_simbody_settings(m, simbody, t_end, {8e-3, 4e-3, 2e-3, 1e-3}, {1e-8, 1e-9, 1e-10, 1e-11, 1e-12});
   matched_accuracy(m, repeats);
 }
-
-// Jourdain's drift control as a way's name: Baumgarte's gains and projection after steps.
-struct Variant {
-  std::string name;
-  Constraints k;
-};
-
-// The settings of Jourdain's rk4 at `steps` and dopri5 at `rtols` (atol = rtol/100) for
-// each variant; `net` gives the netlist of a variant.
-void jourdain_settings(MatchedModel& m, const std::string& prefix, const std::string& column,
-                       const std::vector<std::pair<Variant, std::vector<double>>>& rk4,
-                       const std::vector<std::pair<Variant, std::vector<double>>>& dopri5,
-                       const std::function<const jourdain::Netlist&(const Constraints&)>& net) {
-  for (const auto& [v, steps] : rk4) {
-    const jourdain::Netlist& n = net(v.k);
-    for (double h : steps)
-      m.settings.push_back({"Jourdain rk4" + prefix + v.name, format("step %g ms", h * 1e3), [&n, h, column] {
-                              return run_jourdain(n, {{"method", "rk4"}, {"step", h}}, column);
-                            }});
-  }
-  for (const auto& [v, rtols] : dopri5) {
-    const jourdain::Netlist& n = net(v.k);
-    for (double tol : rtols)
-      m.settings.push_back({"Jourdain dopri5" + prefix + v.name, format("rtol %.0e", tol), [&n, tol, column] {
-                              return run_jourdain(n, {{"method", "dopri5"}, {"rtol", tol}, {"atol", tol / 100}}, column);
-                            }});
-  }
-}
-
-const Variant kBaumgarte{", a=b=10", {10, 10, false}};  // the pendulum's and the chain's
-const Variant kProjection{", a=b=10 +projection", {10, 10, true}};
-const Variant kNoStabilization{", a=b=0", {0, 0, false}};
-const Variant kStiffBaumgarte{", a=b=100", {100, 100, false}};
 
 void four_bar(jourdain::Registry& registry, double t_end, int repeats) {
   Keep keep;
@@ -533,11 +542,15 @@ void four_bar(jourdain::Registry& registry, double t_end, int repeats) {
                            ref.min_transmission_sine));
   jourdain_settings(
       m, "", "crank.theta",
-      {{kBaumgarte, {2e-3, 1e-3, 5e-4, 2.5e-4}}, {kProjection, {2e-3, 1e-3, 5e-4}}, {kNoStabilization, {2e-3, 1e-3, 5e-4}}},
-      {{kBaumgarte, {1e-8, 1e-9, 1e-10, 1e-11, 1e-12}},
-       {kProjection, {1e-8, 1e-9, 1e-10, 1e-11, 1e-12}},
-       {kNoStabilization, {1e-8, 1e-9, 1e-10, 1e-11}},
-       {kStiffBaumgarte, {1e-7, 1e-8, 1e-9}}},
+      {{"rk4", kBaumgarte, {2e-3, 1e-3, 5e-4, 2.5e-4}},
+       {"rk4", kProjection, {2e-3, 1e-3, 5e-4}},
+       {"rk4", kNoStabilization, {2e-3, 1e-3, 5e-4}},
+       {"dopri5", kBaumgarte, {1e-8, 1e-9, 1e-10, 1e-11, 1e-12}},
+       {"dopri5", kProjection, {1e-8, 1e-9, 1e-10, 1e-11, 1e-12}},
+       {"dopri5", kNoStabilization, {1e-8, 1e-9, 1e-10, 1e-11}},
+       {"dopri5", kStiffBaumgarte, {1e-7, 1e-8, 1e-9}},
+       {"adams", kBaumgarte, {1e-8, 1e-9, 1e-10, 1e-11, 1e-12}},
+       {"adams", kNoStabilization, {1e-8, 1e-9, 1e-10, 1e-11}}},
       [&](const Constraints& k) -> const jourdain::Netlist& {
         return keep.make<jourdain::Netlist>(
             jourdain::load_netlist_text(four_bar_netlist(fb, k, t_end).dump(), "four_bar_peers.json", registry));
@@ -597,12 +610,14 @@ void slider_crank(jourdain::Registry& registry, int repeats) {
   }
   jourdain_settings(
       m, " dynamic", effort,
-      {{kBaumgarte, {1e-3, 5e-4, 2.5e-4, 1e-4}},
-       {kProjection, {4e-3, 2e-3, 1e-3}},
-       {kNoStabilization, {1e-3, 5e-4, 2.5e-4, 1e-4}}},
-      {{kBaumgarte, {1e-6, 1e-7, 1e-8, 1e-10, 1e-12}},
-       {kProjection, {1e-6, 1e-8, 1e-10}},
-       {kNoStabilization, {1e-6, 1e-7, 1e-8, 1e-10}}},
+      {{"rk4", kBaumgarte, {1e-3, 5e-4, 2.5e-4, 1e-4}},
+       {"rk4", kProjection, {4e-3, 2e-3, 1e-3}},
+       {"rk4", kNoStabilization, {1e-3, 5e-4, 2.5e-4, 1e-4}},
+       {"dopri5", kBaumgarte, {1e-6, 1e-7, 1e-8, 1e-10, 1e-12}},
+       {"dopri5", kProjection, {1e-6, 1e-8, 1e-10}},
+       {"dopri5", kNoStabilization, {1e-6, 1e-7, 1e-8, 1e-10}},
+       {"adams", kBaumgarte, {1e-6, 1e-7, 1e-8, 1e-10}},
+       {"adams", kNoStabilization, {1e-6, 1e-7, 1e-8, 1e-10}}},
       [&](const Constraints& k) -> const jourdain::Netlist& {
         return keep.make<jourdain::Netlist>(jourdain::load_netlist_text(slider_crank_netlist(sc, k, false, t_end).dump(),
                                                                         "slider_crank_peers.json", registry));
