@@ -130,6 +130,10 @@ class ConstraintTree {
     return true;
   }
 
+  // After a successful analyze(): the pairs of bodies (nodes) and their blocks' size.
+  int nodes() const { return nodes_; }
+  int block_size() const { return width_; }
+
   // (T1) for W = diag(w): x and λ; false when S is not positive definite or the solution
   // misses (1) by more than `tolerance` times its terms, or `stall` times them where the
   // refinements stop gaining (the caller then iterates).

@@ -47,6 +47,9 @@ class Formulation {
   // configuration on its branch (a run that passes one otherwise ends with an accuracy
   // warning).
   virtual bool follows_singular_configurations() const { return false; }
+  // For `jourdain check`: how it solves this mechanism's accelerations, when that depends
+  // on the mechanism (me evaluated at its pose); empty otherwise.
+  virtual std::string solution_path(const MechanismEval& /*me*/) const { return ""; }
 
   // With rhs = [Q; b] (n + m: the applied loads, then b = γ − 2αΦ̇ − β²Φ per equation, or
   // what the analysis puts there) at the evaluated state me.ws.state, sets sol = [q̈; λ]

@@ -174,6 +174,22 @@ class AugmentedLagrangianFormulation final : public Formulation {
   bool takes_servo_rows() const override { return false; }
   bool follows_singular_configurations() const override { return true; }
 
+  std::string solution_path(const MechanismEval& me) const override {
+    SparseJacobian J;
+    J.gather(me.system, me.ws.state);
+    ConstraintTree tree;
+    if (J.rows == 0) return "no constraints: q̈ = M⁻¹Q";
+    if (!tree.analyze(J))
+      return "accelerations by the multipliers' iteration (the constraints close loops, or join more than two "
+             "bodies, or put more than three equations on a pair)";
+    const int size = tree.block_size();
+    const int pairs = tree.nodes();
+    return "accelerations by one elimination along the tree (" + std::to_string(pairs) +
+           (pairs == 1 ? " pair of bodies, " : " pairs of bodies, ") +
+           std::to_string(size) + "×" + std::to_string(size) +
+           " blocks), the iteration where it cannot (a point mass on a long arm, a refinement that stalls)";
+  }
+
   void accelerations(const MechanismEval& me, const Eigen::VectorXd& rhs, Eigen::VectorXd& sol) const override {
     const int n = me.system.coordinates(), m = me.system.equations();
     AugmentedLagrangianScratch& s = me.ws.scratch<AugmentedLagrangianScratch>(this);

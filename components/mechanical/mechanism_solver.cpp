@@ -383,8 +383,10 @@ class MechanismSolver final : public BlockSolver {
         << "  Grübler count: 3 × " << bodies << " − " << m << " = " << n - m << "\n"
         << "  Jacobian rank at the assembled pose: " << rank << " → degrees of freedom: " << n - rank;
     if (rank < m) out << "; redundant: " << system_.equation_names(dependent_equations(system_.dense_jacobian(me.ws.state)));
+    const std::string path = serving(Analysis::Dynamic).solution_path(me);
     out << "\n  Formulation: " << formulation_->title()
         << (&serving(Analysis::Dynamic) != formulation_.get() ? " (the accelerations by the KKT system: servo rows)" : "")
+        << (path.empty() ? "" : "; " + path)
         << "; Baumgarte α = " << settings_.alpha
         << ", β = " << settings_.beta << "; projection after steps: " << (settings_.projection ? "on" : "off")
         << " (metric: " << settings_.projection_metric << "); redundant constraints: "

@@ -294,3 +294,23 @@ TEST_CASE("world.constraints.formulation and projection_metric are checked; serv
   doc["world"]["constraints"]["formulation"] = "udwadia_kalaba";
   CHECK_THROWS_WITH_AS(run(doc.dump()), doctest::Contains("'hold'"), InputError);
 }
+
+TEST_CASE("jourdain check says how the default formulation solves: along the tree for an arm, iterating for a loop") {
+  auto path_of = [](const std::string& name) {
+    Netlist net = load(read_netlist(name).dump());
+    Context ctx = net.model.make_context(0.0);
+    net.model.initialize(ctx);
+    return net.model.describe_blocks(ctx);
+  };
+  // The cantilever: a chain of revolutes (two equations per pair of bodies); the flexible
+  // spin-up: a chain whose first joint is driven (three on that pair).
+  const std::string chain = path_of("cantilever"), driven = path_of("flexible_spinup");
+  CAPTURE(chain);
+  CAPTURE(driven);
+  CHECK(chain.find("one elimination along the tree (10 pairs of bodies, 2×2 blocks)") != std::string::npos);
+  CHECK(driven.find("one elimination along the tree (11 pairs of bodies, 3×3 blocks)") != std::string::npos);
+  // The four-bar closes a loop through the ground.
+  const std::string loop = path_of("four_bar");
+  CAPTURE(loop);
+  CHECK(loop.find("accelerations by the multipliers' iteration (the constraints close loops") != std::string::npos);
+}
