@@ -36,8 +36,8 @@
 //                 1e16 kg started at 1 m/s, since MuJoCo has no time-dependent constraint,
 //                 the torque that equality's force; Simbody: forward dynamics,
 //                 Motion::Steady on the crank's Pin, the torque its motion force.
-// Jourdain is tried with rk4 at several steps and dopri5 at several rtols (atol =
-// rtol/100), with Baumgarte α = β = 10 (the chain's and the pendulum's), with projection
+// Jourdain is tried with rk4 at several steps and dopri5 and adams at several rtols (atol
+// = rtol/100), with Baumgarte α = β = 10 (the chain's and the pendulum's), with projection
 // after steps, and with α = β = 0 and 100; MuJoCo with its default solref/solimp and with
 // the stiffest its safety check accepts (timeconst twice the step, impedance 0.9999).
 //
