@@ -110,28 +110,48 @@ double compare(const Rows& r, const Eigen::VectorXd& w, std::mt19937& rng) {
                   (lambda - sol.tail(m)).lpNorm<Eigen::Infinity>() / sol.tail(m).lpNorm<Eigen::Infinity>());
 }
 
+// The rods' ends in their frames.
+const Eigen::Vector2d kPin{-0.5, 0.0}, kTip{0.5, 0.0};
+
+// `bodies` rods at random angles in (−3, 3), the first pinned to the ground at the origin;
+// the angles, for the joints still to add.
+std::pair<Rows, std::vector<double>> pinned_rods(int bodies, std::mt19937& rng) {
+  std::uniform_real_distribution<double> angle(-3.0, 3.0);
+  Rows r;
+  r.bodies = bodies;
+  std::vector<double> th(bodies);
+  for (double& t : th) t = angle(rng);
+  r.revolute(-1, {0, 0}, 0, kPin, th);
+  return {r, th};
+}
+
+// Three rods joined in a loop through the ground (pivots 4 apart): the last joint closes
+// it. Only the pattern and the rank matter here, not whether the pose closes.
+Rows four_bar() {
+  const Eigen::Vector2d pin = kPin, tip = kTip;
+  Rows r;
+  r.bodies = 3;
+  std::vector<double> th{1.5, 0.2, 1.8};
+  r.revolute(-1, {0, 0}, 0, pin, th);
+  r.revolute(0, tip, 1, pin, th);
+  r.revolute(1, tip, 2, tip, th);
+  r.revolute(-1, {4, 0}, 2, pin, th);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("a tree's accelerations by one elimination equal the dense KKT solution") {
   std::mt19937 rng(7);
-  std::uniform_real_distribution<double> angle(-3.0, 3.0);
-  const Eigen::Vector2d pin{-0.5, 0.0}, tip{0.5, 0.0};
+  const Eigen::Vector2d pin = kPin, tip = kTip;
   // The dense LU's own rounding on these systems is ~1e-14 (condition 1e2–1e4).
   SUBCASE("a chain of 40 rods") {
-    Rows r;
-    r.bodies = 40;
-    std::vector<double> th(r.bodies);
-    for (double& t : th) t = angle(rng);
-    r.revolute(-1, {0, 0}, 0, pin, th);
+    auto [r, th] = pinned_rods(40, rng);
     for (int i = 1; i < r.bodies; ++i) r.revolute(i - 1, tip, i, pin, th);
     CHECK(compare(r, rod_masses(r.bodies), rng) < 1e-12);
   }
   SUBCASE("a branching tree, each rod hung from a random earlier one") {
-    Rows r;
-    r.bodies = 25;
-    std::vector<double> th(r.bodies);
-    for (double& t : th) t = angle(rng);
-    r.revolute(-1, {0, 0}, 0, pin, th);
+    auto [r, th] = pinned_rods(25, rng);
     for (int i = 1; i < r.bodies; ++i) r.revolute(static_cast<int>(rng() % i), tip, i, pin, th);
     CHECK(compare(r, rod_masses(r.bodies), rng) < 1e-12);
   }
@@ -149,16 +169,8 @@ TEST_CASE("a tree's accelerations by one elimination equal the dense KKT solutio
 }
 
 TEST_CASE("the tree elimination refuses a closed loop and a point mass on a rod") {
-  const Eigen::Vector2d pin{-0.5, 0.0}, tip{0.5, 0.0};
   SUBCASE("a four-bar: the last joint closes a loop through the ground") {
-    Rows r;
-    r.bodies = 3;
-    std::vector<double> th{1.5, 0.2, 1.8};
-    r.revolute(-1, {0, 0}, 0, pin, th);
-    r.revolute(0, tip, 1, pin, th);
-    r.revolute(1, tip, 2, tip, th);
-    r.revolute(-1, {4, 0}, 2, pin, th);
-    SparseJacobian J = r.jacobian();
+    SparseJacobian J = four_bar().jacobian();
     ConstraintTree tree;
     CHECK_FALSE(tree.analyze(J));
   }
@@ -178,15 +190,10 @@ TEST_CASE("the tree elimination refuses a closed loop and a point mass on a rod"
 
 TEST_CASE("a forest of independent joints has full row rank by its structure; the rest goes to the dense QR") {
   std::mt19937 rng(11);
-  std::uniform_real_distribution<double> angle(-3.0, 3.0);
-  const Eigen::Vector2d pin{-0.5, 0.0}, tip{0.5, 0.0};
+  const Eigen::Vector2d pin = kPin, tip = kTip;
   auto full_rank = [](const Rows& r) { return jacobian_rank(r.dense()) == static_cast<int>(r.rows.size()); };
   SUBCASE("a branching tree with angle drivers on some joints, and a floating tree: full rank, as the QR finds") {
-    Rows r;
-    r.bodies = 30;
-    std::vector<double> th(r.bodies);
-    for (double& t : th) t = angle(rng);
-    r.revolute(-1, {0, 0}, 0, pin, th);
+    auto [r, th] = pinned_rods(30, rng);
     for (int i = 1; i < 20; ++i) {
       const int parent = static_cast<int>(rng() % i);
       r.revolute(parent, tip, i, pin, th);
@@ -197,35 +204,26 @@ TEST_CASE("a forest of independent joints has full row rank by its structure; th
     CHECK(forest_has_full_row_rank(r.jacobian()));
     CHECK(full_rank(r));
   }
-  SUBCASE("a duplicated revolute (four equations on one pair): left to the QR, which finds it redundant") {
-    Rows r;
-    r.bodies = 2;
-    std::vector<double> th{0.7, -0.4};
-    r.revolute(-1, {0, 0}, 0, pin, th);
-    r.revolute(0, tip, 1, pin, th);
-    r.revolute(0, tip, 1, pin, th);
-    CHECK_FALSE(forest_has_full_row_rank(r.jacobian()));
-    CHECK_FALSE(full_rank(r));
-  }
-  SUBCASE("two angle drivers on one body: three equations on the pair, dependent on the body; redundant") {
-    Rows r;
-    r.bodies = 2;
-    std::vector<double> th{0.7, -0.4};
-    r.revolute(-1, {0, 0}, 0, pin, th);
-    r.angle_driver(-1, 1);
-    r.angle_driver(-1, 1);
-    r.revolute(0, tip, 1, pin, th);
-    CHECK_FALSE(forest_has_full_row_rank(r.jacobian()));
-    CHECK_FALSE(full_rank(r));
+  SUBCASE("redundant joints on two rods: left to the QR, which finds them redundant") {
+    const std::vector<double> th{0.7, -0.4};
+    Rows duplicated, drivers;
+    duplicated.bodies = drivers.bodies = 2;
+    // A revolute twice: four equations on one pair.
+    duplicated.revolute(-1, {0, 0}, 0, pin, th);
+    duplicated.revolute(0, tip, 1, pin, th);
+    duplicated.revolute(0, tip, 1, pin, th);
+    // Two angle drivers on one body: two equations on the pair, dependent on the body.
+    drivers.revolute(-1, {0, 0}, 0, pin, th);
+    drivers.angle_driver(-1, 1);
+    drivers.angle_driver(-1, 1);
+    drivers.revolute(0, tip, 1, pin, th);
+    for (const Rows* r : {&duplicated, &drivers}) {
+      CHECK_FALSE(forest_has_full_row_rank(r->jacobian()));
+      CHECK_FALSE(full_rank(*r));
+    }
   }
   SUBCASE("a four-bar: a loop, left to the QR (full rank away from its dead centres)") {
-    Rows r;
-    r.bodies = 3;
-    std::vector<double> th{1.5, 0.2, 1.8};
-    r.revolute(-1, {0, 0}, 0, pin, th);
-    r.revolute(0, tip, 1, pin, th);
-    r.revolute(1, tip, 2, tip, th);
-    r.revolute(-1, {4, 0}, 2, pin, th);
+    const Rows r = four_bar();
     CHECK_FALSE(forest_has_full_row_rank(r.jacobian()));
     CHECK(full_rank(r));
   }
