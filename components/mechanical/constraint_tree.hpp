@@ -126,7 +126,7 @@ class ConstraintTree {
             if (const int block = cholesky.block_of(node(p), node(q)); block >= 0)
               products_.push_back({block, slot(p), slot(q), p, q});
     });
-    g_.resize(width_ * nodes_);
+    g_.setZero(width_ * nodes_);  // its padding stays zero
     return true;
   }
 
@@ -175,9 +175,9 @@ class ConstraintTree {
     // the residual is down to `tolerance` times the largest term of Φ_q x and of b (the
     // standard the iteration converges to), a few at most.
     x = f.cwiseQuotient(w);
-    J.times(x, residual_);
-    residual_ -= b;
+    J.residual(x, b, residual_);
     lambda.setZero(J.rows);
+    const double b_scale = b.lpNorm<Eigen::Infinity>();
     double last_missed = std::numeric_limits<double>::infinity();
     for (int pass = 0; pass < kMaxPasses; ++pass) {
       scatter(residual_);
@@ -185,9 +185,8 @@ class ConstraintTree {
       for (int i = 0; i < J.rows; ++i) lambda[i] += h_[width_ * equation_node_[i] + equation_slot_[i]];
       J.transpose_times(lambda, force_);
       x = (f - force_).cwiseQuotient(w);
-      const double terms = std::max(b.lpNorm<Eigen::Infinity>(), J.times_with_largest_term(x, residual_));
-      residual_ -= b;
-      const double missed = residual_.lpNorm<Eigen::Infinity>();
+      const SparseJacobian::Residual r = J.residual(x, b, residual_);
+      const double terms = std::max(b_scale, r.largest_term), missed = r.largest;
       if (!std::isfinite(missed)) return false;
       // Met; or no longer halving while already below `stall` times the terms: the
       // rounding of x itself, which a body of small inertia on a long arm makes larger
@@ -208,7 +207,6 @@ class ConstraintTree {
     int block, row, column, p, q;
   };
   void scatter(const Eigen::VectorXd& r) {
-    g_.setZero();
     for (int i = 0; i < static_cast<int>(equation_node_.size()); ++i)
       g_[width_ * equation_node_[i] + equation_slot_[i]] = r[i];
   }

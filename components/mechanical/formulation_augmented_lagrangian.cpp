@@ -274,8 +274,7 @@ class AugmentedLagrangianFormulation final : public Formulation {
       work.rho = f - work.w.cwiseProduct(work.x) - work.force;
       work.L.solve(work.rho, work.delta);
       work.x += work.delta;
-      const double terms = std::max(b_scale, J.times_with_largest_term(work.x, work.r));
-      work.r -= b;
+      const double terms = std::max(b_scale, J.residual(work.x, b, work.r).largest_term);
       work.lambda += work.alpha.cwiseProduct(work.r);
       // The sizes the rounding of this iteration is relative to, in the W^{1/2}-scaled
       // units of ‖W^{1/2} δ‖: the terms of the first row (f, W x and the constraint forces

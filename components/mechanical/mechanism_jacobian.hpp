@@ -72,21 +72,25 @@ struct SparseJacobian {
       y[i] = sum;
     }
   }
-  // The same, and the largest term |Φ_q,ij x_j| of the products: the scale the rounding of
-  // y is relative to (one pass over the entries for both).
-  double times_with_largest_term(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
-    y.resize(rows);
-    double largest = 0.0;
+  // r = Φ_q x − b, with the largest term |Φ_q,ij x_j| of the products (the scale the
+  // rounding of r is relative to) and the largest |r_i|, in one pass over the entries.
+  struct Residual {
+    double largest_term = 0.0, largest = 0.0;
+  };
+  Residual residual(const Eigen::VectorXd& x, Eigen::Ref<const Eigen::VectorXd> b, Eigen::VectorXd& r) const {
+    r.resize(rows);
+    Residual out;
     for (int i = 0; i < rows; ++i) {
       double sum = 0.0;
       for (int k = first[i]; k < first[i + 1]; ++k) {
         const double term = value[k] * x[column[k]];
         sum += term;
-        largest = std::max(largest, std::abs(term));
+        out.largest_term = std::max(out.largest_term, std::abs(term));
       }
-      y[i] = sum;
+      r[i] = sum - b[i];
+      out.largest = std::max(out.largest, std::abs(r[i]));
     }
-    return largest;
+    return out;
   }
   // z = Φ_qᵀ l
   void transpose_times(const Eigen::VectorXd& l, Eigen::VectorXd& z) const {
