@@ -35,20 +35,27 @@ class DormandPrince5 final : public OneStepMethod {
                      d4 = -10690763975.0 / 1880347072, d5 = 701980252875.0 / 199316789632,
                      d6 = -1453857185.0 / 822651844, d7 = 69997945.0 / 29380423;
 
-    f(t + c2 * h, x + h * (a21 * k1), k2_);
-    f(t + c3 * h, x + h * (a31 * k1 + a32 * k2_), k3_);
-    f(t + c4 * h, x + h * (a41 * k1 + a42 * k2_ + a43 * k3_), k4_);
-    f(t + c5 * h, x + h * (a51 * k1 + a52 * k2_ + a53 * k3_ + a54 * k4_), k5_);
-    f(t + h, x + h * (a61 * k1 + a62 * k2_ + a63 * k3_ + a64 * k4_ + a65 * k5_), k6_);
+    // The stages in one scratch vector (no temporary per stage).
+    stage_.noalias() = x + h * (a21 * k1);
+    f(t + c2 * h, stage_, k2_);
+    stage_.noalias() = x + h * (a31 * k1 + a32 * k2_);
+    f(t + c3 * h, stage_, k3_);
+    stage_.noalias() = x + h * (a41 * k1 + a42 * k2_ + a43 * k3_);
+    f(t + c4 * h, stage_, k4_);
+    stage_.noalias() = x + h * (a51 * k1 + a52 * k2_ + a53 * k3_ + a54 * k4_);
+    f(t + c5 * h, stage_, k5_);
+    stage_.noalias() = x + h * (a61 * k1 + a62 * k2_ + a63 * k3_ + a64 * k4_ + a65 * k5_);
+    f(t + h, stage_, k6_);
     x1 = x + h * (b1 * k1 + b3 * k3_ + b4 * k4_ + b5 * k5_ + b6 * k6_);
     f(t + h, x1, k7);
 
     error_norm = 0.0;
     if (x.size() > 0) {
-      Eigen::ArrayXd e = h * (e1 * k1 + e3 * k3_ + e4 * k4_ + e5 * k5_ + e6 * k6_ + e7 * k7).array();
-      Eigen::ArrayXd scale = atol_ + rtol_ * x.array().abs().max(x1.array().abs());
-      (e / scale).abs().maxCoeff(&worst_);
-      error_norm = std::sqrt((e / scale).square().mean());
+      // The scaled error e_i / (atol + rtol max(|x_i|, |x1_i|)), in kept storage.
+      scaled_error_ = h * (e1 * k1 + e3 * k3_ + e4 * k4_ + e5 * k5_ + e6 * k6_ + e7 * k7).array();
+      scaled_error_ /= atol_ + rtol_ * x.array().abs().max(x1.array().abs());
+      scaled_error_.abs().maxCoeff(&worst_);
+      error_norm = std::sqrt(scaled_error_.square().mean());
     }
 
     r1_ = x;
@@ -68,7 +75,8 @@ class DormandPrince5 final : public OneStepMethod {
  private:
   double rtol_, atol_;
   Eigen::Index worst_ = -1;
-  Eigen::VectorXd k2_, k3_, k4_, k5_, k6_, r1_, r2_, r3_, r4_, r5_;
+  Eigen::VectorXd stage_, k2_, k3_, k4_, k5_, k6_, r1_, r2_, r3_, r4_, r5_;
+  Eigen::ArrayXd scaled_error_;
 };
 
 class Dopri5Method final : public ExplicitSolverMethod {

@@ -1,6 +1,7 @@
 // Classical fourth-order Runge–Kutta at a fixed step; dense output by cubic Hermite
 // interpolation on (x0, f0, x1, f1), third-order accurate between the steps.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "internal.hpp"
@@ -16,9 +17,13 @@ class RungeKutta4 final : public OneStepMethod {
 
   void step(RightHandSide& f, double t, const Eigen::VectorXd& x, const Eigen::VectorXd& f0, double h,
             Eigen::VectorXd& x1, Eigen::VectorXd& f1, double& error_norm) override {
-    f(t + 0.5 * h, x + 0.5 * h * f0, k2_);
-    f(t + 0.5 * h, x + 0.5 * h * k2_, k3_);
-    f(t + h, x + h * k3_, k4_);
+    // The stages in one scratch vector (no temporary per stage).
+    stage_.noalias() = x + 0.5 * h * f0;
+    f(t + 0.5 * h, stage_, k2_);
+    stage_.noalias() = x + 0.5 * h * k2_;
+    f(t + 0.5 * h, stage_, k3_);
+    stage_.noalias() = x + h * k3_;
+    f(t + h, stage_, k4_);
     x1 = x + (h / 6.0) * (f0 + 2.0 * k2_ + 2.0 * k3_ + k4_);
     f(t + h, x1, f1);
     error_norm = 0.0;
@@ -29,16 +34,26 @@ class RungeKutta4 final : public OneStepMethod {
     // the model is stiff on one side of a switching point only (a relief valve open), the
     // stages on that side still see it. Each state is measured against its own size (its
     // value, or its change over the step), so that the ratio does not depend on units.
-    const Eigen::ArrayXd change = h * f0.array().abs().max(k2_.array().abs()).max(k3_.array().abs()).max(k4_.array().abs());
-    const Eigen::ArrayXd scale =
-        x.array().abs().max(x1.array().abs()).max(change).max(std::numeric_limits<double>::min());
-    const double tiny = 1e-12 * (f0.array() / scale).matrix().norm();
-    auto slope = [&](const Eigen::VectorXd& df, const Eigen::VectorXd& dg_over_h) {
-      const double gap = (dg_over_h.array() / scale).matrix().norm();
-      return gap > tiny ? (df.array() / scale).matrix().norm() / gap : 0.0;
-    };
-    // h |λ| ≈ max over the pairs of ‖k_j − k_i‖ / (‖g_j − g_i‖ / h).
-    stiffness_ = std::max({slope(k2_ - f0, 0.5 * f0), slope(k3_ - k2_, 0.5 * (k2_ - f0)), slope(k4_ - k3_, k3_ - 0.5 * k2_)});
+    // One pass over the states gathers the squared norms of every difference.
+    double f0_norm = 0.0, df[3] = {0, 0, 0}, dg[3] = {0, 0, 0};
+    for (Eigen::Index i = 0; i < x.size(); ++i) {
+      const double change = h * std::max({std::abs(f0[i]), std::abs(k2_[i]), std::abs(k3_[i]), std::abs(k4_[i])});
+      const double scale =
+          std::max({std::abs(x[i]), std::abs(x1[i]), change, std::numeric_limits<double>::min()});
+      const double s = 1.0 / scale;
+      const double a = f0[i] * s, b = k2_[i] * s, c = k3_[i] * s, d = k4_[i] * s;
+      f0_norm += a * a;
+      // h |λ| ≈ max over the pairs of ‖k_j − k_i‖ / (‖g_j − g_i‖ / h).
+      df[0] += (b - a) * (b - a), dg[0] += 0.25 * a * a;
+      df[1] += (c - b) * (c - b), dg[1] += 0.25 * (b - a) * (b - a);
+      df[2] += (d - c) * (d - c), dg[2] += (c - 0.5 * b) * (c - 0.5 * b);
+    }
+    const double tiny = 1e-12 * std::sqrt(f0_norm);
+    stiffness_ = 0.0;
+    for (int j = 0; j < 3; ++j) {
+      const double gap = std::sqrt(dg[j]);
+      if (gap > tiny) stiffness_ = std::max(stiffness_, std::sqrt(df[j]) / gap);
+    }
   }
 
   double stiffness_ratio() const override { return stiffness_; }
@@ -54,7 +69,7 @@ class RungeKutta4 final : public OneStepMethod {
   }
 
  private:
-  Eigen::VectorXd k2_, k3_, k4_, x0_, f0_, x1_, f1_;
+  Eigen::VectorXd stage_, k2_, k3_, k4_, x0_, f0_, x1_, f1_;
   double h_ = 0.0;
   double stiffness_ = std::numeric_limits<double>::quiet_NaN();
 };
