@@ -111,7 +111,7 @@ class MechanismSolver final : public BlockSolver {
     const auto& bodies = system_.bodies();
     const auto& constraints = system_.constraints();
     const bool dynamic = ctx.analysis == Analysis::Dynamic, stat = ctx.analysis == Analysis::Static;
-    me.publish_kinematics();
+    me.publish_kinematics(/*accelerations=*/false);  // those found below are published at the end
     // Applied loads: everything but the constraints' reactions, which are the unknowns.
     for (size_t k = 0; k < constraints.size(); ++k) {
       Eval e = model.view(constraints[k].comp, ctx, Eval::Phase::Outputs);

@@ -127,7 +127,10 @@ class MechanismSystem {
   SystemState make_state() const;
   // Every body's points' kinematics on its ports (Body::publish_kinematics), and its
   // (cos θ, sin θ) into s.turn, computed once here for the rest of the evaluation.
-  void publish_kinematics(const Model& model, Context& ctx, SystemState& s) const;
+  // Without `accelerations`, the points' positions and velocities only: for a solve, which
+  // publishes the accelerations it finds and reads none before (joints' rows and force
+  // elements depend on positions and velocities).
+  void publish_kinematics(const Model& model, Context& ctx, SystemState& s, bool accelerations = true) const;
   // Rows, Φ, Φ̇ and γ of every constraint at the kinematics publish_kinematics published
   // (every evaluation follows one).
   void evaluate(const Model& model, Context& ctx, SystemState& s) const;
@@ -184,7 +187,9 @@ struct MechanismEval {
   Context& ctx;
   Workspace& ws;
 
-  void publish_kinematics() const { system.publish_kinematics(model, ctx, ws.state); }
+  void publish_kinematics(bool accelerations = true) const {
+    system.publish_kinematics(model, ctx, ws.state, accelerations);
+  }
   void evaluate() const { system.evaluate(model, ctx, ws.state); }
 };
 

@@ -113,6 +113,7 @@ class Body : public Component {
   // their accelerations from the unknowns as they stand); after it, the accelerations
   // and the Newton–Euler residuals.
   void publish_kinematics(Eval& e, const Vec2& turn) const;
+  void publish_positions_velocities(Eval& e, const Vec2& turn) const;  // the first part of it
   void publish_accelerations(Eval& e, const Vec2& turn, const Vec3& load) const;
   Vec3 acceleration(const Eval& e) const { return {e.unknown(ax_), e.unknown(ay_), e.unknown(alpha_)}; }
   // The mechanism solver's report of Q_c = M q̈ − Q: what the joints, drivers and
@@ -121,7 +122,6 @@ class Body : public Component {
 
  private:
   void configure() override;
-  void publish_positions_velocities(Eval& e, const Vec2& turn) const;
   void publish_point_accelerations(Eval& e, const Vec2& turn) const;
   RealParam mass_, inertia_;
   Vec2 gravity_;  // world.gravity
