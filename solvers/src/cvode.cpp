@@ -436,7 +436,8 @@ class AdamsMethod final : public SolverMethod {
   AdamsMethod()
       : SolverMethod("adams",
                      "SUNDIALS CVODE: variable-order (1-12) Adams-Moulton, fixed-point iteration, no Jacobian; for "
-                     "smooth non-stiff models at tight tolerances (fewer evaluations than dopri5 below rtol ~1e-8)",
+                     "smooth non-stiff models at tight tolerances (fewer evaluations than dopri5; pays when they "
+                     "are costly)",
                      {standard_solver_setting("rtol"), standard_solver_setting("atol"), standard_solver_setting("max_step"),
                       standard_solver_setting("initial_step")}) {}
   void integrate(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
