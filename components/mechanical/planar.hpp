@@ -194,7 +194,9 @@ class Constraint : public Component {
   int equation_count() const { return equations_; }
   int port_count() const { return two_ports_ ? 2 : 1; }
   PortId port(int k) const { return k == 0 ? a_ : b_; }
-  // Its equations at the kinematics of its ports (k[1] unused with one port).
+  // Its equations at the kinematics of its ports (k[1] unused with one port): positions
+  // and velocities only. The accelerations in k are not this evaluation's (the mechanism
+  // solver finds them from these rows, and publishes them after).
   virtual void equations(double t, const Eval& e, const PointKinematics (&k)[2], ConstraintRows& rows) const = 0;
   // Reads the ports into k, then equations() into rows.
   void rows_at(const Eval& e, ConstraintRows& rows, PointKinematics (&k)[2]) const;
@@ -232,7 +234,8 @@ class Constraint : public Component {
  protected:
   // Subclasses call this from configure(): their equations and port count.
   void declare_constraint(int equations, bool two_ports, std::string what_a, std::string what_b = "");
-  // Extra observables of the subclass, from the solved multipliers (effort, slide...).
+  // Extra observables of the subclass, from the solved multipliers (effort, slide...), at
+  // the kinematics equations() had (positions and velocities).
   virtual void report(Eval&, const PointKinematics (&)[2], const Eigen::Vector3d& /*lambda*/) const {}
   // Whether to report the reaction force on b (joints) or not (drivers report an effort).
   bool reports_reaction_ = true;
