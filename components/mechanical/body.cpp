@@ -114,20 +114,6 @@ void Body::calc_outputs(Eval& e) const {
   publish_accelerations(e, turn, applied_load(e, turn));
 }
 
-void Body::publish_kinematics(Eval& e, const Vec2& turn) const {
-  publish_positions_velocities(e, turn);
-  publish_point_accelerations(e, turn);
-}
-
-void Body::publish_accelerations(Eval& e, const Vec2& turn, const Vec3& load) const {
-  publish_point_accelerations(e, turn);
-  // Newton–Euler, for the general Newton method (the mechanism solver solves it directly).
-  const double m = mass(e);
-  e.set_residual(ax_, m * e.unknown(ax_) - load[0]);
-  e.set_residual(ay_, m * e.unknown(ay_) - load[1]);
-  e.set_residual(alpha_, inertia(e) * e.unknown(alpha_) - load[2]);
-}
-
 void Body::publish_positions_velocities(Eval& e, const Vec2& turn) const {
   const Vec2 r{e.state(x_), e.state(y_)}, v{e.state(vx_), e.state(vy_)};
   const double th = e.state(theta_), om = e.state(omega_);
@@ -146,7 +132,7 @@ void Body::publish_positions_velocities(Eval& e, const Vec2& turn) const {
   }
 }
 
-void Body::publish_point_accelerations(Eval& e, const Vec2& turn) const {
+void Body::publish_accelerations(Eval& e, const Vec2& turn, const Vec3& load) const {
   const Vec2 a{e.unknown(ax_), e.unknown(ay_)};
   const double om = e.state(omega_), al = e.unknown(alpha_);
   // Per point, a + α × arm − ω² arm, coordinate by coordinate (see above).
@@ -158,6 +144,11 @@ void Body::publish_point_accelerations(Eval& e, const Vec2& turn) const {
     e.set_out(p, ay, a.y() + al * arm.x() - om2 * arm.y());
     e.set_out(p, planar::alpha, al);
   }
+  // Newton–Euler, for the general Newton method (the mechanism solver solves it directly).
+  const double m = mass(e);
+  e.set_residual(ax_, m * a.x() - load[0]);
+  e.set_residual(ay_, m * a.y() - load[1]);
+  e.set_residual(alpha_, inertia(e) * al - load[2]);
 }
 
 Vec3 Body::applied_load(const Eval& e, const Vec2& turn) const {

@@ -111,7 +111,7 @@ class MechanismSolver final : public BlockSolver {
     const auto& bodies = system_.bodies();
     const auto& constraints = system_.constraints();
     const bool dynamic = ctx.analysis == Analysis::Dynamic, stat = ctx.analysis == Analysis::Static;
-    me.publish_kinematics(/*accelerations=*/false);  // those found below are published at the end
+    me.publish_kinematics();  // the accelerations found below are published at the end
     // Applied loads: everything but the constraints' reactions, which are the unknowns.
     for (size_t k = 0; k < constraints.size(); ++k) {
       Eval e = model.view(constraints[k].comp, ctx, Eval::Phase::Outputs);
@@ -218,9 +218,9 @@ class MechanismSolver final : public BlockSolver {
   }
 
   void observe(const Model& model, Context& ctx) const override {
+    // ctx is evaluated at this point (BlockSolver::observe): the rows of its solve are in
+    // the workspace, at this pose.
     const MechanismEval me = eval(model, ctx);
-    me.publish_kinematics();
-    me.evaluate();
     if (singular_.sample(me, /*along_path=*/true) == 0 || robust() || me.ws.singular_warned) return;
     me.ws.singular_warned = true;
     std::ostringstream msg;

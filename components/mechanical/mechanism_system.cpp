@@ -101,14 +101,13 @@ SystemState MechanismSystem::make_state() const {
   return s;
 }
 
-void MechanismSystem::publish_kinematics(const Model& model, Context& ctx, SystemState& s, bool accelerations) const {
+void MechanismSystem::publish_kinematics(const Model& model, Context& ctx, SystemState& s) const {
   s.turn.resize(bodies_.size());
   for (size_t b = 0; b < bodies_.size(); ++b) {
     Eval e = model.view(bodies_[b].comp, ctx, Eval::Phase::Outputs);
     const double theta = bodies_[b].body->position(e)[2];
     s.turn[b] = {std::cos(theta), std::sin(theta)};
-    if (accelerations) bodies_[b].body->publish_kinematics(e, s.turn[b]);
-    else bodies_[b].body->publish_positions_velocities(e, s.turn[b]);
+    bodies_[b].body->publish_positions_velocities(e, s.turn[b]);
   }
 }
 

@@ -125,12 +125,12 @@ class MechanismSystem {
   // ---- evaluation at a Context
 
   SystemState make_state() const;
-  // Every body's points' kinematics on its ports (Body::publish_kinematics), and its
-  // (cos θ, sin θ) into s.turn, computed once here for the rest of the evaluation.
-  // Without `accelerations`, the points' positions and velocities only: for a solve, which
-  // publishes the accelerations it finds and reads none before (joints' rows and force
-  // elements depend on positions and velocities).
-  void publish_kinematics(const Model& model, Context& ctx, SystemState& s, bool accelerations = true) const;
+  // Every body's points' positions and velocities on its ports, and its (cos θ, sin θ)
+  // into s.turn, computed once here for the rest of the evaluation. The points'
+  // accelerations are the solve's to publish, once it has found them (Body::
+  // publish_accelerations): nothing before reads them (joints' rows and force elements
+  // depend on positions and velocities).
+  void publish_kinematics(const Model& model, Context& ctx, SystemState& s) const;
   // Rows, Φ, Φ̇ and γ of every constraint at the kinematics publish_kinematics published
   // (every evaluation follows one).
   void evaluate(const Model& model, Context& ctx, SystemState& s) const;
@@ -187,9 +187,7 @@ struct MechanismEval {
   Context& ctx;
   Workspace& ws;
 
-  void publish_kinematics(bool accelerations = true) const {
-    system.publish_kinematics(model, ctx, ws.state, accelerations);
-  }
+  void publish_kinematics() const { system.publish_kinematics(model, ctx, ws.state); }
   void evaluate() const { system.evaluate(model, ctx, ws.state); }
 };
 

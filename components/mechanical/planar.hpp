@@ -109,11 +109,9 @@ class Body : public Component {
   void set_velocity(Eval& e, const Vec3& v) const;
   void set_acceleration(Eval& e, const Vec3& a) const;
   // calc_outputs in the mechanism solver's two halves, with the body's (cos θ, sin θ) and
-  // applied load at hand: before the solve, the points' positions and velocities (and
-  // their accelerations from the unknowns as they stand); after it, the accelerations
-  // and the Newton–Euler residuals.
-  void publish_kinematics(Eval& e, const Vec2& turn) const;
-  void publish_positions_velocities(Eval& e, const Vec2& turn) const;  // the first part of it
+  // applied load at hand: before the solve, the points' positions and velocities; after
+  // it, their accelerations and the Newton–Euler residuals.
+  void publish_positions_velocities(Eval& e, const Vec2& turn) const;
   void publish_accelerations(Eval& e, const Vec2& turn, const Vec3& load) const;
   Vec3 acceleration(const Eval& e) const { return {e.unknown(ax_), e.unknown(ay_), e.unknown(alpha_)}; }
   // The mechanism solver's report of Q_c = M q̈ − Q: what the joints, drivers and
@@ -122,7 +120,6 @@ class Body : public Component {
 
  private:
   void configure() override;
-  void publish_point_accelerations(Eval& e, const Vec2& turn) const;
   RealParam mass_, inertia_;
   Vec2 gravity_;  // world.gravity
   std::vector<Vec2> offsets_;  // per port
