@@ -33,8 +33,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
-#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -68,50 +66,23 @@ class ConstraintTree {
   bool analyze(const SparseJacobian& J) {
     parts_.analyze(J);
     const int bodies = J.cols / 3;
-    equation_node_.assign(J.rows, -1);
-    equation_slot_.assign(J.rows, 0);
-    std::map<std::pair<int, int>, int> node_of;  // (body, body or -1 for the ground), sorted
-    std::vector<std::pair<int, int>> node_pair;
-    std::vector<int> node_size;
-    for (int i = 0; i < J.rows; ++i) {
-      const int first = parts_.part_start[i], count = parts_.part_start[i + 1] - first;
-      if (count == 0 || count > 2) return false;
-      const int a = parts_.part_body[first], b = count == 2 ? parts_.part_body[first + 1] : -1;
-      const std::pair<int, int> pair{b < 0 ? a : std::min(a, b), b < 0 ? -1 : std::max(a, b)};
-      const auto [it, added] = node_of.emplace(pair, static_cast<int>(node_pair.size()));
-      if (added) {
-        node_pair.push_back(pair);
-        node_size.push_back(0);
-      }
-      const int node = it->second;
-      if (node_size[node] == 3) return false;  // more than three equations on one pair
-      equation_node_[i] = node;
-      equation_slot_[i] = node_size[node]++;
-    }
-    // A forest: no pair joins two bodies already connected (the ground is node `bodies`).
-    std::vector<int> root(bodies + 1);
-    std::iota(root.begin(), root.end(), 0);
-    auto find = [&](int v) {
-      while (root[v] != v) v = root[v] = root[root[v]];
-      return v;
-    };
-    for (const auto& [a, b] : node_pair) {
-      const int ra = find(a), rb = find(b < 0 ? bodies : b);
-      if (ra == rb) return false;
-      root[ra] = rb;
-    }
-    nodes_ = static_cast<int>(node_pair.size());
-    width_ = std::all_of(node_size.begin(), node_size.end(), [](int size) { return size <= 2; }) ? 2 : 3;
+    if (!forest_.analyze(parts_, bodies)) return false;
+    const int nodes = forest_.nodes();
+    width_ = std::all_of(forest_.node_equations.begin(), forest_.node_equations.end(),
+                         [](const std::vector<int>& equations) { return equations.size() <= 2; })
+                 ? 2
+                 : 3;
     padding_.clear();
-    for (int node = 0; node < nodes_; ++node)
-      for (int slot = node_size[node]; slot < width_; ++slot) padding_.emplace_back(node, slot);
+    for (int node = 0; node < nodes; ++node)
+      for (int slot = static_cast<int>(forest_.node_equations[node].size()); slot < width_; ++slot)
+        padding_.emplace_back(node, slot);
 
     // S's blocks: two nodes are coupled where they share a body; each pair of parts on one
     // body adds u_p · W_b⁻¹ u_q into the stored block of their nodes.
     std::vector<std::vector<int>> on_body(bodies);
     for (int p = 0; p < parts_.parts(); ++p) on_body[parts_.part_body[p]].push_back(p);
-    auto node = [&](int part) { return equation_node_[parts_.part_equation[part]]; };
-    auto slot = [&](int part) { return equation_slot_[parts_.part_equation[part]]; };
+    auto node = [&](int part) { return forest_.equation_node[parts_.part_equation[part]]; };
+    auto slot = [&](int part) { return forest_.equation_slot[parts_.part_equation[part]]; };
     std::vector<std::pair<int, int>> coupled;
     for (const auto& list : on_body)
       for (int p : list)
@@ -119,19 +90,19 @@ class ConstraintTree {
           if (node(p) < node(q)) coupled.emplace_back(node(p), node(q));
     products_.clear();
     with_factor([&](auto& cholesky) {
-      cholesky.analyze(nodes_, coupled);
+      cholesky.analyze(nodes, coupled);
       for (const auto& list : on_body)
         for (int p : list)
           for (int q : list)
             if (const int block = cholesky.block_of(node(p), node(q)); block >= 0)
               products_.push_back({block, slot(p), slot(q), p, q});
     });
-    g_.setZero(width_ * nodes_);  // its padding stays zero
+    g_.setZero(width_ * nodes);  // its padding stays zero
     return true;
   }
 
   // After a successful analyze(): the pairs of bodies (nodes) and their blocks' size.
-  int nodes() const { return nodes_; }
+  int nodes() const { return forest_.nodes(); }
   int block_size() const { return width_; }
 
   // (T1) for W = diag(w): x and λ; false when S is not positive definite or the solution
@@ -182,7 +153,7 @@ class ConstraintTree {
     for (int pass = 0; pass < kMaxPasses; ++pass) {
       scatter(residual_);
       cholesky.solve(g_, h_);
-      for (int i = 0; i < J.rows; ++i) lambda[i] += h_[width_ * equation_node_[i] + equation_slot_[i]];
+      for (int i = 0; i < J.rows; ++i) lambda[i] += h_[width_ * forest_.equation_node[i] + forest_.equation_slot[i]];
       J.transpose_times(lambda, force_);
       x = (f - force_).cwiseQuotient(w);
       const SparseJacobian::Residual r = J.residual(x, b, residual_);
@@ -207,13 +178,12 @@ class ConstraintTree {
     int block, row, column, p, q;
   };
   void scatter(const Eigen::VectorXd& r) {
-    for (int i = 0; i < static_cast<int>(equation_node_.size()); ++i)
-      g_[width_ * equation_node_[i] + equation_slot_[i]] = r[i];
+    for (int i = 0; i < static_cast<int>(forest_.equation_node.size()); ++i)
+      g_[width_ * forest_.equation_node[i] + forest_.equation_slot[i]] = r[i];
   }
 
-  int nodes_ = 0;
   int width_ = 3;  // the blocks' size: the most equations on one node, 2 or 3
-  std::vector<int> equation_node_, equation_slot_;  // per equation
+  PairForest forest_;                               // the nodes: equations by pair of bodies
   std::vector<std::pair<int, int>> padding_;        // (node, slot) beyond a node's equations
   JacobianParts parts_;                             // Φ_q per (equation, body)
   std::vector<Product> products_;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -137,6 +138,80 @@ struct JacobianParts {
     for (size_t e = 0; e < J.value.size(); ++e) u[entry_part[e]][entry_coordinate[e]] += J.value[e];
   }
   int parts() const { return static_cast<int>(part_body.size()); }
+};
+
+// Φ_q's equations grouped by the pair of bodies they join (or the body they tie to the
+// ground), one node per pair, numbered as the equations first name them; and, when the
+// pairs form a forest over the bodies and the ground, each pair oriented from the ground
+// outwards (a floating tree from its first body): its child is the body it adds, its
+// parent the one nearer the root. The structure the tree's elimination
+// (constraint_tree.hpp) and its rank test (mechanism_rank.hpp) share.
+struct PairForest {
+  std::vector<int> equation_node, equation_slot;  // per equation
+  std::vector<std::vector<int>> node_equations;   // per node, its equations in slot order
+  std::vector<int> node_child, node_parent;       // per node; parent -1: the ground
+
+  // False when an equation names no body or more than two, a pair carries more than three
+  // equations, or a chain of pairs closes a loop. Linear in the equations (up to the map's
+  // logarithm).
+  bool analyze(const JacobianParts& parts, int bodies) {
+    const int rows = static_cast<int>(parts.part_start.size()) - 1;
+    equation_node.assign(rows, -1);
+    equation_slot.assign(rows, 0);
+    node_equations.clear();
+    std::map<std::pair<int, int>, int> node_of;  // (body, body or -1 for the ground)
+    std::vector<std::pair<int, int>> node_pair;
+    for (int i = 0; i < rows; ++i) {
+      const int first = parts.part_start[i], count = parts.part_start[i + 1] - first;
+      if (count == 0 || count > 2) return false;
+      const int a = parts.part_body[first], b = count == 2 ? parts.part_body[first + 1] : -1;
+      const std::pair<int, int> pair{b < 0 ? a : std::min(a, b), b < 0 ? -1 : std::max(a, b)};
+      const auto [it, added] = node_of.emplace(pair, static_cast<int>(node_pair.size()));
+      if (added) {
+        node_pair.push_back(pair);
+        node_equations.emplace_back();
+      }
+      std::vector<int>& equations = node_equations[it->second];
+      if (equations.size() == 3) return false;  // more than three equations on one pair
+      equation_node[i] = it->second;
+      equation_slot[i] = static_cast<int>(equations.size());
+      equations.push_back(i);
+    }
+    // Breadth first from the ground (vertex `bodies`), then from each body not reached: a
+    // pair that reaches a body already reached closes a loop.
+    const int pairs = static_cast<int>(node_pair.size()), ground = bodies;
+    std::vector<std::vector<std::pair<int, int>>> adjacent(bodies + 1);  // (node, other end)
+    for (int k = 0; k < pairs; ++k) {
+      const int a = node_pair[k].first, b = node_pair[k].second < 0 ? ground : node_pair[k].second;
+      adjacent[a].emplace_back(k, b);
+      adjacent[b].emplace_back(k, a);
+    }
+    node_child.assign(pairs, -1);
+    node_parent.assign(pairs, -1);
+    std::vector<int> reached_by(bodies + 1, -1);  // the node that reached a body
+    std::vector<char> reached(bodies + 1, 0);
+    std::vector<int> queue;
+    for (int k = -1; k < bodies; ++k) {
+      const int start = k < 0 ? ground : k;
+      if (reached[start]) continue;
+      reached[start] = 1;
+      queue.assign(1, start);
+      for (size_t q = 0; q < queue.size(); ++q) {
+        const int body = queue[q];
+        for (const auto& [node, other] : adjacent[body]) {
+          if (node == reached_by[body]) continue;
+          if (reached[other]) return false;
+          reached[other] = 1;
+          reached_by[other] = node;
+          node_child[node] = other;
+          node_parent[node] = body == ground ? -1 : body;
+          queue.push_back(other);
+        }
+      }
+    }
+    return true;
+  }
+  int nodes() const { return static_cast<int>(node_equations.size()); }
 };
 
 // A symmetric sparse matrix made of a diagonal and of the products of Φ_q's entries taken

@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <utility>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -34,18 +32,12 @@ bool forest_has_full_row_rank(const SparseJacobian& J) {
   JacobianParts parts;
   parts.analyze(J);
   parts.gather(J);
-  const int bodies = J.cols / 3, ground = bodies;
-  std::map<std::pair<int, int>, std::vector<int>> pair_equations;
-  for (int i = 0; i < J.rows; ++i) {
-    const int first = parts.part_start[i], count = parts.part_start[i + 1] - first;
-    if (count == 0 || count > 2) return false;
-    const int a = parts.part_body[first], b = count == 2 ? parts.part_body[first + 1] : ground;
-    pair_equations[{std::min(a, b), std::max(a, b)}].push_back(i);
-  }
-  // The diagonal block of `equations` on body `child`.
-  auto independent_on = [&](int child, const std::vector<int>& equations) {
+  PairForest forest;
+  if (!forest.analyze(parts, J.cols / 3)) return false;
+  // Each pair's block on the body it adds, its rows scaled to their equation's whole row.
+  for (int node = 0; node < forest.nodes(); ++node) {
+    const std::vector<int>& equations = forest.node_equations[node];
     const int k = static_cast<int>(equations.size());
-    if (k > 3) return false;
     Eigen::Matrix<double, Eigen::Dynamic, 3, 0, 3, 3> block(k, 3);
     for (int r = 0; r < k; ++r) {
       const int i = equations[r];
@@ -53,39 +45,13 @@ bool forest_has_full_row_rank(const SparseJacobian& J) {
       block.row(r).setZero();
       for (int p = parts.part_start[i]; p < parts.part_start[i + 1]; ++p) {
         whole += parts.u[p].squaredNorm();
-        if (parts.part_body[p] == child) block.row(r) = parts.u[p].transpose();
+        if (parts.part_body[p] == forest.node_child[node]) block.row(r) = parts.u[p].transpose();
       }
       if (!(whole > 0.0)) return false;
       block.row(r) /= std::sqrt(whole);
     }
     const Eigen::JacobiSVD<Eigen::Matrix<double, Eigen::Dynamic, 3, 0, 3, 3>> svd(block);
-    return svd.singularValues()[k - 1] > 1e-6;
-  };
-  // Breadth first from the ground, then from each body not reached: a pair reaching a body
-  // already reached closes a loop.
-  std::vector<std::vector<std::pair<int, const std::vector<int>*>>> adjacent(bodies + 1);
-  for (const auto& [pair, equations] : pair_equations) {
-    adjacent[pair.first].emplace_back(pair.second, &equations);
-    adjacent[pair.second].emplace_back(pair.first, &equations);
-  }
-  std::vector<const std::vector<int>*> reached_by(bodies + 1, nullptr);
-  std::vector<char> reached(bodies + 1, 0);
-  std::vector<int> queue;
-  for (int k = -1; k < bodies; ++k) {
-    const int start = k < 0 ? ground : k;
-    if (reached[start]) continue;
-    reached[start] = 1;
-    queue.assign(1, start);
-    for (size_t q = 0; q < queue.size(); ++q) {
-      const int body = queue[q];
-      for (const auto& [other, equations] : adjacent[body]) {
-        if (equations == reached_by[body]) continue;
-        if (reached[other] || !independent_on(other, *equations)) return false;
-        reached[other] = 1;
-        reached_by[other] = equations;
-        queue.push_back(other);
-      }
-    }
+    if (!(svd.singularValues()[k - 1] > 1e-6)) return false;
   }
   return true;
 }

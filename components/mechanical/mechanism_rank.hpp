@@ -26,11 +26,9 @@ class Formulation;
 
 // Rank of J (m × n) at the threshold below (0 for no rows).
 int jacobian_rank(const Eigen::MatrixXd& J);
-// Whether Φ_q has full row rank by its structure. Group the equations by the pair of bodies
-// they join (or the body they tie to the ground), as ConstraintTree does. When the pairs
-// form a forest, root it at the ground (a floating tree at its first body): each pair's
-// equations then act on a body, its child, that only its own equations and those of pairs
-// further out touch. Ordered from the root outwards, Φ_q is block lower-triangular with
+// Whether Φ_q has full row rank by its structure. When the equations' pairs of bodies form
+// a forest (PairForest, as for ConstraintTree), each pair's equations act on a body, its
+// child, that only its own equations and those of pairs further out touch. Ordered from the root outwards, Φ_q is block lower-triangular with
 // the equations' parts on their child bodies on the diagonal, and it has full row rank when
 // each of those small blocks (at most 3 × 3) has: the last block's equations are the only
 // ones on its child's columns, and so on inwards. Each block is judged with its rows scaled
