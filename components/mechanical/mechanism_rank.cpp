@@ -56,24 +56,7 @@ bool forest_has_full_row_rank(const SparseJacobian& J) {
   return true;
 }
 
-namespace {
-
-// Whether Φ_q has full row rank with a margin. A forest says so by its structure
-// (forest_has_full_row_rank); other mechanisms by a sparse QR of Φ_qᵀ in a fill-reducing
-// order (COLAMD), which sets aside every equation whose part left by the ones before it is
-// small. An equation that depends on others leaves a part at rounding level; an independent
-// one at a regular pose keeps a part of the order of its norm. Without pivoting on norms
-// the parts only bound the smallest singular value from above, so "full rank" is trusted
-// only with a margin of 1000 over the dense QR's threshold (rank_threshold times the
-// largest row norm, as the dense QR scales it); anything less (a redundant joint, a
-// singular or near-singular pose) goes to the dense pivoted QR, which decides as before.
-// Eigen's sparse QR grows faster than linearly (measured on chains, where the forest test
-// makes it unneeded: 0.6 s at 1000 links, 75 s at 5000), still far below the dense QR's
-// cube (4.6 s at 1000 links, over 10 min at 5000).
-bool full_row_rank(const MechanismSystem& system, const SystemState& s) {
-  SparseJacobian J;
-  J.gather(system, s);
-  if (forest_has_full_row_rank(J)) return true;
+bool sparse_qr_has_full_row_rank(const SparseJacobian& J) {
   std::vector<Eigen::Triplet<double>> entries;
   for (size_t e = 0; e < J.value.size(); ++e) entries.emplace_back(J.column[e], J.equation[e], J.value[e]);
   Eigen::SparseMatrix<double> Jt(J.cols, J.rows);  // Φ_qᵀ
@@ -88,6 +71,16 @@ bool full_row_rank(const MechanismSystem& system, const SystemState& s) {
   qr.setPivotThreshold(1e3 * rank_threshold(largest_entry, Jt.rows()) * largest_row);
   qr.compute(Jt);
   return qr.info() == Eigen::Success && qr.rank() == Jt.cols();
+}
+
+namespace {
+
+// Whether Φ_q has full row rank with a margin: by its structure for a forest, by the sparse
+// QR otherwise; false sends the question to the dense pivoted QR.
+bool full_row_rank(const MechanismSystem& system, const SystemState& s) {
+  SparseJacobian J;
+  J.gather(system, s);
+  return forest_has_full_row_rank(J) || sparse_qr_has_full_row_rank(J);
 }
 
 Eigen::ColPivHouseholderQR<Eigen::MatrixXd> pivoted_qr(const Eigen::MatrixXd& J) {
@@ -174,7 +167,7 @@ Structure check_structure(const MechanismEval& me, const Formulation& correction
     if (kinematic) throw InputError(analysis, "a kinematic analysis needs drivers: the mechanism has none");
     return out;
   }
-  if (full_row_rank(system, me.ws.state) && !(kinematic && m < n)) {
+  if (!(kinematic && m < n) && full_row_rank(system, me.ws.state)) {
     out.rank = m;
     return out;
   }

@@ -3,9 +3,9 @@
 // (Eigen's full-pivoting LU of [W Φ_qᵀ; Φ_q 0]), on revolute joints between uniform rods:
 // a chain, a branching tree, and a revolute with an angle driver on one pair (three
 // equations, one node); and what it refuses: a closed loop, and a point mass on a rod.
-// Also the rank test built on the same structure (mechanism_rank.hpp,
-// forest_has_full_row_rank) against the dense pivoted QR: it vouches for full rank only
-// where the QR finds it, and leaves redundant joints and loops to the QR.
+// Also the rank tests that spare the dense pivoted QR (mechanism_rank.hpp) against it: the
+// one built on the same structure (forest_has_full_row_rank) and the sparse QR for loops
+// vouch for full rank where the dense QR finds it, and leave redundant joints to it.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -21,6 +21,7 @@
 using jourdain::mechanical::ConstraintTree;
 using jourdain::mechanical::forest_has_full_row_rank;
 using jourdain::mechanical::jacobian_rank;
+using jourdain::mechanical::sparse_qr_has_full_row_rank;
 using jourdain::mechanical::SparseJacobian;
 
 namespace {
@@ -227,4 +228,22 @@ TEST_CASE("a forest of independent joints has full row rank by its structure; th
     CHECK_FALSE(forest_has_full_row_rank(r.jacobian()));
     CHECK(full_rank(r));
   }
+}
+
+TEST_CASE("loops: the sparse QR vouches for a four-bar's full rank and leaves a redundant parallelogram to the dense QR") {
+  const Rows loop = four_bar();
+  CHECK(sparse_qr_has_full_row_rank(loop.jacobian()));
+  CHECK(jacobian_rank(loop.dense()) == static_cast<int>(loop.rows.size()));
+  // Three parallel cranks of 1 m (ground pivots at 0, 1 and 2 m) under one coupler of 2 m:
+  // twelve equations on four bodies that leave one degree of freedom, so one is redundant
+  // at every pose (here all cranks at 0.8 rad, the coupler level).
+  Rows parallelogram;
+  parallelogram.bodies = 4;  // cranks 0, 1, 2; coupler 3
+  const std::vector<double> th{0.8, 0.8, 0.8, 0.0};
+  for (int crank = 0; crank < 3; ++crank) {
+    parallelogram.revolute(-1, {static_cast<double>(crank), 0.0}, crank, kPin, th);
+    parallelogram.revolute(crank, kTip, 3, {crank - 1.0, 0.0}, th);
+  }
+  CHECK_FALSE(sparse_qr_has_full_row_rank(parallelogram.jacobian()));
+  CHECK(jacobian_rank(parallelogram.dense()) == 11);
 }
