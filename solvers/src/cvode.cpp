@@ -332,8 +332,8 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   if (projecting) check(CVodeSetProjFn(h.mem, project), "projection");
   else if (!run.dummy && model.projects())
     ctx.warnings.emplace_back("adams does not project after steps (CVODE projects only with BDF): the constraints are "
-                           "held by their stabilization alone (Baumgarte gains, world.constraints.alpha and beta); "
-                           "bdf or dopri5 project");
+                              "held by their stabilization alone (Baumgarte gains, world.constraints.alpha and beta); "
+                              "bdf or dopri5 project");
   const int nz = model.zero_crossing_count();
   std::vector<int> directions, found(std::max(nz, 1));
   for (const auto& z : model.zero_crossings())
