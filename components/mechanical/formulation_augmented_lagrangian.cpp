@@ -260,8 +260,7 @@ class AugmentedLagrangianFormulation final : public Formulation {
     const SparseJacobian& J = s.jacobian;
     work.x.setZero(J.cols);
     work.lambda.setZero(J.rows);
-    J.times(work.x, work.r);
-    work.r -= b;
+    work.r = -b;  // Φ_q x − b at x = 0
     const double b_scale = b.lpNorm<Eigen::Infinity>();
     const double applied = f.cwiseAbs().cwiseQuotient(work.root).maxCoeff();
     s.converged = false;
@@ -274,7 +273,8 @@ class AugmentedLagrangianFormulation final : public Formulation {
       work.rho = f - work.w.cwiseProduct(work.x) - work.force;
       work.L.solve(work.rho, work.delta);
       work.x += work.delta;
-      const double terms = std::max(b_scale, J.residual(work.x, b, work.r).largest_term);
+      const SparseJacobian::Residual r = J.residual(work.x, b, work.r);
+      const double terms = std::max(b_scale, r.largest_term), residual = r.largest;
       work.lambda += work.alpha.cwiseProduct(work.r);
       // The sizes the rounding of this iteration is relative to, in the W^{1/2}-scaled
       // units of ‖W^{1/2} δ‖: the terms of the first row (f, W x and the constraint forces
@@ -282,7 +282,6 @@ class AugmentedLagrangianFormulation final : public Formulation {
       const double forces = std::max({applied, work.force.cwiseAbs().cwiseQuotient(work.root).maxCoeff(),
                                       work.x.cwiseAbs().cwiseProduct(work.root).maxCoeff()});
       const double step = work.delta.cwiseAbs().cwiseProduct(work.root).maxCoeff();
-      const double residual = work.r.lpNorm<Eigen::Infinity>();
       if (!std::isfinite(step)) break;
       // Converged: the correction and the constraint residual are down to a few rounding
       // units of those terms; or the next correction will be: the iteration contracts
