@@ -120,8 +120,8 @@ void MechanismSystem::evaluate(const Model& model, Context& ctx, SystemState& s)
     const auto& c = constraints_[k];
     Eval e = model.view(c.comp, ctx, Eval::Phase::Outputs);
     ConstraintRows& rows = s.rows[k];
-    const PointKinematics (&points)[2] = s.points[k].k;
-    c.constraint->rows_at(e, rows, s.points[k].k);
+    PointKinematics (&points)[2] = s.points[k].k;  // kept for the constraint's reports
+    c.constraint->rows_at(e, rows, points);
     Eigen::Matrix<double, 6, 1> vel = Eigen::Matrix<double, 6, 1>::Zero();
     double omega2[2] = {0, 0};
     for (int p = 0; p < c.constraint->port_count(); ++p) {
