@@ -1,7 +1,7 @@
 """Parameter studies: a sweep on two local dask workers against the same runs one after
 another, and the Python path's cost per run against the command line's.
 
-    PYTHONPATH=build/python /usr/bin/python3 tests/bench/bench_sweep.py [--repeats 3]
+    PYTHONPATH=build/python /usr/bin/python3 tests/bench/bench_sweep.py [--repeats 5]
 
 Run on purpose (not by ctest). Every figure is a median over --repeats rounds, and the
 variants of a round run one after another, so that they share the machine's state. It
@@ -75,7 +75,7 @@ def medians(rounds: list[dict]) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     import dask
     from dask.distributed import Client, LocalCluster

@@ -243,16 +243,147 @@ def run_batch(points: Sequence[tuple[int, Mapping[str, Any]]], **common) -> list
 # How long one task should run at most: long enough that dask's own cost per task (a few
 # milliseconds of scheduling and transfer, on the client, the scheduler and the worker) is
 # small beside it, short enough that rows still come in steadily and a lost worker loses
-# little. Tasks are shorter than this as a study nears its end (see _dispatch).
+# little. Tasks are shorter than this as a study nears its end (see _Placement).
 TASK_SECONDS = 1.0
+# The most runs in one task, whatever their length.
+TASK_RUNS = 64
 
 
-# client.submit, called from code whose source cannot be read. dask records the source of
-# the code that submits each task, for its dashboard (Client._get_computation_code: inspect
-# reads and tokenizes it at every call), which cost the client 1.6 ms of CPU per task, a
-# third of its share of a study of short runs; without a source it records "<Code not
-# available>" at once.
-_submit = eval(compile("lambda client, *args, **kwargs: client.submit(*args, **kwargs)", "<jourdain study>", "eval"))
+def _submit(client, *args, **kwargs):
+    """client.submit, without dask's capture of the submitting code's source.
+
+    For its dashboard, dask records the source of the user code that submits each task
+    (Client._get_computation_code). inspect looks it up through a scan of sys.modules at
+    every call: 0.7 ms of the client's time per task here, and the client shares the
+    machine with the workers. Skipping every module makes dask record "<Code not
+    available>" at once; on two cores, 64 position_servo runs took 236 ms instead of 244
+    (medians of ten studies)."""
+    import dask
+    with dask.config.set({"distributed.diagnostics.computations.ignore-modules": [".*"]}):
+        return client.submit(*args, **kwargs)
+
+
+@dataclass
+class _WorkerLoad:
+    tasks: int = 0                  # tasks it holds
+    runs: int = 0                   # runs in them
+    busy_since: float = 0.0         # when it began the first of them (estimated)
+    run_times: list = None          # its own runs' wall times
+
+    def __post_init__(self):
+        self.run_times = []
+
+
+class _Placement:
+    """How many runs each worker gets, from the run times seen so far: the bookkeeping of
+    _dispatch, in seconds of a monotonic clock, without dask (test_study.py drives it).
+
+    The aim is that every worker finishes at the same time. Each worker is busy from some
+    moment on with the runs it holds, at its own median run time τ; the runs not yet placed
+    are shared out so that all end together (water filling: the common end T solves
+    Σ max(0, T - start_w) / τ_w = runs left), and a worker asking for work gets its part
+    (T - start_w) / τ_w. The clock matters: on two cores a task's round trip through the
+    scheduler takes one or two runs of 7 ms, so a worker whose last rows are late has done
+    more than its count of held runs says. Counting runs only had left 64 position_servo
+    runs split 33/31 in most studies.
+
+    The moments are estimates: a task placed on an idle worker starts half an overhead
+    after it is placed, and a worker that returns a task while holding others goes on with
+    them half an overhead before its rows arrive, where the overhead of a task is its
+    round trip less its runs' time (the median of the tasks placed on idle workers)."""
+
+    def __init__(self, runs: int):
+        self.left = runs  # runs not yet placed
+        self.loads: dict[Any, _WorkerLoad] = {}
+        self.run_times: list[float] = []
+        self.overheads: list[float] = []
+
+    def join(self, worker: Any) -> None:
+        self.loads.setdefault(worker, _WorkerLoad())
+
+    def _half_overhead(self) -> float:
+        return statistics.median(self.overheads[-16:]) / 2 if self.overheads else 0.0
+
+    def run_time(self, worker: Any) -> float | None:
+        # A worker's own median once it has run enough to say (its first run is often
+        # twice as slow as the next ones: caches, and the client busy placing tasks).
+        own = self.loads[worker].run_times[-16:]
+        seen = own if len(own) >= 8 else self.run_times[-64:]
+        return max(statistics.median(seen), 1e-6) if seen else None
+
+    def placed(self, worker: Any, runs: int, now: float) -> tuple[float, bool]:
+        """Notes a task of ``runs`` placed on ``worker``; returns what returned() needs."""
+        load = self.loads[worker]
+        idle = load.tasks == 0
+        if idle:
+            load.busy_since = now + self._half_overhead()
+        load.tasks += 1
+        load.runs += runs
+        self.left -= runs
+        return now, idle
+
+    def returned(self, worker: Any, runs: int, run_times: Sequence[float], placed_at: float, was_idle: bool,
+                 now: float) -> None:
+        load = self.loads[worker]
+        load.tasks -= 1
+        load.runs -= runs
+        load.run_times.extend(run_times)
+        self.run_times.extend(run_times)
+        if was_idle and len(run_times) == runs:
+            self.overheads.append(max(0.0, now - placed_at - sum(run_times)))
+        if load.tasks:
+            load.busy_since = now - self._half_overhead()
+
+    def share(self, worker: Any, now: float) -> float | None:
+        """The runs ``worker`` should take now so that every worker ends together (None
+        before any run time is known)."""
+        if self.run_time(worker) is None:
+            return None
+        soonest = now + self._half_overhead()
+        starts, rates = {}, {}
+        for w, load in self.loads.items():
+            tau = self.run_time(w)
+            free_at = load.busy_since + load.runs * tau if load.tasks else now
+            starts[w], rates[w] = max(free_at, soonest), 1.0 / tau
+        # Water filling: open the workers in the order they come free until the common end
+        # T leaves none of the open ones a negative part.
+        order = sorted(starts, key=starts.get)
+        weight = offset = 0.0
+        end = math.inf
+        for k, w in enumerate(order):
+            weight += rates[w]
+            offset += starts[w] * rates[w]
+            end = (self.left + offset) / weight
+            if k + 1 == len(order) or end <= starts[order[k + 1]]:
+                break
+        return max(0.0, (end - starts[worker]) * rates[worker])
+
+    def task_size(self, worker: Any, now: float) -> int:
+        """The runs of the next task for ``worker``: its share, at most TASK_SECONDS of runs;
+        a single run while no run time is known (the first rows size the rest)."""
+        share = self.share(worker, now)
+        if share is None:
+            return 1
+        cap = max(1, min(TASK_RUNS, int(TASK_SECONDS / self.run_time(worker))))
+        size = round(share)
+        return max(1, min(cap, size, self.left))
+
+    def wants_more(self, worker: Any, now: float) -> bool:
+        """Whether ``worker``, having just returned a task, gets another one now: always when
+        it holds nothing; a second one when its share is a run or more, or when what is left
+        would otherwise wait (no other worker holds two tasks, so none will ask before it
+        runs dry)."""
+        if self.left <= 0:
+            return False
+        load = self.loads[worker]
+        if load.tasks == 0:
+            return True
+        if load.tasks >= 2:
+            return False
+        share = self.share(worker, now)
+        if share is None or share >= 1:
+            return True
+        return not any(other.tasks >= 2 for w, other in self.loads.items() if w != worker)
 
 
 def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
@@ -261,20 +392,18 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
 
     Each worker starts with two tasks, of one run and of two: the run times they report
     size the later tasks, and the second keeps the worker busy while the first one's row
-    travels (its round trip through the scheduler took about two runs of 7 ms).
-    When a task comes back, its worker gets its fair share of what is left: the runs that
-    would make every worker finish at the same time, counting those each already holds
-    (at the median run time so far), in one task of at most TASK_SECONDS (a 5 ms run
-    would otherwise spend more time in dask than in Jourdain); a second task only while it
-    holds less than its share. A short study is thus split evenly from its first run
-    times, in a few tasks per worker (dask's cost is per task: on two cores, halving the
-    share at each task, as guided self-scheduling does, took 64 position_servo runs from
-    1.79 to 1.54 times the serial loop); a long one goes in tasks of a second, the last of
-    which even out. The price is that runs much longer than the median, met late, are not
-    redistributed. The tasks are placed here rather than by the scheduler, whose duration
-    estimates cannot know that tasks differ in size; the placement is loose, so a task
-    whose worker died runs on another (dask retries it; if its workers keep dying, it
-    becomes error rows).
+    travels (its round trip through the scheduler took about two runs of 7 ms). From then
+    on a worker gets a task when it returns one: its share of what is left (_Placement:
+    every worker ending together), in one task of at most TASK_SECONDS of runs; it keeps
+    a second task while its share is a run or more. A short study is thus split evenly
+    from its first run times, in a few tasks per worker (dask's cost is per task: on two
+    cores, halving the share at each task, as guided self-scheduling does, took 64
+    position_servo runs from 1.79 to 1.54 times the serial loop); a long one goes in tasks
+    of a second, the last of which even out. The price is that runs much longer than the
+    median, met late, are not redistributed. The tasks are placed here rather than by the
+    scheduler, whose duration estimates cannot know that tasks differ in size; the
+    placement is loose, so a task whose worker died runs on another (dask retries it; if
+    its workers keep dying, it becomes error rows).
     """
     from dask.distributed import as_completed
 
@@ -285,7 +414,9 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
     def workers_now() -> list:
         return sorted(client.scheduler_info().get("workers", {}))
 
-    addresses = workers_now()
+    plan = _Placement(len(points))
+    for address in workers_now():
+        plan.join(address)
     last_look = time.monotonic()
     # Keys unique to this call: the same study run again on the same cluster (a resumed
     # or repeated one) never shares a key with its previous call's tasks, which the
@@ -298,58 +429,40 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
     # the study waited forever in 2 of 10 runs of tests/bench/bench_sweep.py. Each result
     # is fetched here instead, one at a time.
     running = as_completed()
-    placed: dict[str, tuple[list, Any]] = {}
-    in_flight = {address: 0 for address in addresses}  # tasks each worker holds
-    held = {address: 0 for address in addresses}       # runs in them
-    run_times: list[float] = []
+    placed: dict[str, tuple] = {}
 
-    def fair_share(address: Any) -> float:
-        # The runs that would make every worker finish together, counting those each holds.
-        return (len(pending) + sum(held.values())) / len(held) - held[address]
-
-    def batch_size(address: Any) -> int:
-        if not run_times:
-            return 1
-        run_time = max(statistics.median(run_times[-64:]), 1e-6)
-        return max(1, min(64, int(TASK_SECONDS / run_time), round(fair_share(address))))
-
-    def submit(address: Any, size: int | None = None) -> None:
-        batch = [pending.pop() for _ in range(min(size or batch_size(address), len(pending)))]
+    def submit(address: Any, size: int) -> None:
+        batch = [pending.pop() for _ in range(min(size, len(pending)))]
         future = _submit(client, task, batch, key=f"jourdain-{digest}-{call}-{batch[0][0]}-{batch[-1][0]}", pure=False,
                          retries=2, workers=[address], allow_other_workers=True)
-        placed[future.key] = (batch, address)
-        in_flight[address] += 1
-        held[address] += len(batch)
+        placed[future.key] = (batch, address, *plan.placed(address, len(batch), time.monotonic()))
         running.add(future)
 
     for size in (1, 2):
-        for address in addresses:
+        for address in list(plan.loads):
             if pending:
                 submit(address, size)
     for future in running:
-        batch, address = placed.pop(future.key)
-        in_flight[address] -= 1
-        held[address] -= len(batch)
+        batch, address, placed_at, was_idle = placed.pop(future.key)
         try:
             rows = future.result()
         except Exception as exc:  # noqa: BLE001 (the task's workers died more often than dask retries)
             rows = [{"run": index, "status": "error", "error": f"{type(exc).__name__}: {exc}", "wall_time_s": math.nan,
                      "worker": ""} for index, _ in batch]
+        now = time.monotonic()
         log.extend(rows)
-        run_times.extend(r["wall_time_s"] for r in rows
-                         if isinstance(r.get("wall_time_s"), float) and math.isfinite(r["wall_time_s"]))
+        plan.returned(address, len(batch), [r["wall_time_s"] for r in rows if isinstance(r.get("wall_time_s"), float)
+                                            and math.isfinite(r["wall_time_s"])], placed_at, was_idle, now)
         if progress:
             progress(len(log.done), total)
-        # A worker never waits for work while some is left; it takes a second task only
-        # while it holds less than its share.
-        while pending and (in_flight[address] == 0 or (in_flight[address] < 2 and fair_share(address) >= 1)):
-            submit(address)
+        while pending and plan.wants_more(address, now):
+            submit(address, plan.task_size(address, now))
         # Asking the scheduler for its workers is a round trip: once a second at most.
-        if pending and time.monotonic() - last_look >= 1.0:
-            last_look = time.monotonic()
-            for joined in set(workers_now()) - in_flight.keys():
-                in_flight[joined] = held[joined] = 0
-                submit(joined)
+        if pending and now - last_look >= 1.0:
+            last_look = now
+            for joined in set(workers_now()) - plan.loads.keys():
+                plan.join(joined)
+                submit(joined, plan.task_size(joined, now))
 
 
 def _study_digest(netlist_text: str, netlist_file: str, runs: Sequence[Mapping], outputs: Sequence,

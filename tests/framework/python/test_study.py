@@ -175,3 +175,75 @@ def test_a_state_in_a_study_sets_its_initial_value(client):
     # The spring's tension k x at the start: the state and the parameter both reached the run.
     assert list(frame["spring.force:initial"]) == pytest.approx([5.0, -4.0], rel=1e-12)
     assert frame.attrs["units"]["mass.x"] == "mm"
+
+
+# ---- Where the runs of a study go (study._Placement), on a simulated cluster ----
+
+def simulated_study(runs, run_time, latency, join_at=None):
+    """Plays _dispatch's placement against workers that run their tasks one after another:
+    a task reaches its worker `latency` after it is placed and its rows come back
+    `latency` after it ends; worker w's runs take run_time[w] seconds each, and a worker
+    in join_at is known to the study from that time on. Returns, per worker, the runs it
+    made and when it finished."""
+    plan = study._Placement(runs)
+    join_at = join_at or {}
+    free = {w: 0.0 for w in run_time}   # when each worker is done with what it was given
+    made = {w: 0 for w in run_time}
+    returns = []                         # (time the rows arrive, worker, runs, placed at, token)
+    left = [runs]
+
+    def submit(w, size, now):
+        size = min(size, left[0])
+        left[0] -= size
+        token = plan.placed(w, size, now)
+        free[w] = max(free[w], now + latency) + size * run_time[w]
+        made[w] += size
+        returns.append((free[w] + latency, w, size, token))
+
+    start = [w for w in run_time if w not in join_at]
+    for w in start:
+        plan.join(w)
+    for size in (1, 2):
+        for w in start:
+            if left[0]:
+                submit(w, size, 0.0)
+    late = sorted((t, w) for w, t in join_at.items())
+    while returns:
+        returns.sort(key=lambda item: item[0])
+        now, w, size, token = returns.pop(0)
+        while late and late[0][0] <= now:  # _dispatch looks for new workers as rows come in
+            plan.join(late[0][1])
+            submit(late[0][1], plan.task_size(late[0][1], now), now)
+            late.pop(0)
+        plan.returned(w, size, [run_time[w]] * size, *token, now)
+        while left[0] and plan.wants_more(w, now):
+            submit(w, plan.task_size(w, now), now)
+    assert left[0] == 0 and sum(made.values()) == runs
+    return made, free
+
+
+def test_a_short_study_is_split_so_that_the_workers_end_together():
+    # 64 runs of 7 ms on two workers, 3 ms each way through the scheduler (the shape of
+    # tests/bench/bench_sweep.py): a split by counts alone gives 33/31, two runs apart.
+    made, free = simulated_study(64, {"a": 0.007, "b": 0.007}, 0.003)
+    assert made == {"a": 32, "b": 32}
+    # Three workers: the ends within one run of each other.
+    made, free = simulated_study(100, {"a": 0.007, "b": 0.007, "c": 0.007}, 0.003)
+    assert max(free.values()) - min(free.values()) <= 0.007 + 1e-12
+
+
+def test_a_slower_worker_gets_fewer_runs_once_its_speed_is_known():
+    # Runs of 0.1 s and 0.25 s: tasks of at most TASK_SECONDS, so each worker reports
+    # often and its own run time (after 8 runs) sizes its later tasks. Ending together
+    # means splitting in proportion to the speeds, 5 : 2, and the ends stay within a run
+    # of the slow worker.
+    made, free = simulated_study(140, {"fast": 0.1, "slow": 0.25}, 0.003)
+    assert abs(made["fast"] - 100) <= 3 and abs(made["slow"] - 40) <= 2
+    assert max(free.values()) - min(free.values()) <= 0.25
+
+
+def test_a_worker_that_joins_late_gets_its_share():
+    # One worker, then a second one 2 s into a study of 10 s of runs: they end together.
+    made, free = simulated_study(100, {"a": 0.1, "b": 0.1}, 0.003, join_at={"b": 2.0})
+    assert made["b"] >= 35
+    assert max(free.values()) - min(free.values()) <= 0.1 + 1e-12
