@@ -15,6 +15,9 @@ prints the ratios; README.md here says what they were when last measured.
      the clusters one after the other, each round the serial loop then the sweep;
    the same with every run 10× longer (t_end 30 s, rtol 1e-9), where dask's own cost per
    task weighs less.
+   Beside each figure: how much longer the slower worker's runs took than the other's,
+   and the CPU time the machine spent outside the study's processes during a sweep (from
+   /proc/stat), which tells a study slowed by something else on the machine.
 2. Per run, 32 runs: `jourdain run -q --no-report` (a process, loading the netlist,
    writing results.csv and summary.json) against jourdain.load(...).run() and against
    Model.run() on a model loaded once.
@@ -22,6 +25,7 @@ prints the ratios; README.md here says what they were when last measured.
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -42,6 +46,18 @@ def timed(action) -> float:
     return time.perf_counter() - start
 
 
+def machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy (Linux /proc/stat: user, nice, system,
+    irq, softirq), to tell a slow study from a machine that something else slowed."""
+    fields = open("/proc/stat").readline().split()[1:]
+    return sum(int(fields[k]) for k in (0, 1, 2, 5, 6)) / os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def sweep_round(name, client, runs, solver) -> dict:
     model = jourdain.load(SERVO)
     out = {"serial": timed(lambda: [model.run(r, solver=solver, report=False) for r in runs])}
@@ -51,7 +67,13 @@ def sweep_round(name, client, runs, solver) -> dict:
         nonlocal frame
         frame = jourdain.sweep(SERVO, runs, ["load.x:max"], scheduler=client, solver=solver)
 
+    busy, own, workers = machine_busy(), process_cpu(), sum(client.run(process_cpu).values())
     out[name] = timed(study)
+    # CPU the study's processes did not spend (other processes, the kernel for them).
+    out["other_cpu"] = (machine_busy() - busy) - (process_cpu() - own) - (sum(client.run(process_cpu).values()) - workers)
+    # The study's rows per worker: the slowest worker's runs against the fastest's.
+    per_worker = frame.groupby("worker")["wall_time_s"].sum()
+    out["worker_spread"] = per_worker.max() / per_worker.min()
     assert (frame["status"] == "finished").all()
     return out
 
@@ -110,6 +132,9 @@ def main() -> int:
         print(f"  speed-up of 2 workers: {two['serial'] / two['sweep']:.2f} against the serial loop; "
               f"1 worker: {one['serial'] / one['sweep']:.2f}; 2 workers against 1 worker, each against its own "
               f"serial loop: {(one['sweep'] / one['serial']) / (two['sweep'] / two['serial']):.2f}")
+        print(f"  2 workers: the slower worker's runs took {two['worker_spread']:.2f}x the faster one's; CPU spent "
+              f"outside the study's processes during a sweep: {two['other_cpu']:.3f} s (a larger figure: something "
+              f"else ran)")
 
     with tempfile.TemporaryDirectory() as tmp:
         m = medians([per_run_round(32, Path(tmp) / str(k)) for k in range(args.repeats)])
