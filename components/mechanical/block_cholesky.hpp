@@ -114,6 +114,18 @@ class BlockCholeskyOf {
   // x = A⁻¹ b (x may not alias b).
   void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const {
     for (int body = 0; body < bodies_; ++body) work_[position_[body]] = b.template segment<Size>(Size * body);
+    solve_in_place();
+    x.resize(Size * bodies_);
+    for (int body = 0; body < bodies_; ++body) x.template segment<Size>(Size * body) = work_[position_[body]];
+  }
+
+  // The same solve on a right-hand side kept in the elimination order, for a caller that
+  // gathers and scatters its own entries (the tree's refinements, several per evaluation):
+  // ordered(position(body), k) is row k of the body's block row; solve_in_place()
+  // replaces the right-hand side by the solution.
+  int position(int body) const { return position_[body]; }
+  double& ordered(int position, int k) { return work_[position][k]; }
+  void solve_in_place() const {
     for (int j = 0; j < bodies_; ++j) {  // L y = P b
       forward(j, work_[j]);
       for (int k = column_start_[j]; k < column_start_[j + 1]; ++k)
@@ -124,8 +136,6 @@ class BlockCholeskyOf {
         work_[j].noalias() -= blocks_[k].transpose() * work_[block_row_[k - bodies_]];
       backward(j, work_[j]);
     }
-    x.resize(Size * bodies_);
-    for (int body = 0; body < bodies_; ++body) x.template segment<Size>(Size * body) = work_[position_[body]];
   }
 
  private:

@@ -73,23 +73,28 @@ struct SparseJacobian {
       y[i] = sum;
     }
   }
-  // r = Φ_q x − b, with the largest term |Φ_q,ij x_j| of the products (the scale the
-  // rounding of r is relative to) and the largest |r_i|, in one pass over the entries.
+  // r = Φ_q x − b and the sizes its rounding is relative to, in one pass over the entries:
+  // the largest |r_i|, the largest term |Φ_q,ij x_j| of the products, and the largest sum
+  // over a row of |Φ_q,ij x_j| and |b_i| (what the row's sum rounds to ε of: the standard
+  // normwise backward error of Φ_q x = b is max |r_i| over this, for a row at a time).
   struct Residual {
-    double largest_term = 0.0, largest = 0.0;
+    double largest_term = 0.0, largest = 0.0, largest_row = 0.0;
   };
-  Residual residual(const Eigen::VectorXd& x, Eigen::Ref<const Eigen::VectorXd> b, Eigen::VectorXd& r) const {
+  Residual residual(const Eigen::VectorXd& x, Eigen::Ref<const Eigen::VectorXd> b, Eigen::VectorXd& r,
+                    const Eigen::VectorXd* x_terms = nullptr) const {
     r.resize(rows);
     Residual out;
     for (int i = 0; i < rows; ++i) {
-      double sum = 0.0;
+      double sum = 0.0, size = std::abs(b[i]);
       for (int k = first[i]; k < first[i + 1]; ++k) {
         const double term = value[k] * x[column[k]];
         sum += term;
+        size += x_terms ? std::abs(value[k]) * (*x_terms)[column[k]] : std::abs(term);
         out.largest_term = std::max(out.largest_term, std::abs(term));
       }
       r[i] = sum - b[i];
       out.largest = std::max(out.largest, std::abs(r[i]));
+      out.largest_row = std::max(out.largest_row, size);
     }
     return out;
   }
