@@ -23,7 +23,7 @@ import socket
 import statistics
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -268,10 +268,7 @@ class _WorkerLoad:
     tasks: int = 0                  # tasks it holds
     runs: int = 0                   # runs in them
     busy_since: float = 0.0         # when it began the first of them (estimated)
-    run_times: list = None          # its own runs' wall times
-
-    def __post_init__(self):
-        self.run_times = []
+    run_times: list = field(default_factory=list)  # its own runs' wall times
 
 
 class _Placement:
