@@ -404,15 +404,19 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
     """
     from dask.distributed import as_completed
 
-    # A cluster may still be starting its workers (a batch system's jobs come when they
-    # come): the study waits for the first one and gives work to each that joins later.
-    client.wait_for_workers(1)
-
     def workers_now() -> list:
         return sorted(client.scheduler_info().get("workers", {}))
 
+    # A cluster may still be starting its workers (a batch system's jobs come when they
+    # come): the study waits for the first one and gives work to each that joins later.
+    # (Asked first, as the scheduler usually has them: each question is a round trip of
+    # about a millisecond before the first task goes out.)
+    addresses = workers_now()
+    if not addresses:
+        client.wait_for_workers(1)
+        addresses = workers_now()
     plan = _Placement(len(points))
-    for address in workers_now():
+    for address in addresses:
         plan.join(address)
     last_look = time.monotonic()
     # Keys unique to this call: the same study run again on the same cluster (a resumed
