@@ -52,9 +52,10 @@ class ConstraintTree {
 
  public:
   // The elimination and up to five refinements; each divides the residual by about
-  // 1 / (ε cond S): a 64-link chain's first solve meets the standard in every evaluation
-  // (rk4 at 1 ms for 10 s); a 256-link chain, folding up, needs one refinement in about
-  // half of its evaluations and a second one in 2 %.
+  // 1 / (ε cond S). Measured against what its rows round to (solve()), the elimination
+  // alone meets the standard in every evaluation of a 64- and a 256-link chain (rk4 at
+  // 1 ms for 10 s; the largest residual 3e-16 of that scale): the refinements are the
+  // safety net of an S too ill-conditioned for one elimination.
   static constexpr int kMaxPasses = 6;
   // The largest ratio of a row's turning to its moving of a body (m r² / I for a point at r
   // from the centre) that the elimination takes: 3 for a uniform rod at its ends.
@@ -106,6 +107,8 @@ class ConstraintTree {
   // After a successful analyze(): the pairs of bodies (nodes) and their blocks' size.
   int nodes() const { return forest_.nodes(); }
   int block_size() const { return width_; }
+  // The solves the last solve() made: 1 for the elimination alone, one more per refinement.
+  int passes() const { return passes_; }
 
   // (T1) for W = diag(w): x and λ; false when S is not positive definite or the solution
   // misses (1) by more than `tolerance` times its terms, or `stall` times them where the
@@ -144,33 +147,34 @@ class ConstraintTree {
           parts_.u[pr.p].dot(parts_.u[pr.q].cwiseProduct(inverse_w_.segment<3>(3 * body)));
     }
     if (!cholesky.factorize()) return false;
-    // The right-hand sides live in the factor's own elimination order; their padding rows
-    // stay zero (S has a unit diagonal there and nothing else, so the solves leave them 0).
-    for (int position = 0; position < forest_.nodes(); ++position)
-      for (int slot = 0; slot < width_; ++slot) cholesky.ordered(position, slot) = 0.0;
+    // The right-hand sides live in the factor's own elimination order, each pass writing
+    // every equation's entry; the padding's stay zero (S has a unit diagonal there and
+    // nothing else, so the solves leave them 0).
+    for (const auto& [node, slot] : padding_) cholesky.ordered(cholesky.position(node), slot) = 0.0;
     // λ from S λ = Φ_q W⁻¹ f − b, then x; then refinements S δλ = Φ_q x − b, λ += δλ, until
     // the residual is down to `tolerance` times what a row of it rounds to: the sum over
     // the row of |b_i| and |Φ_q,ij| times the terms x_j is computed from, (|f_j| +
-    // |(Φ_qᵀλ)_j|) / w_j, for x_j = (f_j − (Φ_qᵀλ)_j) / w_j rounds to ε of those, not of
-    // x_j, where the applied and the constraint forces on a body nearly cancel. Measured
-    // against the largest single term |Φ_q,ij x_j| instead, as before, the residual's
-    // floor of rounding (2e-14 of that term in a 256-link chain) sat above the standard
-    // (64 ε = 1.4e-14), and two evaluations in three refined once or twice only to find
-    // that the residual stalled there: 2.2 passes per evaluation, now 1.6, and a 64-link
-    // chain's 1.3 now 1.
+    // Σ_k |Φ_q,kj λ_k|) / w_j, for x_j = (f_j − Σ_k Φ_q,kj λ_k) / w_j rounds to ε of
+    // those, not of x_j, where the applied and the constraint forces on a body nearly
+    // cancel (and the reactions of a body's joints among themselves). Measured against the
+    // largest single term |Φ_q,ij x_j| instead, as before, the residual's floor of rounding
+    // (2e-14 of that term in a 256-link chain) sat above the standard (64 ε = 1.4e-14), and
+    // two evaluations in three refined once or twice only to find that it stalled there:
+    // 2.2 passes per evaluation, now 1 (and 1.3 for a 64-link chain).
     x = f.cwiseQuotient(w);
     J.residual(x, b, residual_);
     lambda.setZero(J.rows);
     double last_missed = std::numeric_limits<double>::infinity();
     for (int pass = 0; pass < kMaxPasses; ++pass) {
+      passes_ = pass + 1;
       for (int i = 0; i < J.rows; ++i) cholesky.ordered(equation_position_[i], forest_.equation_slot[i]) = residual_[i];
       cholesky.solve_in_place();
       for (int i = 0; i < J.rows; ++i) lambda[i] += cholesky.ordered(equation_position_[i], forest_.equation_slot[i]);
-      J.transpose_times(lambda, force_);
+      J.transpose_times(lambda, force_, x_terms_);
       x = (f - force_).cwiseQuotient(w);
-      x_terms_ = (f.cwiseAbs() + force_.cwiseAbs()).cwiseQuotient(w);
-      const SparseJacobian::Residual r = J.residual(x, b, residual_, &x_terms_);
-      const double terms = r.largest_row, missed = r.largest;
+      x_terms_ = (f.cwiseAbs() + x_terms_).cwiseProduct(inverse_w_);  // a scale: 1/w will do
+      const SparseJacobian::Residual r = J.residual(x, b, residual_, x_terms_);
+      const double terms = r.scale, missed = r.largest;
       if (!std::isfinite(missed)) return false;
       // Met; or no longer halving while already below `stall` times the terms: the
       // rounding of x itself, which a body of small inertia on a long arm makes larger
@@ -192,6 +196,7 @@ class ConstraintTree {
   };
 
   int width_ = 3;  // the blocks' size: the most equations on one node, 2 or 3
+  int passes_ = 0;
   PairForest forest_;                               // the nodes: equations by pair of bodies
   std::vector<std::pair<int, int>> padding_;        // (node, slot) beyond a node's equations
   JacobianParts parts_;                             // Φ_q per (equation, body)

@@ -274,7 +274,7 @@ class AugmentedLagrangianFormulation final : public Formulation {
       work.L.solve(work.rho, work.delta);
       work.x += work.delta;
       const SparseJacobian::Residual r = J.residual(work.x, b, work.r);
-      const double terms = std::max(b_scale, r.largest_term), residual = r.largest;
+      const double terms = std::max(b_scale, r.scale), residual = r.largest;
       work.lambda += work.alpha.cwiseProduct(work.r);
       // The sizes the rounding of this iteration is relative to, in the W^{1/2}-scaled
       // units of ‖W^{1/2} δ‖: the terms of the first row (f, W x and the constraint forces

@@ -73,28 +73,40 @@ struct SparseJacobian {
       y[i] = sum;
     }
   }
-  // r = Φ_q x − b and the sizes its rounding is relative to, in one pass over the entries:
-  // the largest |r_i|, the largest term |Φ_q,ij x_j| of the products, and the largest sum
-  // over a row of |Φ_q,ij x_j| and |b_i| (what the row's sum rounds to ε of: the standard
-  // normwise backward error of Φ_q x = b is max |r_i| over this, for a row at a time).
+  // r = Φ_q x − b in one pass over the entries, with its largest |r_i| and the size its
+  // rounding is measured against, `scale`:
+  // - residual(x, b, r): the largest term |Φ_q,ij x_j| of the products (the augmented
+  //   Lagrangian iteration, whose x is its own iterate);
+  // - residual(x, b, r, x_terms), for an x whose x_j was computed from terms of size
+  //   x_terms_j (so rounds to ε of that): the largest over the rows of |b_i| +
+  //   Σ_j |Φ_q,ij| x_terms_j, what a row of r rounds to ε of (the normwise backward error,
+  //   a row at a time; the tree's direct solve).
   struct Residual {
-    double largest_term = 0.0, largest = 0.0, largest_row = 0.0;
+    double largest = 0.0, scale = 0.0;
   };
+  Residual residual(const Eigen::VectorXd& x, Eigen::Ref<const Eigen::VectorXd> b, Eigen::VectorXd& r) const {
+    return residual_pass<false>(x, b, r, x);
+  }
   Residual residual(const Eigen::VectorXd& x, Eigen::Ref<const Eigen::VectorXd> b, Eigen::VectorXd& r,
-                    const Eigen::VectorXd* x_terms = nullptr) const {
+                    const Eigen::VectorXd& x_terms) const {
+    return residual_pass<true>(x, b, r, x_terms);
+  }
+  template <bool kRowScale>
+  Residual residual_pass(const Eigen::VectorXd& x, Eigen::Ref<const Eigen::VectorXd> b, Eigen::VectorXd& r,
+                         const Eigen::VectorXd& x_terms) const {
     r.resize(rows);
     Residual out;
     for (int i = 0; i < rows; ++i) {
-      double sum = 0.0, size = std::abs(b[i]);
+      double sum = 0.0, row_scale = std::abs(b[i]);
       for (int k = first[i]; k < first[i + 1]; ++k) {
         const double term = value[k] * x[column[k]];
         sum += term;
-        size += x_terms ? std::abs(value[k]) * (*x_terms)[column[k]] : std::abs(term);
-        out.largest_term = std::max(out.largest_term, std::abs(term));
+        if constexpr (kRowScale) row_scale += std::abs(value[k]) * x_terms[column[k]];
+        else out.scale = std::max(out.scale, std::abs(term));
       }
       r[i] = sum - b[i];
       out.largest = std::max(out.largest, std::abs(r[i]));
-      out.largest_row = std::max(out.largest_row, size);
+      if constexpr (kRowScale) out.scale = std::max(out.scale, row_scale);
     }
     return out;
   }
@@ -102,6 +114,17 @@ struct SparseJacobian {
   void transpose_times(const Eigen::VectorXd& l, Eigen::VectorXd& z) const {
     z.setZero(cols);
     for (size_t k = 0; k < value.size(); ++k) z[column[k]] += value[k] * l[equation[k]];
+  }
+  // The same, and z_size = |Φ_q|ᵀ |l|: what each z_j rounds to ε of (its terms, which
+  // cancel where the reactions on a body nearly balance), in the same pass.
+  void transpose_times(const Eigen::VectorXd& l, Eigen::VectorXd& z, Eigen::VectorXd& z_size) const {
+    z.setZero(cols);
+    z_size.setZero(cols);
+    for (size_t k = 0; k < value.size(); ++k) {
+      const double term = value[k] * l[equation[k]];
+      z[column[k]] += term;
+      z_size[column[k]] += std::abs(term);
+    }
   }
 };
 

@@ -28,12 +28,13 @@ class Formulation;
 int jacobian_rank(const Eigen::MatrixXd& J);
 // Whether Φ_q has full row rank by its structure. When the equations' pairs of bodies form
 // a forest (PairForest, as for ConstraintTree), each pair's equations act on a body, its
-// child, that only its own equations and those of pairs further out touch. Ordered from the root outwards, Φ_q is block lower-triangular with
-// the equations' parts on their child bodies on the diagonal, and it has full row rank when
-// each of those small blocks (at most 3 × 3) has: the last block's equations are the only
-// ones on its child's columns, and so on inwards. Each block is judged with its rows scaled
-// to their equation's whole row, independent when its smallest singular value is above
-// 1e-6; a block below that, an equation on three bodies, or a loop leave the question to
+// child, that only its own equations and those of pairs further out touch. Ordered from
+// the root outwards, Φ_q is then block lower-triangular with the equations' parts on their
+// child bodies on the diagonal, and it has full row rank when each of those small blocks
+// (at most 3 × 3) has: the last block's equations are the only ones on its child's
+// columns, and so on inwards. Each block is judged with its rows scaled to their
+// equation's whole row, independent when its smallest singular value is above 1e-6; a
+// block below that, an equation on three bodies, or a loop leave the question to
 // jacobian_rank's factorizations. Linear in the equations.
 bool forest_has_full_row_rank(const SparseJacobian& J);
 // Whether Φ_q has full row rank with a margin, for mechanisms with loops: a sparse QR of
