@@ -355,32 +355,23 @@ class _Placement:
                 break
         return max(0.0, (end - starts[worker]) * rates[worker])
 
-    def task_size(self, worker: Any, now: float) -> int:
-        """The runs of the next task for ``worker``: its share, at most TASK_SECONDS of runs;
-        a single run while no run time is known (the first rows size the rest)."""
+    def next_task(self, worker: Any, now: float) -> int:
+        """The runs of the next task for ``worker``, which has just returned one (or
+        joined), or 0 for none now. A worker that holds nothing always gets a task; one
+        that holds a task gets a second while its share is a run or more, or when what is
+        left would otherwise wait (no other worker holds two tasks, so none will ask
+        before it runs dry). The task holds the worker's share, at most TASK_SECONDS of
+        runs; a single run while no run time is known (the first rows size the rest)."""
+        load = self.loads[worker]
+        if self.left <= 0 or load.tasks >= 2:
+            return 0
         share = self.share(worker, now)
         if share is None:
             return 1
+        if load.tasks == 1 and share < 1 and any(other.tasks >= 2 for w, other in self.loads.items() if w != worker):
+            return 0
         cap = max(1, min(TASK_RUNS, int(TASK_SECONDS / self.run_time(worker))))
-        size = round(share)
-        return max(1, min(cap, size, self.left))
-
-    def wants_more(self, worker: Any, now: float) -> bool:
-        """Whether ``worker``, having just returned a task, gets another one now: always when
-        it holds nothing; a second one when its share is a run or more, or when what is left
-        would otherwise wait (no other worker holds two tasks, so none will ask before it
-        runs dry)."""
-        if self.left <= 0:
-            return False
-        load = self.loads[worker]
-        if load.tasks == 0:
-            return True
-        if load.tasks >= 2:
-            return False
-        share = self.share(worker, now)
-        if share is None or share >= 1:
-            return True
-        return not any(other.tasks >= 2 for w, other in self.loads.items() if w != worker)
+        return max(1, min(cap, round(share), self.left))
 
 
 def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
@@ -456,14 +447,15 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
                                             and math.isfinite(r["wall_time_s"])], placed_at, was_idle, now)
         if progress:
             progress(len(log.done), total)
-        while pending and plan.wants_more(address, now):
-            submit(address, plan.task_size(address, now))
+        while size := plan.next_task(address, now):
+            submit(address, size)
         # Asking the scheduler for its workers is a round trip: once a second at most.
         if pending and now - last_look >= 1.0:
             last_look = now
             for joined in set(workers_now()) - plan.loads.keys():
                 plan.join(joined)
-                submit(joined, plan.task_size(joined, now))
+                if size := plan.next_task(joined, now):  # two joining as the last runs go: 0 for the second
+                    submit(joined, size)
 
 
 def _study_digest(netlist_text: str, netlist_file: str, runs: Sequence[Mapping], outputs: Sequence,

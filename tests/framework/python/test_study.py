@@ -213,11 +213,12 @@ def simulated_study(runs, run_time, latency, join_at=None):
         now, w, size, token = returns.pop(0)
         while late and late[0][0] <= now:  # _dispatch looks for new workers as rows come in
             plan.join(late[0][1])
-            submit(late[0][1], plan.task_size(late[0][1], now), now)
+            if size := plan.next_task(late[0][1], now):
+                submit(late[0][1], size, now)
             late.pop(0)
         plan.returned(w, size, [run_time[w]] * size, *token, now)
-        while left[0] and plan.wants_more(w, now):
-            submit(w, plan.task_size(w, now), now)
+        while size := plan.next_task(w, now):
+            submit(w, size, now)
     assert left[0] == 0 and sum(made.values()) == runs
     return made, free
 
@@ -247,3 +248,14 @@ def test_a_worker_that_joins_late_gets_its_share():
     made, free = simulated_study(100, {"a": 0.1, "b": 0.1}, 0.003, join_at={"b": 2.0})
     assert made["b"] >= 35
     assert max(free.values()) - min(free.values()) <= 0.1 + 1e-12
+
+
+def test_no_task_when_nothing_is_left():
+    # A worker that joins (or returns) once every run is placed gets no task: an empty one
+    # would have no run to name its key after.
+    plan = study._Placement(1)
+    plan.join("a")
+    plan.placed("a", 1, 0.0)
+    plan.join("b")
+    assert plan.next_task("b", 0.0) == 0
+    assert plan.next_task("a", 0.0) == 0
