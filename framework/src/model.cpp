@@ -299,11 +299,13 @@ Model ModelBuilder::build() && {
       }
     }
   }
+  // Kinds for the scheduler: components of one type evaluate in one run.
+  std::unordered_map<const TypeEvaluation*, int> kinds;
+  g.component_kind.resize(nc, -1);
+  for (int i = 0; i < nc; ++i)
+    if (const TypeEvaluation* t = components_[i]->type_evaluation())
+      g.component_kind[i] = kinds.emplace(t, static_cast<int>(kinds.size())).first->second;
   m.schedule_ = make_schedule(g);
-  for (size_t k = 0; k < m.schedule_.steps.size(); ++k) {
-    const auto& step = m.schedule_.steps[k];
-    m.run_order_.push_back(step.implicit ? Model::RunStep{-1, static_cast<int>(k)} : Model::RunStep{step.components[0], -1});
-  }
   for (auto& step : m.schedule_.steps) {
     if (!step.implicit) continue;
     step.tear_positions_by_component.resize(step.components.size());
@@ -355,6 +357,20 @@ Model ModelBuilder::build() && {
   }
   for (int i = 0; i < nc; ++i) m.component_index_.emplace(components_[i]->name(), i);
   m.components_ = std::move(components_);
+  // The runs the evaluation walks: the schedule's, and every component once, by type,
+  // for the derivatives.
+  for (size_t k = 0; k < m.schedule_.steps.size(); ++k) {
+    const auto& step = m.schedule_.steps[k];
+    if (step.implicit) m.output_runs_.push_back({static_cast<int>(k)});
+    else m.append_to_runs(step.components[0], m.output_instances_, m.output_runs_);
+  }
+  {
+    std::vector<int> by_kind(nc);
+    for (int i = 0; i < nc; ++i) by_kind[i] = i;
+    std::stable_sort(by_kind.begin(), by_kind.end(),
+                     [&](int a, int b) { return g.component_kind[a] < g.component_kind[b]; });
+    for (int i : by_kind) m.append_to_runs(i, m.derivative_instances_, m.derivative_runs_);
+  }
   m.locations_ = locations_;
 
   // 5. Structured solvers for the blocks whose members name one.
@@ -553,20 +569,33 @@ void Model::initialize(Context& ctx) const {
   evaluate(ctx);
 }
 
+void Model::append_to_runs(int c, std::vector<PlacedComponent>& instances, std::vector<Run>& runs) const {
+  const TypeEvaluation* type = components_[c]->type_evaluation();
+  const int at = static_cast<int>(instances.size());
+  instances.push_back({components_[c].get(), &layouts_[c]});
+  if (type && !runs.empty() && runs.back().block < 0 && runs.back().type == type) ++runs.back().last;
+  else runs.push_back({-1, at, at + 1, type});
+}
+
 void Model::evaluate_outputs(Context& ctx, BlockPrelude prelude) const {
-  for (const RunStep& step : run_order_) {
-    if (step.component < 0) {
-      if (const BlockSolver* solver = block_solvers_[step.block].get()) {
+  for (const Run& run : output_runs_) {
+    if (run.block >= 0) {
+      if (const BlockSolver* solver = block_solvers_[run.block].get()) {
         if (prelude == BlockPrelude::Initialize) solver->initialize(*this, ctx);
         if (prelude == BlockPrelude::Analyze && solver->supports(ctx.analysis)) solver->analyze(*this, ctx);
         solver->solve(*this, ctx);
       } else {
-        solve_block(ctx, schedule_.steps[step.block]);
+        solve_block(ctx, schedule_.steps[run.block]);
       }
       continue;
     }
-    Eval e = view(step.component, ctx, Eval::Phase::Outputs);
-    components_[step.component]->calc_outputs(e);
+    const PlacedComponent* first = output_instances_.data() + run.first;
+    if (run.type) {
+      run.type->outputs(first, output_instances_.data() + run.last, ctx, world_);
+    } else {
+      Eval e(*first->component, *first->layout, ctx, world_, Eval::Phase::Outputs);
+      first->component->calc_outputs(e);
+    }
   }
 }
 
@@ -651,18 +680,24 @@ void Model::evaluate(Context& ctx) const {
 
 void Model::evaluate_derivatives(Context& ctx) const {
   HookPlan& plan = ctx.hooks;
-  if (plan.known) {
-    for (int i : plan.derivative_hooks) {
-      Eval e = view(i, ctx, Eval::Phase::Derivatives);
-      components_[i]->calc_derivatives(e);
+  auto call = [&](const Run& run) {
+    const PlacedComponent* first = derivative_instances_.data() + run.first;
+    if (run.type) {
+      run.type->derivatives(first, derivative_instances_.data() + run.last, ctx, world_);
+    } else {
+      Eval e(*first->component, *first->layout, ctx, world_, Eval::Phase::Derivatives);
+      first->component->calc_derivatives(e);
     }
-  } else {  // the first pass calls every hook and notes which do something
+  };
+  if (plan.known) {
+    for (int r : plan.derivative_hooks) call(derivative_runs_[r]);
+  } else {  // the first pass calls every hook and notes which do something (a run's
+            // components are of one type: all or none of them are idle)
     plan.derivative_hooks.clear();
-    for (size_t i = 0; i < components_.size(); ++i) {
-      Eval e = view(static_cast<int>(i), ctx, Eval::Phase::Derivatives);
+    for (size_t r = 0; r < derivative_runs_.size(); ++r) {
       plan.idle_seen = false;
-      components_[i]->calc_derivatives(e);
-      if (!plan.idle_seen) plan.derivative_hooks.push_back(static_cast<int>(i));
+      call(derivative_runs_[r]);
+      if (!plan.idle_seen) plan.derivative_hooks.push_back(static_cast<int>(r));
     }
     plan.known = true;
   }
@@ -805,9 +840,10 @@ Model::JacobianPattern Model::jacobian_pattern() const {
   // repeated until nothing grows (the second confirms the first).
   for (bool grew = true; grew;) {
     grew = false;
-    for (const RunStep& step : run_order_) {
-      if (step.component >= 0) {
-        const int c = step.component;
+    for (size_t k = 0; k < schedule_.steps.size(); ++k) {
+      const ScheduledStep& step = schedule_.steps[k];
+      if (!step.implicit) {
+        const int c = step.components[0];
         const auto& ports = components_[c]->ports();
         for (size_t p = 0; p < ports.size(); ++p) {
           if (ports[p].domain->output_count(ports[p].side) == 0) continue;
@@ -821,17 +857,18 @@ Model::JacobianPattern Model::jacobian_pattern() const {
         }
         continue;
       }
+      const int block = static_cast<int>(k);
       Set s;
-      for (int c : schedule_.steps[step.block].components) {
-        block_of[c] = step.block;
+      for (int c : step.components) {
+        block_of[c] = block;
         merge_into(s, own_states(c));
         all_inputs(c, s);
       }
-      const size_t before = block_set[step.block].size();
-      merge_into(block_set[step.block], s);
-      grew = grew || block_set[step.block].size() != before;
-      s = block_set[step.block];
-      for (int c : schedule_.steps[step.block].components)
+      const size_t before = block_set[block].size();
+      merge_into(block_set[block], s);
+      grew = grew || block_set[block].size() != before;
+      s = block_set[block];
+      for (int c : step.components)
         for (size_t p = 0; p < components_[c]->ports().size(); ++p) group[first_group[c] + static_cast<int>(p)] = s;
     }
   }

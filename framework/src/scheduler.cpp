@@ -67,9 +67,35 @@ Schedule make_schedule(const DependencyGraph& graph) {
   for (int v = 0; v < n; ++v) members[scc[v]].push_back(v);
   std::set<int> with_unknowns(graph.components_with_unknowns.begin(), graph.components_with_unknowns.end());
 
+  // Levels: a step comes one level after the highest of the steps it waits for, so any
+  // order by level respects the dependencies. Within a level, steps of one kind go
+  // together (ordered by component: ports of one component that share a level become
+  // one step); steps of no kind and loops come first.
+  std::vector<int> level(scc_count, 0);
+  for (auto it = reverse_order.rbegin(); it != reverse_order.rend(); ++it)
+    for (auto [e, end] = boost::out_edges(*it, condensed); e != end; ++e) {
+      const int next = static_cast<int>(boost::target(*e, condensed));
+      level[next] = std::max(level[next], level[*it] + 1);
+    }
+  auto kind_of = [&](int c) {
+    return graph.component_kind.empty() || with_unknowns.count(c) ? -1 : graph.component_kind[c];
+  };
+  struct Key {
+    int level, kind, component, scc;
+    auto operator<=>(const Key&) const = default;
+  };
+  std::vector<Key> order;
+  for (int k = 0; k < scc_count; ++k) {
+    const int first = members[k][0];
+    const bool loop = members[k].size() > 1 || self_loop[first];
+    const int component = graph.vertices[first].component;
+    order.push_back({level[k], loop ? -1 : kind_of(component), component, k});
+  }
+  std::sort(order.begin(), order.end());
+
   Schedule schedule;
-  for (auto it = reverse_order.rbegin(); it != reverse_order.rend(); ++it) {
-    const auto& vs = members[*it];
+  for (const Key& key : order) {
+    const auto& vs = members[key.scc];
     ScheduledStep step;
     std::set<int> comps_seen;
     for (int v : vs) {

@@ -110,6 +110,22 @@ struct ComponentLayout {
 
 class Component;
 
+// One component as an evaluation loop sees it: the object and where its data sit.
+struct PlacedComponent {
+  const Component* component = nullptr;
+  const ComponentLayout* layout = nullptr;
+};
+
+// The evaluation hooks of one component type, called for a run of its instances in one
+// loop, without a virtual call per instance (the compiler sees the type's own hooks and
+// keeps the Context's data in registers across the run). The Registry gives every type
+// it creates its own (Registry::add<C>, evaluate_run<C>); a component made otherwise has
+// none and is called through its virtual hooks, with the same results.
+struct TypeEvaluation {
+  void (*outputs)(const PlacedComponent* first, const PlacedComponent* last, Context& ctx, const World& world) = nullptr;
+  void (*derivatives)(const PlacedComponent* first, const PlacedComponent* last, Context& ctx, const World& world) = nullptr;
+};
+
 // A component's view of one Context during one evaluation. States and discrete states
 // may be changed only while handling an event or initializing.
 class Eval {
@@ -239,6 +255,11 @@ class Component {
   // ---- identity ----
   const std::string& name() const { return name_; }
   const std::string& type_name() const { return type_name_; }
+  // Its type's hooks for runs of instances (TypeEvaluation), or nullptr.
+  const TypeEvaluation* type_evaluation() const { return type_evaluation_; }
+  // Set by the Registry when it creates the component: `e` must be the evaluation of the
+  // component's own dynamic type.
+  void set_type_evaluation(const TypeEvaluation* e) { type_evaluation_ = e; }
 
   // ---- what the component declared ----
   const std::vector<ParamSpec>& parameter_specs() const { return params_; }
@@ -363,6 +384,7 @@ class Component {
 
   std::string name_;
   std::string type_name_;
+  const TypeEvaluation* type_evaluation_ = nullptr;
   std::vector<ParamSpec> params_;
   nlohmann::json values_ = nlohmann::json::object();
   std::vector<PortSpec> ports_;
@@ -377,6 +399,30 @@ class Component {
   bool has_deciding_parameters_ = false;
   bool dependents_declared_ = false;
   const World* configuring_world_ = nullptr;  // set while configure() runs
+};
+
+// The TypeEvaluation of component type C: its own calc_outputs and calc_derivatives,
+// called by name (no virtual dispatch) on each instance of a run. A hook C keeps out of
+// reach (private) is called through the virtual one instead.
+template <class C>
+struct EvaluateRun {
+  static constexpr bool kOwnOutputs = requires(const C& c, Eval& e) { c.C::calc_outputs(e); };
+  static constexpr bool kOwnDerivatives = requires(const C& c, Eval& e) { c.C::calc_derivatives(e); };
+  static void outputs(const PlacedComponent* first, const PlacedComponent* last, Context& ctx, const World& world) {
+    for (const PlacedComponent* i = first; i != last; ++i) {
+      Eval e(*i->component, *i->layout, ctx, world, Eval::Phase::Outputs);
+      if constexpr (kOwnOutputs) static_cast<const C&>(*i->component).C::calc_outputs(e);
+      else i->component->calc_outputs(e);
+    }
+  }
+  static void derivatives(const PlacedComponent* first, const PlacedComponent* last, Context& ctx, const World& world) {
+    for (const PlacedComponent* i = first; i != last; ++i) {
+      Eval e(*i->component, *i->layout, ctx, world, Eval::Phase::Derivatives);
+      if constexpr (kOwnDerivatives) static_cast<const C&>(*i->component).C::calc_derivatives(e);
+      else i->component->calc_derivatives(e);
+    }
+  }
+  static constexpr TypeEvaluation hooks{&outputs, &derivatives};
 };
 
 }  // namespace jourdain

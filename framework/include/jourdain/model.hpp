@@ -193,13 +193,24 @@ class Model {
   std::vector<ComponentLayout> layouts_;
   std::vector<int> layout_pool_;  // the port tables the layouts point into (never resized after build)
   Schedule schedule_;
-  // The schedule as the evaluation loop walks it: a component to call, or (component
-  // -1) the index of an implicit block in schedule_.steps. Compact, for the cache.
-  struct RunStep {
-    int component;
-    int block;
+  // The schedule as the evaluation loop walks it: an implicit block (the index of its
+  // step in schedule_.steps), or a run of components, instances_[first] up to
+  // instances_[last] (excluded), of one type called through its TypeEvaluation (`type`;
+  // nullptr: a single component, called through its virtual hooks).
+  struct Run {
+    int block = -1;
+    int first = 0, last = 0;
+    const TypeEvaluation* type = nullptr;
   };
-  std::vector<RunStep> run_order_;
+  std::vector<PlacedComponent> output_instances_;
+  std::vector<Run> output_runs_;
+  // Every component once, in runs of one type, for the derivatives (HookPlan keeps the
+  // runs that do something).
+  std::vector<PlacedComponent> derivative_instances_;
+  std::vector<Run> derivative_runs_;
+  // Appends component c to `runs` over `instances`, extending the last run if c is of
+  // its type.
+  void append_to_runs(int c, std::vector<PlacedComponent>& instances, std::vector<Run>& runs) const;
   std::vector<std::unique_ptr<BlockSolver>> block_solvers_;  // per schedule step; null: Newton
   std::vector<InputLocation> locations_;                      // per component (ModelBuilder::add)
   std::vector<MonitorSpec> monitors_;

@@ -61,7 +61,11 @@ class Registry {
 
   template <class C>
   void add(std::string name, std::string summary) {
-    add(ComponentType{std::move(name), std::move(summary), origin_, [] { return std::make_unique<C>(); }});
+    add(ComponentType{std::move(name), std::move(summary), origin_, [] {
+                        auto c = std::make_unique<C>();
+                        c->set_type_evaluation(&EvaluateRun<C>::hooks);
+                        return c;
+                      }});
   }
 
   // A setting of the netlist's "world" object that a component library owns (e.g.

@@ -6,7 +6,9 @@
 // an explicit step, a cycle is an algebraic loop and becomes an implicit block whose
 // port outputs are solved together by Newton's method. Components that declare
 // algebraic unknowns join an implicit block too (a block of their own if needed).
-// The blocks are then put in topological order of the condensed graph.
+// The blocks are then put in topological order of the condensed graph: by level (the
+// longest chain of steps a step waits for), and within a level by kind, so that the
+// components of one type that do not wait for each other are evaluated in one run.
 #pragma once
 
 #include <string>
@@ -49,6 +51,11 @@ struct DependencyGraph {
   std::vector<int> components_with_unknowns;
   std::vector<std::vector<int>> unknown_slots;  // per entry of components_with_unknowns
   int component_count = 0;
+  // Per component (empty: none has one): its kind, a number >= 0 shared by components
+  // that are best evaluated one after another (instances of one type, called in one
+  // loop: TypeEvaluation), or -1. Among the orders the dependencies allow, the schedule
+  // puts steps of one kind next to each other.
+  std::vector<int> component_kind;
 };
 
 Schedule make_schedule(const DependencyGraph& graph);
