@@ -79,6 +79,63 @@ std::string Range::to_string(const std::string& unit) const {
 // framework library, so that plugins and the framework share one copy of each.
 Component::~Component() = default;
 
+// ---------------------------------------------------------------- allocation
+
+namespace {
+
+// What precedes every component: where its memory came from and how it was taken.
+struct AllocationHeader {
+  std::shared_ptr<ComponentMemory> memory;  // null: the heap
+  size_t block_size;
+  size_t alignment;
+};
+
+AllocationHeader* header_of(void* object) {
+  return reinterpret_cast<AllocationHeader*>(static_cast<char*>(object) - sizeof(AllocationHeader));
+}
+
+// The bytes before the object: the header, rounded up so that the object keeps its
+// alignment.
+size_t header_space(size_t align) { return (sizeof(AllocationHeader) + align - 1) / align * align; }
+
+void* allocate_component(size_t size, size_t align, std::shared_ptr<ComponentMemory> memory) {
+  align = std::max({align, alignof(AllocationHeader), alignof(std::max_align_t)});
+  const size_t block_size = header_space(align) + size;
+  void* block = memory ? memory->allocate(block_size, align) : ::operator new(block_size, std::align_val_t(align));
+  char* object = static_cast<char*>(block) + header_space(align);
+  new (header_of(object)) AllocationHeader{std::move(memory), block_size, align};
+  return object;
+}
+
+void release_component(void* object) {
+  if (!object) return;
+  AllocationHeader* header = header_of(object);
+  const size_t align = header->alignment, block_size = header->block_size;
+  // The header lives in the block: take the memory's handle out before giving the block
+  // back (the memory itself may go with this handle).
+  std::shared_ptr<ComponentMemory> memory = std::move(header->memory);
+  header->~AllocationHeader();
+  void* block = static_cast<char*>(object) - header_space(align);
+  if (memory) memory->deallocate(block, block_size, align);
+  else ::operator delete(block, std::align_val_t(align));
+}
+
+}  // namespace
+
+void* Component::operator new(std::size_t size) { return allocate_component(size, alignof(std::max_align_t), nullptr); }
+void* Component::operator new(std::size_t size, std::align_val_t align) {
+  return allocate_component(size, static_cast<size_t>(align), nullptr);
+}
+void* Component::operator new(std::size_t size, std::shared_ptr<ComponentMemory> memory) {
+  return allocate_component(size, alignof(std::max_align_t), std::move(memory));
+}
+void* Component::operator new(std::size_t size, std::align_val_t align, std::shared_ptr<ComponentMemory> memory) {
+  return allocate_component(size, static_cast<size_t>(align), std::move(memory));
+}
+void Component::operator delete(void* p) { release_component(p); }
+void Component::operator delete(void* p, std::shared_ptr<ComponentMemory>) { release_component(p); }
+void Component::operator delete(void* p, std::align_val_t, std::shared_ptr<ComponentMemory>) { release_component(p); }
+
 // ---------------------------------------------------------------- Eval
 
 void Eval::set_state(StateId s, double value) {

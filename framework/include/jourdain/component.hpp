@@ -13,7 +13,10 @@
 // than once per evaluation (a component whose ports sit at several places in the order).
 #pragma once
 
+#include <cstddef>
 #include <memory>
+#include <memory_resource>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -109,6 +112,11 @@ struct ComponentLayout {
 };
 
 class Component;
+
+// Memory that keeps components next to each other: a Registry creates its components
+// there (Registry::add<C>), so that an evaluation walking a large model's components
+// reads them in order rather than from all over the heap.
+using ComponentMemory = std::pmr::synchronized_pool_resource;
 
 // One component as an evaluation loop sees it: the object and where its data sit.
 struct PlacedComponent {
@@ -208,6 +216,19 @@ class Eval {
 class Component {
  public:
   virtual ~Component();  // defined in component.cpp: the vtable and type info live in the framework library
+
+  // Allocation. Every component carries, just before it, the ComponentMemory it was
+  // created in (none: the heap), so that `delete` (a unique_ptr<Component>) returns
+  // its memory to the right place and that memory lives as long as a component in it.
+  // `new C(...)` takes the heap; `new (memory) C(...)` the given memory.
+  static void* operator new(std::size_t size);
+  static void* operator new(std::size_t size, std::align_val_t align);
+  static void* operator new(std::size_t size, std::shared_ptr<ComponentMemory> memory);
+  static void* operator new(std::size_t size, std::align_val_t align, std::shared_ptr<ComponentMemory> memory);
+  static void operator delete(void* p);
+  // Called only if a constructor throws, for `new (memory) C(...)`.
+  static void operator delete(void* p, std::shared_ptr<ComponentMemory> memory);
+  static void operator delete(void* p, std::align_val_t align, std::shared_ptr<ComponentMemory> memory);
   Component() = default;
   Component(const Component&) = delete;
   Component& operator=(const Component&) = delete;

@@ -61,8 +61,8 @@ class Registry {
 
   template <class C>
   void add(std::string name, std::string summary) {
-    add(ComponentType{std::move(name), std::move(summary), origin_, [] {
-                        auto c = std::make_unique<C>();
+    add(ComponentType{std::move(name), std::move(summary), origin_, [memory = component_memory_] {
+                        std::unique_ptr<Component> c(new (memory) C());
                         c->set_type_evaluation(&EvaluateRun<C>::hooks);
                         return c;
                       }});
@@ -133,6 +133,9 @@ class Registry {
   std::map<std::string, WorldSetting> world_settings_;
   std::map<std::string, FileType> file_types_;  // by extension
   std::map<std::type_index, std::unique_ptr<RegistryExtension>> extensions_;
+  // Where add<C>'s types create their components (ComponentMemory); it lives as long
+  // as any of them.
+  std::shared_ptr<ComponentMemory> component_memory_ = std::make_shared<ComponentMemory>();
 };
 
 }  // namespace jourdain
