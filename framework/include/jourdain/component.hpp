@@ -179,7 +179,14 @@ class Eval {
   const Context& context() const { return ctx_; }
   void set_residual(UnknownId u, double r) { ctx_.residuals[layout_.unknown_offset + u.index] = r; }
 
-  void set_observable(ObservableId o, double value) { ctx_.observables[layout_.observable_offset + o.index] = value; }
+  // Observables are read where a run records or reports, never by the integration: an
+  // integrator's stage (Model::derivatives) does not want them, and set_observable then
+  // stores nothing. A component whose observables take work of their own to compute
+  // asks first.
+  bool observables_wanted() const { return ctx_.observables_wanted; }
+  void set_observable(ObservableId o, double value) {
+    if (ctx_.observables_wanted) ctx_.observables[layout_.observable_offset + o.index] = value;
+  }
   void set_zero_crossing(ZeroCrossingId z, double value) { ctx_.zero_crossings[layout_.zero_crossing_offset + z.index] = value; }
 
   // The component's workspace in this Context (context.hpp, ComponentWorkspace): state

@@ -143,6 +143,9 @@ struct Context {
   Eigen::VectorXd unknowns;    // algebraic unknowns declared by components
   Eigen::VectorXd residuals;   // their residuals
   Eigen::VectorXd observables; // computed variables offered for recording
+  // Whether the evaluation under way computes the observables: set by the Model for each
+  // evaluation (false for an integrator's stage, Model::derivatives; true otherwise).
+  bool observables_wanted = true;
   Eigen::VectorXd zero_crossings;
   // Everything the components reported, in order: the first kMaxLoggedEvents entries; the
   // rest are only counted (a model that switches a million times must not hold a million

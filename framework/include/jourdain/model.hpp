@@ -99,8 +99,10 @@ class Model {
   // loop cannot be solved.
   void evaluate(Context& ctx) const;
   // ctx.xdot = f(t, x), leaving ctx.x as given: evaluate() for an integrator's right-hand
-  // side, which checks only what the integration reads, the states and derivatives (a
-  // non-finite output that feeds them shows there; the recorder checks the rest).
+  // side, which computes and checks only what the integration reads: outputs, states and
+  // derivatives, not the observables (Context::observables_wanted; a non-finite output
+  // that feeds the derivatives shows there; the recorder checks the rest). A point that
+  // is recorded is evaluated with evaluate().
   void derivatives(Context& ctx, double t, const Eigen::VectorXd& x) const;
   // Throws NonFiniteError naming the first NaN or infinity among the outputs, states,
   // derivatives and observables of ctx (outputs first: the value a bad result starts
