@@ -165,6 +165,7 @@ void Constraint::calc_outputs(Eval& e) const {
 
 void Constraint::report_observables(Eval& e, const ConstraintRows& rows, const PointKinematics (&k)[2],
                                     const Vec2* turn) const {
+  if (!e.observables_wanted()) return;  // an integrator's stage: nothing here feeds the integration
   Vec3 lambda = Vec3::Zero();
   double worst = 0.0;
   for (int i = 0; i < rows.count; ++i) {

@@ -203,7 +203,8 @@ class Constraint : public Component {
   // kinematics it was solved with and the multipliers in its unknowns: called by whoever
   // solves it, once the multipliers are final (the mechanism solver; calc_outputs on the
   // general Newton path), so that the rows are not evaluated again for them. `turn`: the
-  // (cos θ, sin θ) of the body whose reaction it reports, when the caller has it.
+  // (cos θ, sin θ) of the body whose reaction it reports, when the caller has it. Does
+  // nothing in an evaluation that wants no observables (an integrator's stage).
   void report_observables(Eval& e, const ConstraintRows& rows, const PointKinematics (&k)[2],
                           const Vec2* turn = nullptr) const;
   UnknownId multiplier(int i) const { return UnknownId{i}; }
