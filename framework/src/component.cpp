@@ -77,7 +77,42 @@ std::string Range::to_string(const std::string& unit) const {
 
 // Out of line: this key function places Component's vtable and type information in the
 // framework library, so that plugins and the framework share one copy of each.
+struct Component::Declarations {
+  std::string name_;
+  std::string type_name_;
+  std::vector<ParamSpec> params_;
+  nlohmann::json values_ = nlohmann::json::object();
+  std::vector<PortSpec> ports_;
+  std::vector<StateSpec> states_;
+  std::vector<NamedSpec> discretes_;
+  std::vector<NamedSpec> unknowns_;
+  std::vector<NamedSpec> observables_;
+  std::vector<NamedSpec> zero_crossings_;
+  int numeric_count_ = 0;
+  std::vector<int> numeric_specs_;  // per RealParam index: its position in params_
+  bool configured_ = false;
+  bool has_deciding_parameters_ = false;
+  bool dependents_declared_ = false;
+  const World* configuring_world_ = nullptr;  // set while configure() runs
+};
+
+Component::Component() : d_(std::make_unique<Declarations>()) {}
+
 Component::~Component() = default;
+
+const std::string& Component::name() const { return d_->name_; }
+const std::string& Component::type_name() const { return d_->type_name_; }
+const std::vector<ParamSpec>& Component::parameter_specs() const { return d_->params_; }
+const std::vector<PortSpec>& Component::ports() const { return d_->ports_; }
+const std::vector<StateSpec>& Component::states() const { return d_->states_; }
+const std::vector<NamedSpec>& Component::discrete_states() const { return d_->discretes_; }
+const std::vector<NamedSpec>& Component::unknowns() const { return d_->unknowns_; }
+const std::vector<NamedSpec>& Component::observables() const { return d_->observables_; }
+const std::vector<NamedSpec>& Component::zero_crossings() const { return d_->zero_crossings_; }
+void Component::set_state_initial(StateId s, double value) { d_->states_[s.index].initial = value; }
+bool Component::configured() const { return d_->configured_; }
+int Component::numeric_parameter_count() const { return d_->numeric_count_; }
+void Component::set_optional(PortId p) { d_->ports_[p.index].optional = true; }
 
 // ---------------------------------------------------------------- allocation
 
@@ -162,50 +197,50 @@ void Eval::warn(std::string message, Warning::Kind kind) {
 // ---------------------------------------------------------------- declarations
 
 void Component::set_identity(std::string name, std::string type_name) {
-  name_ = std::move(name);
-  type_name_ = std::move(type_name);
+  d_->name_ = std::move(name);
+  d_->type_name_ = std::move(type_name);
 }
 
 RealParam Component::declare_real(std::string name, std::string unit, std::optional<double> default_value,
                                   std::string description, Range range) {
   declare_config_real(std::move(name), std::move(unit), default_value, std::move(description), range);
-  params_.back().numeric_index = numeric_count_;
-  numeric_specs_.push_back(static_cast<int>(params_.size()) - 1);
-  return RealParam{numeric_count_++};
+  d_->params_.back().numeric_index = d_->numeric_count_;
+  d_->numeric_specs_.push_back(static_cast<int>(d_->params_.size()) - 1);
+  return RealParam{d_->numeric_count_++};
 }
 
 void Component::declare_config_real(std::string name, std::string unit, std::optional<double> default_value,
                                     std::string description, Range range) {
-  if (index_of(params_, name) >= 0) throw std::logic_error("parameter '" + name + "' declared twice");
+  if (index_of(d_->params_, name) >= 0) throw std::logic_error("parameter '" + name + "' declared twice");
   ParamSpec s{std::move(name), ParamKind::Real, std::move(unit), {}, {}, range, {}, std::move(description)};
   if (default_value) s.default_value = *default_value;
-  params_.push_back(std::move(s));
+  d_->params_.push_back(std::move(s));
 }
 
 void Component::declare_integer(std::string name, std::optional<long> default_value, std::string description,
                                 Range range) {
   ParamSpec s{std::move(name), ParamKind::Integer, "", {}, {}, range, {}, std::move(description)};
   if (default_value) s.default_value = *default_value;
-  params_.push_back(std::move(s));
+  d_->params_.push_back(std::move(s));
 }
 
 void Component::declare_boolean(std::string name, bool default_value, std::string description) {
   ParamSpec s{std::move(name), ParamKind::Boolean, "", {}, default_value, Range::any(), {}, std::move(description)};
-  params_.push_back(std::move(s));
+  d_->params_.push_back(std::move(s));
 }
 
 void Component::declare_text(std::string name, std::optional<std::string> default_value, std::string description,
                              std::vector<std::string> choices) {
   ParamSpec s{std::move(name), ParamKind::Text, "", {}, {}, Range::any(), std::move(choices), std::move(description)};
   if (default_value) s.default_value = *default_value;
-  params_.push_back(std::move(s));
+  d_->params_.push_back(std::move(s));
 }
 
 void Component::declare_real_list(std::string name, std::string unit, std::optional<std::vector<double>> default_value,
                                   std::string description) {
   ParamSpec s{std::move(name), ParamKind::RealList, std::move(unit), {}, {}, Range::any(), {}, std::move(description)};
   if (default_value) s.default_value = *default_value;
-  params_.push_back(std::move(s));
+  d_->params_.push_back(std::move(s));
 }
 
 void Component::declare_named_vectors(std::string name, std::string unit, int size,
@@ -213,101 +248,101 @@ void Component::declare_named_vectors(std::string name, std::string unit, int si
   ParamSpec s{std::move(name), ParamKind::NamedVectors, std::move(unit), {}, std::move(default_value), Range::any(), {},
               std::move(description)};
   s.vector_size = size;
-  params_.push_back(std::move(s));
+  d_->params_.push_back(std::move(s));
 }
 
 void Component::declare_table(std::string name, std::vector<std::string> column_units, std::string description,
                               std::optional<nlohmann::json> default_value) {
   ParamSpec s{std::move(name), ParamKind::Table, "", std::move(column_units), std::move(default_value), Range::any(), {},
               std::move(description)};
-  params_.push_back(std::move(s));
+  d_->params_.push_back(std::move(s));
 }
 
 void Component::declare_path(std::string name, std::optional<std::string> default_value, std::string description,
                              PathContent content) {
   declare_text(std::move(name), std::move(default_value), std::move(description));
-  params_.back().path = true;
-  params_.back().path_runs_code = content == PathContent::Code;
+  d_->params_.back().path = true;
+  d_->params_.back().path_runs_code = content == PathContent::Code;
 }
 
 void Component::set_decides_parameters(const std::string& name) {
-  const int i = index_of(params_, name);
+  const int i = index_of(d_->params_, name);
   if (i < 0) throw std::logic_error("set_decides_parameters: undeclared parameter '" + name + "'");
-  if (params_[i].numeric()) throw std::logic_error("parameter '" + name + "' decides others: it must be configuration");
-  params_[i].decides_parameters = true;
-  has_deciding_parameters_ = true;
+  if (d_->params_[i].numeric()) throw std::logic_error("parameter '" + name + "' decides others: it must be configuration");
+  d_->params_[i].decides_parameters = true;
+  d_->has_deciding_parameters_ = true;
 }
 
 bool Component::decides_parameters(const std::string& name) const {
-  const int i = index_of(params_, name);
-  return i >= 0 && params_[i].decides_parameters;
+  const int i = index_of(d_->params_, name);
+  return i >= 0 && d_->params_[i].decides_parameters;
 }
 
 void Component::declare_dependents() {
-  if (!has_deciding_parameters_ || dependents_declared_) return;
-  for (size_t i = 0; i < params_.size(); ++i) {
-    const ParamSpec& s = params_[i];
-    if (!s.decides_parameters || values_.contains(s.name)) continue;
+  if (!d_->has_deciding_parameters_ || d_->dependents_declared_) return;
+  for (size_t i = 0; i < d_->params_.size(); ++i) {
+    const ParamSpec& s = d_->params_[i];
+    if (!s.decides_parameters || d_->values_.contains(s.name)) continue;
     if (!s.default_value)
       parameter_error(s.name, "missing (required; " + std::string(to_string(s.kind)) +
                                   (s.description.empty() ? "" : ", " + s.description) +
                                   "): the component's other parameters depend on it");
     set_parameter(s.name, *s.default_value);
   }
-  dependents_declared_ = true;  // from here on, a deciding parameter can no longer change
+  d_->dependents_declared_ = true;  // from here on, a deciding parameter can no longer change
   declare_dependent_parameters();
 }
 
 void Component::set_example(const std::string& name, nlohmann::json value) {
-  const int i = index_of(params_, name);
+  const int i = index_of(d_->params_, name);
   if (i < 0) throw std::logic_error("example for undeclared parameter '" + name + "'");
-  params_[i].example = std::move(value);
+  d_->params_[i].example = std::move(value);
 }
 
 PortId Component::declare_port(std::string name, const Domain& domain, PortSide side, std::string description) {
-  if (index_of(ports_, name) >= 0) throw std::logic_error("port '" + name + "' declared twice");
+  if (index_of(d_->ports_, name) >= 0) throw std::logic_error("port '" + name + "' declared twice");
   PortSpec p;
   p.name = std::move(name);
   p.domain = &domain;
   p.side = side;
   p.description = std::move(description);
-  ports_.push_back(std::move(p));
-  return PortId{static_cast<int>(ports_.size()) - 1};
+  d_->ports_.push_back(std::move(p));
+  return PortId{static_cast<int>(d_->ports_.size()) - 1};
 }
 
 void Component::set_unit(PortId p, std::string unit) {
-  PortSpec& port = ports_.at(p.index);
+  PortSpec& port = d_->ports_.at(p.index);
   for (const auto* v : port.domain->outputs(port.side))
     if (!v->unit.empty())
-      throw std::logic_error("type '" + type_name_ + "', port '" + port.name + "': its domain gives '" + v->name +
+      throw std::logic_error("type '" + d_->type_name_ + "', port '" + port.name + "': its domain gives '" + v->name +
                              "' the unit " + v->unit);
   try {
     parse_unit(unit);
   } catch (const UnitError& e) {
-    throw std::logic_error("type '" + type_name_ + "', port '" + port.name + "': " + e.what());
+    throw std::logic_error("type '" + d_->type_name_ + "', port '" + port.name + "': " + e.what());
   }
   port.unit = std::move(unit);
 }
 
 void Component::set_dependencies(PortId p, std::vector<PortId> inputs) {
-  ports_[p.index].depends_on = std::move(inputs);
-  ports_[p.index].depends_on_all_inputs = false;
+  d_->ports_[p.index].depends_on = std::move(inputs);
+  d_->ports_[p.index].depends_on_all_inputs = false;
 }
 
 StateId Component::declare_state(std::string name, std::string unit, double initial, std::string description) {
-  states_.push_back({std::move(name), std::move(unit), initial, std::move(description)});
-  return StateId{static_cast<int>(states_.size()) - 1};
+  d_->states_.push_back({std::move(name), std::move(unit), initial, std::move(description)});
+  return StateId{static_cast<int>(d_->states_.size()) - 1};
 }
 
 DiscreteId Component::declare_discrete(std::string name, double initial, std::string description, std::string unit) {
-  discretes_.push_back({std::move(name), std::move(unit), initial, std::move(description)});
-  return DiscreteId{static_cast<int>(discretes_.size()) - 1};
+  d_->discretes_.push_back({std::move(name), std::move(unit), initial, std::move(description)});
+  return DiscreteId{static_cast<int>(d_->discretes_.size()) - 1};
 }
 
 UnknownId Component::declare_unknown(std::string name, std::string unit, double initial_guess,
                                      std::string description) {
-  unknowns_.push_back({std::move(name), std::move(unit), initial_guess, std::move(description)});
-  return UnknownId{static_cast<int>(unknowns_.size()) - 1};
+  d_->unknowns_.push_back({std::move(name), std::move(unit), initial_guess, std::move(description)});
+  return UnknownId{static_cast<int>(d_->unknowns_.size()) - 1};
 }
 
 ObservableId Component::declare_observable(std::string name, std::string unit, std::string description) {
@@ -318,30 +353,30 @@ ObservableId Component::declare_observable(std::string name, std::string unit, s
                                            std::string quantity) {
   NamedSpec s{std::move(name), std::move(unit), 0.0, std::move(description)};
   s.quantity = std::move(quantity);
-  observables_.push_back(std::move(s));
-  return ObservableId{static_cast<int>(observables_.size()) - 1};
+  d_->observables_.push_back(std::move(s));
+  return ObservableId{static_cast<int>(d_->observables_.size()) - 1};
 }
 
 ZeroCrossingId Component::declare_zero_crossing(std::string name, CrossingDirection direction,
                                                 std::string description) {
   NamedSpec s{std::move(name), "", 0.0, std::move(description), direction};
-  zero_crossings_.push_back(std::move(s));
-  return ZeroCrossingId{static_cast<int>(zero_crossings_.size()) - 1};
+  d_->zero_crossings_.push_back(std::move(s));
+  return ZeroCrossingId{static_cast<int>(d_->zero_crossings_.size()) - 1};
 }
 
-PortId Component::find_port(const std::string& name) const { return PortId{index_of(ports_, name)}; }
-StateId Component::find_state(const std::string& name) const { return StateId{index_of(states_, name)}; }
+PortId Component::find_port(const std::string& name) const { return PortId{index_of(d_->ports_, name)}; }
+StateId Component::find_state(const std::string& name) const { return StateId{index_of(d_->states_, name)}; }
 
 // ---------------------------------------------------------------- parameter values
 
 const ParamSpec& Component::spec(const std::string& name) const {
-  int i = index_of(params_, name);
-  if (i < 0) throw std::logic_error("component type '" + type_name_ + "' reads undeclared parameter '" + name + "'");
-  return params_[i];
+  int i = index_of(d_->params_, name);
+  if (i < 0) throw std::logic_error("component type '" + d_->type_name_ + "' reads undeclared parameter '" + name + "'");
+  return d_->params_[i];
 }
 
 void Component::parameter_error(const std::string& param, const std::string& message) const {
-  throw InputError(InputLocation{"", "", name_, ""}, "parameter '" + param + "': " + message);
+  throw InputError(InputLocation{"", "", d_->name_, ""}, "parameter '" + param + "': " + message);
 }
 
 namespace {
@@ -357,25 +392,25 @@ double to_real(const nlohmann::json& v, const std::string& unit) {
 }  // namespace
 
 void Component::set_parameter(const std::string& name, const nlohmann::json& value) {
-  int i = index_of(params_, name);
-  if (i >= 0 && params_[i].decides_parameters && dependents_declared_)
-    throw std::logic_error("component type '" + type_name_ + "': parameter '" + name +
+  int i = index_of(d_->params_, name);
+  if (i >= 0 && d_->params_[i].decides_parameters && d_->dependents_declared_)
+    throw std::logic_error("component type '" + d_->type_name_ + "': parameter '" + name +
                            "' decides others and is set after them");
-  if (i < 0 && has_deciding_parameters_ && !dependents_declared_) {
+  if (i < 0 && d_->has_deciding_parameters_ && !d_->dependents_declared_) {
     declare_dependents();
-    i = index_of(params_, name);
+    i = index_of(d_->params_, name);
   }
   if (i < 0) {
     std::string known;
     std::vector<std::string> names;
-    for (const auto& p : params_) known += (known.empty() ? "" : ", ") + p.name, names.push_back(p.name);
+    for (const auto& p : d_->params_) known += (known.empty() ? "" : ", ") + p.name, names.push_back(p.name);
     const std::string close = closest_name(name, names);
-    throw InputError(InputLocation{"", "", name_, ""},
-                     "unknown parameter '" + name + "' for type '" + type_name_ + "'" +
+    throw InputError(InputLocation{"", "", d_->name_, ""},
+                     "unknown parameter '" + name + "' for type '" + d_->type_name_ + "'" +
                          (close.empty() ? "" : "; did you mean '" + close + "'?") +
                          (known.empty() ? " (it has no parameters)" : "; its parameters are: " + known));
   }
-  const ParamSpec& s = params_[i];
+  const ParamSpec& s = d_->params_[i];
   try {
     switch (s.kind) {
       case ParamKind::Real: {
@@ -386,7 +421,7 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
         if (!s.range.contains(v))
           parameter_error(name, "value " + format_number(v) + (s.unit.empty() ? "" : " " + s.unit) +
                                     " is out of its range " + s.range.to_string(s.unit));
-        values_[name] = v;
+        d_->values_[name] = v;
         break;
       }
       case ParamKind::Integer: {
@@ -395,12 +430,12 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
         long v = static_cast<long>(value.get<double>());
         if (!s.range.contains(static_cast<double>(v)))
           parameter_error(name, "value " + std::to_string(v) + " is out of its range " + s.range.to_string(""));
-        values_[name] = v;
+        d_->values_[name] = v;
         break;
       }
       case ParamKind::Boolean:
         if (!value.is_boolean()) parameter_error(name, "expected true or false");
-        values_[name] = value.get<bool>();
+        d_->values_[name] = value.get<bool>();
         break;
       case ParamKind::Text: {
         if (!value.is_string()) parameter_error(name, "expected a string");
@@ -410,14 +445,14 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
           for (const auto& c : s.choices) list += (list.empty() ? "" : ", ") + c;
           parameter_error(name, "'" + v + "' is not one of: " + list);
         }
-        values_[name] = v;
+        d_->values_[name] = v;
         break;
       }
       case ParamKind::RealList: {
         if (!value.is_array()) parameter_error(name, "expected an array of numbers");
         std::vector<double> v;
         for (const auto& e : value) v.push_back(to_real(e, s.unit));
-        values_[name] = v;
+        d_->values_[name] = v;
         break;
       }
       case ParamKind::Table: {
@@ -432,7 +467,7 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
           for (size_t c = 0; c < row.size(); ++c) vals.push_back(to_real(row[c], s.column_units[c]));
           rows.push_back(std::move(vals));
         }
-        values_[name] = rows;
+        d_->values_[name] = rows;
         break;
       }
       case ParamKind::NamedVectors: {
@@ -447,7 +482,7 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
           for (const auto& e : vec) vals.push_back(to_real(e, s.unit));
           v[key] = vals;
         }
-        values_[name] = v;
+        d_->values_[name] = v;
         break;
       }
     }
@@ -458,43 +493,43 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
 
 void Component::finish_configuration(const World& world) {
   declare_dependents();
-  for (const auto& s : params_) {
-    if (values_.contains(s.name)) continue;
+  for (const auto& s : d_->params_) {
+    if (d_->values_.contains(s.name)) continue;
     if (!s.default_value) {
       std::string what = s.unit.empty() ? std::string(to_string(s.kind)) : s.unit;
       parameter_error(s.name, "missing (required; " + what + (s.description.empty() ? "" : ", " + s.description) + ")");
     }
     set_parameter(s.name, *s.default_value);
   }
-  configuring_world_ = &world;
+  d_->configuring_world_ = &world;
   struct Reset {
     const World*& w;
     ~Reset() { w = nullptr; }
-  } reset{configuring_world_};
+  } reset{d_->configuring_world_};
   configure();
-  configured_ = true;
+  d_->configured_ = true;
 }
 
 const World& Component::world() const {
-  if (!configuring_world_)
-    throw std::logic_error("component type '" + type_name_ + "' reads world() outside configure()");
-  return *configuring_world_;
+  if (!d_->configuring_world_)
+    throw std::logic_error("component type '" + d_->type_name_ + "' reads world() outside configure()");
+  return *d_->configuring_world_;
 }
 
 const nlohmann::json& Component::parameter_value(const std::string& name) const {
   spec(name);
-  return values_.at(name);
+  return d_->values_.at(name);
 }
 
 double Component::config_real(const std::string& name) const {
   if (spec(name).numeric())
-    throw std::logic_error("component type '" + type_name_ + "' reads numeric parameter '" + name +
+    throw std::logic_error("component type '" + d_->type_name_ + "' reads numeric parameter '" + name +
                            "' by name: read it through its handle (Eval::param)");
   return parameter_value(name).get<double>();
 }
 
 double Component::netlist_value(RealParam p) const {
-  return values_.at(params_.at(numeric_specs_.at(p.index)).name).get<double>();
+  return d_->values_.at(d_->params_.at(d_->numeric_specs_.at(p.index)).name).get<double>();
 }
 long Component::integer(const std::string& name) const { return parameter_value(name).get<long>(); }
 bool Component::boolean(const std::string& name) const { return parameter_value(name).get<bool>(); }

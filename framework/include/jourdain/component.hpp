@@ -236,7 +236,7 @@ class Component {
   // Called only if a constructor throws, for `new (memory) C(...)`.
   static void operator delete(void* p, std::shared_ptr<ComponentMemory> memory);
   static void operator delete(void* p, std::align_val_t align, std::shared_ptr<ComponentMemory> memory);
-  Component() = default;
+  Component();
   Component(const Component&) = delete;
   Component& operator=(const Component&) = delete;
 
@@ -281,8 +281,8 @@ class Component {
   virtual nlohmann::json expansion() const { return nullptr; }
 
   // ---- identity ----
-  const std::string& name() const { return name_; }
-  const std::string& type_name() const { return type_name_; }
+  const std::string& name() const;
+  const std::string& type_name() const;
   // Its type's hooks for runs of instances (TypeEvaluation), or nullptr.
   const TypeEvaluation* type_evaluation() const { return type_evaluation_; }
   // Set by the Registry when it creates the component: `e` must be the evaluation of the
@@ -290,13 +290,13 @@ class Component {
   void set_type_evaluation(const TypeEvaluation* e) { type_evaluation_ = e; }
 
   // ---- what the component declared ----
-  const std::vector<ParamSpec>& parameter_specs() const { return params_; }
-  const std::vector<PortSpec>& ports() const { return ports_; }
-  const std::vector<StateSpec>& states() const { return states_; }
-  const std::vector<NamedSpec>& discrete_states() const { return discretes_; }
-  const std::vector<NamedSpec>& unknowns() const { return unknowns_; }
-  const std::vector<NamedSpec>& observables() const { return observables_; }
-  const std::vector<NamedSpec>& zero_crossings() const { return zero_crossings_; }
+  const std::vector<ParamSpec>& parameter_specs() const;
+  const std::vector<PortSpec>& ports() const;
+  const std::vector<StateSpec>& states() const;
+  const std::vector<NamedSpec>& discrete_states() const;
+  const std::vector<NamedSpec>& unknowns() const;
+  const std::vector<NamedSpec>& observables() const;
+  const std::vector<NamedSpec>& zero_crossings() const;
   PortId find_port(const std::string& name) const;  // invalid Id when absent
   StateId find_state(const std::string& name) const;
 
@@ -309,14 +309,14 @@ class Component {
   // world() gives the world the component will live in (its settings are read there,
   // once, rather than at every evaluation).
   void finish_configuration(const World& world = World{});
-  void set_state_initial(StateId s, double value) { states_[s.index].initial = value; }
-  bool configured() const { return configured_; }
+  void set_state_initial(StateId s, double value);
+  bool configured() const;
   const nlohmann::json& parameter_value(const std::string& name) const;  // SI
   // The value a numeric parameter was given in the netlist (else its default): the
   // model's default, which a Context starts from. Also for what is drawn rather than
   // simulated (sketch()).
   double netlist_value(RealParam p) const;
-  int numeric_parameter_count() const { return numeric_count_; }
+  int numeric_parameter_count() const;
   // True when parameter `name` decides which other parameters exist (set_decides_parameters):
   // a loader sets such parameters before any other.
   bool decides_parameters(const std::string& name) const;
@@ -381,7 +381,7 @@ class Component {
   const World& world() const;
 
   PortId declare_port(std::string name, const Domain& domain, PortSide side, std::string description);
-  void set_optional(PortId p) { ports_[p.index].optional = true; }
+  void set_optional(PortId p);
   // The unit of a port's outputs whose domain gives them none (a signal): what a
   // sensor measures, "m", "Pa", "rad/s". A unit expression of units.hpp.
   void set_unit(PortId p, std::string unit);
@@ -410,23 +410,13 @@ class Component {
  private:
   const ParamSpec& spec(const std::string& name) const;
 
-  std::string name_;
-  std::string type_name_;
+  // What the component declared, its identity and its parameter values: read while a
+  // model is built, not while it runs, so kept apart. An evaluation reads the derived
+  // class's handles only, which then sit next to the vtable pointer (and, for
+  // components a Registry creates, next to those of the neighbouring components).
+  struct Declarations;
+  std::unique_ptr<Declarations> d_;
   const TypeEvaluation* type_evaluation_ = nullptr;
-  std::vector<ParamSpec> params_;
-  nlohmann::json values_ = nlohmann::json::object();
-  std::vector<PortSpec> ports_;
-  std::vector<StateSpec> states_;
-  std::vector<NamedSpec> discretes_;
-  std::vector<NamedSpec> unknowns_;
-  std::vector<NamedSpec> observables_;
-  std::vector<NamedSpec> zero_crossings_;
-  int numeric_count_ = 0;
-  std::vector<int> numeric_specs_;  // per RealParam index: its position in params_
-  bool configured_ = false;
-  bool has_deciding_parameters_ = false;
-  bool dependents_declared_ = false;
-  const World* configuring_world_ = nullptr;  // set while configure() runs
 };
 
 // The TypeEvaluation of component type C: its own calc_outputs and calc_derivatives,
