@@ -573,7 +573,7 @@ void Model::initialize(Context& ctx) const {
 void Model::append_to_runs(int c, std::vector<PlacedComponent>& instances, std::vector<Run>& runs) const {
   const TypeEvaluation* type = components_[c]->type_evaluation();
   const int at = static_cast<int>(instances.size());
-  instances.push_back({components_[c].get(), &layouts_[c]});
+  instances.push_back({components_[c].get(), layouts_[c]});
   if (type && !runs.empty() && runs.back().block < 0 && runs.back().type == type) ++runs.back().last;
   else runs.push_back({-1, at, at + 1, type});
 }
@@ -594,7 +594,7 @@ void Model::evaluate_outputs(Context& ctx, BlockPrelude prelude) const {
     if (run.type) {
       run.type->outputs(first, output_instances_.data() + run.last, ctx, world_);
     } else {
-      Eval e(*first->component, *first->layout, ctx, world_, Eval::Phase::Outputs);
+      Eval e(*first->component, first->layout, ctx, world_, Eval::Phase::Outputs);
       first->component->calc_outputs(e);
     }
   }
@@ -687,7 +687,7 @@ void Model::evaluate_derivatives(Context& ctx) const {
     if (run.type) {
       run.type->derivatives(first, derivative_instances_.data() + run.last, ctx, world_);
     } else {
-      Eval e(*first->component, *first->layout, ctx, world_, Eval::Phase::Derivatives);
+      Eval e(*first->component, first->layout, ctx, world_, Eval::Phase::Derivatives);
       first->component->calc_derivatives(e);
     }
   };

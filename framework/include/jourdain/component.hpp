@@ -118,10 +118,11 @@ class Component;
 // reads them in order rather than from all over the heap.
 using ComponentMemory = std::pmr::synchronized_pool_resource;
 
-// One component as an evaluation loop sees it: the object and where its data sit.
+// One component as an evaluation loop sees it: the object and where its data sit (a
+// copy of its layout, so that a loop over a run reads one array in order).
 struct PlacedComponent {
   const Component* component = nullptr;
-  const ComponentLayout* layout = nullptr;
+  ComponentLayout layout;
 };
 
 // The evaluation hooks of one component type, called for a run of its instances in one
@@ -428,14 +429,14 @@ struct EvaluateRun {
   static constexpr bool kOwnDerivatives = requires(const C& c, Eval& e) { c.C::calc_derivatives(e); };
   static void outputs(const PlacedComponent* first, const PlacedComponent* last, Context& ctx, const World& world) {
     for (const PlacedComponent* i = first; i != last; ++i) {
-      Eval e(*i->component, *i->layout, ctx, world, Eval::Phase::Outputs);
+      Eval e(*i->component, i->layout, ctx, world, Eval::Phase::Outputs);
       if constexpr (kOwnOutputs) static_cast<const C&>(*i->component).C::calc_outputs(e);
       else i->component->calc_outputs(e);
     }
   }
   static void derivatives(const PlacedComponent* first, const PlacedComponent* last, Context& ctx, const World& world) {
     for (const PlacedComponent* i = first; i != last; ++i) {
-      Eval e(*i->component, *i->layout, ctx, world, Eval::Phase::Derivatives);
+      Eval e(*i->component, i->layout, ctx, world, Eval::Phase::Derivatives);
       if constexpr (kOwnDerivatives) static_cast<const C&>(*i->component).C::calc_derivatives(e);
       else i->component->calc_derivatives(e);
     }
