@@ -118,58 +118,70 @@ void Component::set_optional(PortId p) { d_->ports_[p.index].optional = true; }
 
 namespace {
 
-// What precedes every component: where its memory came from and how it was taken.
+// What precedes every component: where its memory came from (null: the heap). The
+// size and alignment come back with the (sized) delete.
 struct AllocationHeader {
-  std::shared_ptr<ComponentMemory> memory;  // null: the heap
-  size_t block_size;
-  size_t alignment;
+  std::shared_ptr<ComponentMemory> memory;
 };
 
-AllocationHeader* header_of(void* object) {
-  return reinterpret_cast<AllocationHeader*>(static_cast<char*>(object) - sizeof(AllocationHeader));
-}
+size_t effective_alignment(size_t align) { return std::max({align, alignof(AllocationHeader), alignof(std::max_align_t)}); }
 
 // The bytes before the object: the header, rounded up so that the object keeps its
 // alignment.
 size_t header_space(size_t align) { return (sizeof(AllocationHeader) + align - 1) / align * align; }
 
+AllocationHeader* header_of(void* object) {
+  return reinterpret_cast<AllocationHeader*>(static_cast<char*>(object) - sizeof(AllocationHeader));
+}
+
 void* allocate_component(size_t size, size_t align, std::shared_ptr<ComponentMemory> memory) {
-  align = std::max({align, alignof(AllocationHeader), alignof(std::max_align_t)});
+  align = effective_alignment(align);
   const size_t block_size = header_space(align) + size;
   void* block = memory ? memory->allocate(block_size, align) : ::operator new(block_size, std::align_val_t(align));
   char* object = static_cast<char*>(block) + header_space(align);
-  new (header_of(object)) AllocationHeader{std::move(memory), block_size, align};
+  new (header_of(object)) AllocationHeader{std::move(memory)};
   return object;
 }
 
-void release_component(void* object) {
+void release_component(void* object, size_t size, size_t align) {
   if (!object) return;
+  align = effective_alignment(align);
   AllocationHeader* header = header_of(object);
-  const size_t align = header->alignment, block_size = header->block_size;
   // The header lives in the block: take the memory's handle out before giving the block
   // back (the memory itself may go with this handle).
   std::shared_ptr<ComponentMemory> memory = std::move(header->memory);
   header->~AllocationHeader();
   void* block = static_cast<char*>(object) - header_space(align);
-  if (memory) memory->deallocate(block, block_size, align);
+  if (memory) memory->deallocate(block, header_space(align) + size, align);
   else ::operator delete(block, std::align_val_t(align));
+}
+
+// A constructor threw in `new (memory) C(...)`: the size is not known here, so the block
+// stays in the memory, which frees it with everything else when it goes.
+void abandon_component(void* object) {
+  if (object) header_of(object)->~AllocationHeader();
 }
 
 }  // namespace
 
-void* Component::operator new(std::size_t size) { return allocate_component(size, alignof(std::max_align_t), nullptr); }
+constexpr size_t kDefaultAlignment = alignof(std::max_align_t);
+
+void* Component::operator new(std::size_t size) { return allocate_component(size, kDefaultAlignment, nullptr); }
 void* Component::operator new(std::size_t size, std::align_val_t align) {
   return allocate_component(size, static_cast<size_t>(align), nullptr);
 }
 void* Component::operator new(std::size_t size, std::shared_ptr<ComponentMemory> memory) {
-  return allocate_component(size, alignof(std::max_align_t), std::move(memory));
+  return allocate_component(size, kDefaultAlignment, std::move(memory));
 }
 void* Component::operator new(std::size_t size, std::align_val_t align, std::shared_ptr<ComponentMemory> memory) {
   return allocate_component(size, static_cast<size_t>(align), std::move(memory));
 }
-void Component::operator delete(void* p) { release_component(p); }
-void Component::operator delete(void* p, std::shared_ptr<ComponentMemory>) { release_component(p); }
-void Component::operator delete(void* p, std::align_val_t, std::shared_ptr<ComponentMemory>) { release_component(p); }
+void Component::operator delete(void* p, std::size_t size) { release_component(p, size, kDefaultAlignment); }
+void Component::operator delete(void* p, std::size_t size, std::align_val_t align) {
+  release_component(p, size, static_cast<size_t>(align));
+}
+void Component::operator delete(void* p, std::shared_ptr<ComponentMemory>) { abandon_component(p); }
+void Component::operator delete(void* p, std::align_val_t, std::shared_ptr<ComponentMemory>) { abandon_component(p); }
 
 // ---------------------------------------------------------------- Eval
 

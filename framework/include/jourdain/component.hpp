@@ -233,7 +233,8 @@ class Component {
   static void* operator new(std::size_t size, std::align_val_t align);
   static void* operator new(std::size_t size, std::shared_ptr<ComponentMemory> memory);
   static void* operator new(std::size_t size, std::align_val_t align, std::shared_ptr<ComponentMemory> memory);
-  static void operator delete(void* p);
+  static void operator delete(void* p, std::size_t size);
+  static void operator delete(void* p, std::size_t size, std::align_val_t align);
   // Called only if a constructor throws, for `new (memory) C(...)`.
   static void operator delete(void* p, std::shared_ptr<ComponentMemory> memory);
   static void operator delete(void* p, std::align_val_t align, std::shared_ptr<ComponentMemory> memory);
