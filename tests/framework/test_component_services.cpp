@@ -3,7 +3,12 @@
 // name files (relative to the file that writes them, listed in Netlist::files), workspaces
 // a Context carries for a component (copied with it, or not), and kinds of files that
 // stand for a component.
+#include <array>
+#include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <limits>
+#include <stdexcept>
 
 #include "jourdain/components/builtin.hpp"
 #include "jourdain/descriptor.hpp"
@@ -74,6 +79,25 @@ class TestCounting final : public Component {
 
  private:
   bool copyable_ = true;
+};
+
+// Over-aligned: its storage must keep the alignment wherever it is created.
+class alignas(64) TestWide final : public Component {
+ public:
+  TestWide() { lanes_.fill(1.0); }
+  double sum() const {
+    double s = 0.0;
+    for (double v : lanes_) s += v;
+    return s;
+  }
+
+ private:
+  std::array<double, 8> lanes_;
+};
+
+class TestThrowing final : public Component {
+ public:
+  TestThrowing() { throw std::runtime_error("cannot be made"); }
 };
 
 Registry registry_with_tests() {
@@ -211,4 +235,61 @@ TEST_CASE("a kind of file stands for a component: registered once, found by its 
   for (const auto& p : d["parameters"]) names.push_back(p["name"]);
   CHECK(names == std::vector<std::string>{"file", "offset", "p", "q"});
   CHECK_THROWS_AS(describe_type(*r.find("test.file_sum"), &r, {{"file", (tmp.path() / "absent").string()}}), InputError);
+}
+
+TEST_CASE("components live in their Registry's memory, as long as any of them does") {
+  std::unique_ptr<Component> mass, gain;
+  {
+    Registry r;
+    register_builtin_components(r);
+    mass = r.find("mechanical1d.mass")->create();
+    gain = r.find("signal.gain")->create();
+    // A type added with add<C> evaluates in runs (TypeEvaluation).
+    CHECK(mass->type_evaluation() != nullptr);
+    CHECK(mass->type_evaluation() != gain->type_evaluation());
+    r.add<TestWide>("test.wide", "over-aligned");
+    r.add<TestThrowing>("test.throwing", "a constructor that throws");
+    auto wide = r.find("test.wide")->create();
+    CHECK(reinterpret_cast<std::uintptr_t>(wide.get()) % 64 == 0);
+    CHECK(static_cast<TestWide&>(*wide).sum() == 8.0);
+    CHECK_THROWS_AS(r.find("test.throwing")->create(), std::runtime_error);
+    CHECK(r.find("test.wide")->create() != nullptr);  // the memory still serves
+  }
+  // The Registry is gone; its components are whole (the sanitizer build checks the rest).
+  mass->set_identity("m", "mechanical1d.mass");
+  mass->finish_configuration();
+  CHECK(mass->states().size() == 2);
+  mass.reset();
+  gain.reset();
+  // A component made with new takes the heap, with the same delete.
+  auto plain = std::make_unique<TestWide>();
+  CHECK(reinterpret_cast<std::uintptr_t>(plain.get()) % 64 == 0);
+  std::unique_ptr<Component> as_base = std::move(plain);
+  as_base.reset();
+}
+
+TEST_CASE("an integrator's stage leaves the observables out; a whole evaluation computes them") {
+  Registry r = registry_with_tests();
+  Netlist n = load_netlist_text(R"({
+    "components": {
+      "wall": {"type": "mechanical1d.fixed"},
+      "s": {"type": "mechanical1d.spring", "params": {"stiffness": 200, "free_length": 0.1}},
+      "m": {"type": "mechanical1d.mass", "params": {"mass": 2}, "initial": {"x": 0.25}}
+    },
+    "connections": [["wall.p", "s.a"], ["s.b", "m.p"]]
+  })", "spring.json", r);
+  const Model& model = n.model;
+  Context ctx = model.make_context(0.0);
+  model.initialize(ctx);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  ctx.observables.setConstant(nan);
+  model.derivatives(ctx, 0.0, ctx.x);
+  CHECK(!ctx.observables_wanted);
+  CHECK(ctx.xdot[1] == doctest::Approx(-200.0 * 0.15 / 2.0).epsilon(1e-15));  // the stage's result is whole
+  CHECK(std::isnan(model.value(ctx, model.recordable("s.force"))));          // its observables untouched
+  model.evaluate(ctx);
+  CHECK(ctx.observables_wanted);
+  CHECK(model.value(ctx, model.recordable("s.force")) == doctest::Approx(200.0 * 0.15).epsilon(1e-15));
+  CHECK(model.value(ctx, model.recordable("m.a")) == doctest::Approx(-15.0).epsilon(1e-15));
+  CHECK(model.value(ctx, model.recordable("wall.reaction")) == doctest::Approx(30.0).epsilon(1e-15));  // the tension pulls the wall toward the mass
 }
