@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -12,6 +13,12 @@ namespace jourdain {
 
 Recorder::Recorder(const Model& model, const std::vector<std::string>& variables) : model_(model) {
   for (const auto& name : variables) variables_.push_back(&model.recordable(name));
+}
+
+bool Recorder::reads_observables() const {
+  return !listeners_.empty() || std::any_of(variables_.begin(), variables_.end(), [](const RecordableVariable* v) {
+           return v->source == RecordableVariable::Source::Observable;
+         });
 }
 
 Recorder::~Recorder() {

@@ -169,10 +169,15 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
   if (events) zero_crossings_at(t, x, g0);
   // Record an evaluated point.
   auto emit = [&](double tt, const Eigen::VectorXd& xx) {
-    // The whole evaluation (observables too, which the stages leave out), every value checked.
-    ctx.t = tt;
-    ctx.x = xx;
-    model.evaluate(ctx);
+    // The whole evaluation, every value checked, when the observer reads observables
+    // (which the stages leave out); else as a stage is.
+    if (observer.wants_observables()) {
+      ctx.t = tt;
+      ctx.x = xx;
+      model.evaluate(ctx);
+    } else {
+      model.derivatives(ctx, tt, xx);
+    }
     // Dense output between two projected step ends leaves the invariants by up to the
     // local error: recorded points are projected too (the integration is not affected).
     if (projecting) model.project(ctx);

@@ -41,6 +41,7 @@ class RecordingObserver final : public Observer {
  public:
   RecordingObserver(Recorder& recorder, RunResult& result, const RunOptions& options, long max_rows)
       : recorder_(recorder), result_(result), options_(options), max_rows_(max_rows) {}
+  bool wants_observables() const override { return recorder_.reads_observables(); }
   void output(const Context& ctx) override {
     check_stop(ctx.t);
     // Output times are bounded up front (check_solver_bounds); events add two rows each,

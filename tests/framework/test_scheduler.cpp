@@ -138,7 +138,7 @@ TEST_CASE("one model serves several contexts") {
 namespace {
 
 // A chain wall - s1 - m1 - s2 - m2 - ... - sN - mN of 1D masses and springs.
-std::string spring_chain(int n) {
+std::string spring_chain(int n, const std::string& record = R"(["m1.x", "m5.v", "s3.force", "m2.a", "wall.reaction"])") {
   std::string components = R"("wall": {"type": "mechanical1d.fixed"})", connections;
   for (int i = 1; i <= n; ++i) {
     const std::string m = "m" + std::to_string(i), s = "s" + std::to_string(i);
@@ -149,9 +149,8 @@ std::string spring_chain(int n) {
     connections += std::string(i == 1 ? "" : ", ") + "[\"" + left + ".p\", \"" + s + ".a\"], [\"" + s + ".b\", \"" +
                    m + ".p\"]";
   }
-  return R"({"components": {)" + components + R"(}, "connections": [)" + connections +
-         R"(], "record": ["m1.x", "m5.v", "s3.force", "m2.a", "wall.reaction"],
-              "solver": {"method": "rk4", "t_end": 1, "step": 0.01, "output_interval": 0.1}})";
+  return R"({"components": {)" + components + R"(}, "connections": [)" + connections + R"(], "record": )" +
+         record + R"(, "solver": {"method": "rk4", "t_end": 1, "step": 0.01, "output_interval": 0.1}})";
 }
 
 }  // namespace
@@ -197,4 +196,22 @@ TEST_CASE("runs of one type compute exactly what one virtual call per component 
   CHECK(ra.rows == rb.rows);
   // and the springs did act: the first mass has left its start
   CHECK(ra.column("m1.x").back() != ra.column("m1.x").front());
+}
+
+TEST_CASE("recorded points: evaluated whole when an observable is recorded, as a stage when none is") {
+  RunOptions o;
+  o.keep_rows = true;
+  Registry r = jourdain::test::builtin_registry();
+  Netlist states_only = load_netlist_text(spring_chain(4, R"(["m2.x", "m3.x"])"), "a.json", r);
+  Netlist with_force = load_netlist_text(spring_chain(4, R"(["m2.x", "m3.x", "s3.force"])"), "b.json", r);
+  RunResult a = run_netlist(states_only, o), b = run_netlist(with_force, o);
+  REQUIRE(a.finished);
+  REQUIRE(b.finished);
+  CHECK(a.column("m2.x") == b.column("m2.x"));
+  CHECK(a.column("m3.x") == b.column("m3.x"));
+  // The tension of spring 3 (between masses 2 and 3), k (x3 - x2 - L0), at every row.
+  const auto x2 = b.column("m2.x"), x3 = b.column("m3.x"), f = b.column("s3.force");
+  REQUIRE(f.size() == 11);
+  for (size_t k = 0; k < f.size(); ++k) CHECK(f[k] == doctest::Approx(100.0 * (x3[k] - x2[k] - 0.005)).epsilon(1e-12));
+  CHECK(f.back() != f.front());
 }

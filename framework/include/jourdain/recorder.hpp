@@ -40,6 +40,10 @@ class Recorder {
   void record(const Context& ctx);
   long rows() const { return rows_; }
   const std::vector<const RecordableVariable*>& variables() const { return variables_; }
+  // Whether recording needs the observables of a context: a recorded variable is one,
+  // or a listener may read any (RowListener). When not, a solver may record a point
+  // evaluated as an integrator's stage is (Model::derivatives).
+  bool reads_observables() const;
   // The most recent row's values (time first), kept for summaries.
   const std::vector<double>& last_row() const { return last_; }
 

@@ -82,6 +82,10 @@ class Observer {
   virtual ~Observer() = default;
   // A full evaluation at an output time, or just before / after an event.
   virtual void output(const Context& ctx) = 0;
+  // False when output() reads no observables (it records states and outputs only): the
+  // solver may then hand it a point evaluated as a stage is (Model::derivatives), the
+  // observables left out.
+  virtual bool wants_observables() const { return true; }
   virtual void progress(double /*t*/) {}
 };
 
