@@ -578,6 +578,19 @@ void Model::append_to_runs(int c, std::vector<PlacedComponent>& instances, std::
   else runs.push_back({-1, at, at + 1, type});
 }
 
+void Model::call_run(const Run& run, const std::vector<PlacedComponent>& instances, Eval::Phase phase,
+                     Context& ctx) const {
+  const PlacedComponent* first = instances.data() + run.first;
+  const bool outputs = phase == Eval::Phase::Outputs;
+  if (run.type) {
+    (outputs ? run.type->outputs : run.type->derivatives)(first, instances.data() + run.last, ctx, world_);
+    return;
+  }
+  Eval e(*first->component, first->layout, ctx, world_, phase);
+  if (outputs) first->component->calc_outputs(e);
+  else first->component->calc_derivatives(e);
+}
+
 void Model::evaluate_outputs(Context& ctx, BlockPrelude prelude) const {
   for (const Run& run : output_runs_) {
     if (run.block >= 0) {
@@ -590,13 +603,7 @@ void Model::evaluate_outputs(Context& ctx, BlockPrelude prelude) const {
       }
       continue;
     }
-    const PlacedComponent* first = output_instances_.data() + run.first;
-    if (run.type) {
-      run.type->outputs(first, output_instances_.data() + run.last, ctx, world_);
-    } else {
-      Eval e(*first->component, first->layout, ctx, world_, Eval::Phase::Outputs);
-      first->component->calc_outputs(e);
-    }
+    call_run(run, output_instances_, Eval::Phase::Outputs, ctx);
   }
 }
 
@@ -682,15 +689,7 @@ void Model::evaluate(Context& ctx) const {
 
 void Model::evaluate_derivatives(Context& ctx) const {
   HookPlan& plan = ctx.hooks;
-  auto call = [&](const Run& run) {
-    const PlacedComponent* first = derivative_instances_.data() + run.first;
-    if (run.type) {
-      run.type->derivatives(first, derivative_instances_.data() + run.last, ctx, world_);
-    } else {
-      Eval e(*first->component, first->layout, ctx, world_, Eval::Phase::Derivatives);
-      first->component->calc_derivatives(e);
-    }
-  };
+  auto call = [&](const Run& run) { call_run(run, derivative_instances_, Eval::Phase::Derivatives, ctx); };
   if (plan.known) {
     for (int r : plan.derivative_hooks) call(derivative_runs_[r]);
   } else {  // the first pass calls every hook and notes which do something (a run's

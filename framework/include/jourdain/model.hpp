@@ -213,6 +213,8 @@ class Model {
   // Appends component c to `runs` over `instances`, extending the last run if c is of
   // its type.
   void append_to_runs(int c, std::vector<PlacedComponent>& instances, std::vector<Run>& runs) const;
+  // Calls the outputs or derivatives hook (phase) of a run's components.
+  void call_run(const Run& run, const std::vector<PlacedComponent>& instances, Eval::Phase phase, Context& ctx) const;
   std::vector<std::unique_ptr<BlockSolver>> block_solvers_;  // per schedule step; null: Newton
   std::vector<InputLocation> locations_;                      // per component (ModelBuilder::add)
   std::vector<MonitorSpec> monitors_;
