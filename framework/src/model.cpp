@@ -554,7 +554,6 @@ void Model::initialize(Context& ctx) const {
   // initialize() hooks read inputs that other hooks may change (a comparator fed by a
   // step that has already happened): repeat until states and discrete states settle.
   const int max_passes = 20;
-  ctx.observables_wanted = true;
   for (int pass = 0; pass < max_passes; ++pass) {
     const Eigen::VectorXd x = ctx.x, d = ctx.discrete;
     evaluate_outputs(ctx, BlockPrelude::Initialize);
@@ -681,7 +680,6 @@ bool sum_is_finite(const Eigen::VectorXd& v) { return std::isfinite(v.sum()); }
 }  // namespace
 
 void Model::evaluate(Context& ctx) const {
-  ctx.observables_wanted = true;
   evaluate_outputs(ctx);
   evaluate_derivatives(ctx);
   check_finite(ctx);
@@ -707,7 +705,13 @@ void Model::evaluate_derivatives(Context& ctx) const {
 void Model::derivatives(Context& ctx, double t, const Eigen::VectorXd& x) const {
   ctx.t = t;
   ctx.x = x;
-  ctx.observables_wanted = false;
+  // Observables are wanted everywhere but here: off for this evaluation only, also when
+  // it throws.
+  struct StageOnly {
+    Context& ctx;
+    explicit StageOnly(Context& c) : ctx(c) { ctx.observables_wanted = false; }
+    ~StageOnly() { ctx.observables_wanted = true; }
+  } stage{ctx};
   evaluate_outputs(ctx);
   evaluate_derivatives(ctx);
   // The integration reads the states and their derivatives only: a non-finite output
@@ -965,7 +969,6 @@ bool Model::supports(Analysis analysis) const {
 }
 
 void Model::analyze(Context& ctx) const {
-  ctx.observables_wanted = true;
   evaluate_outputs(ctx, BlockPrelude::Analyze);
   evaluate_derivatives(ctx);
   check_finite(ctx);

@@ -2,6 +2,7 @@
 // algebraic unknowns, and the failure of a loop that has no solution.
 #include <cmath>
 
+#include "jourdain/recorder.hpp"
 #include "jourdain_test.hpp"
 #include "test_components.hpp"
 
@@ -204,6 +205,15 @@ TEST_CASE("recorded points: evaluated whole when an observable is recorded, as a
   Registry r = jourdain::test::builtin_registry();
   Netlist states_only = load_netlist_text(spring_chain(4, R"(["m2.x", "m3.x"])"), "a.json", r);
   Netlist with_force = load_netlist_text(spring_chain(4, R"(["m2.x", "m3.x", "s3.force"])"), "b.json", r);
+  // Which of the two paths each run takes: the recorder says whether it reads observables.
+  struct NoOp final : RowListener {
+    void row_recorded(const Context&, const std::vector<double>&) override {}
+  } listener;
+  Recorder reads_states(states_only.model, states_only.record), reads_force(with_force.model, with_force.record);
+  CHECK(!reads_states.reads_observables());
+  CHECK(reads_force.reads_observables());
+  reads_states.add_listener(listener);  // a listener may read any variable
+  CHECK(reads_states.reads_observables());
   RunResult a = run_netlist(states_only, o), b = run_netlist(with_force, o);
   REQUIRE(a.finished);
   REQUIRE(b.finished);
