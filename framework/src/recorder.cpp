@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 
 namespace jourdain {
@@ -15,10 +16,19 @@ Recorder::Recorder(const Model& model, const std::vector<std::string>& variables
   for (const auto& name : variables) variables_.push_back(&model.recordable(name));
 }
 
-bool Recorder::reads_observables() const {
-  return !listeners_.empty() || std::any_of(variables_.begin(), variables_.end(), [](const RecordableVariable* v) {
-           return v->source == RecordableVariable::Source::Observable;
-         });
+PointEvaluation Recorder::evaluation_needed() const {
+  if (!listeners_.empty()) return PointEvaluation::Full;
+  PointEvaluation needed = PointEvaluation::States;
+  for (const RecordableVariable* v : variables_) {
+    switch (v->source) {
+      case RecordableVariable::Source::Observable: return PointEvaluation::Full;
+      case RecordableVariable::Source::Output:
+      case RecordableVariable::Source::Monitor: needed = PointEvaluation::Stage; break;
+      case RecordableVariable::Source::State:
+      case RecordableVariable::Source::Discrete: break;
+    }
+  }
+  return needed;
 }
 
 Recorder::~Recorder() {
@@ -53,10 +63,16 @@ void Recorder::append(const std::string& text) {
 
 void Recorder::record(const Context& ctx) {
   // Every value of a recorded instant is finite, those no derivative reads included
-  // (Model::derivatives leaves them to here).
-  model_.check_finite(ctx);
+  // (Model::derivatives leaves them to here). A point recorded without an evaluation
+  // (only states recorded) has only its states to check: the recorded ones, below.
+  if (evaluation_needed() != PointEvaluation::States) model_.check_finite(ctx);
   next_.assign(1, ctx.t);
-  for (const auto* v : variables_) next_.push_back(model_.value(ctx, *v));
+  for (const auto* v : variables_) {
+    const double value = model_.value(ctx, *v);
+    if (!std::isfinite(value))
+      throw NonFiniteError(ctx.t, {v->name.substr(0, v->name.find('.'))}, "recorded variable '" + v->name + "' is not finite (NaN or infinity)");
+    next_.push_back(value);
+  }
   if (fd_ >= 0) write_row();
   // Once written: a row that could not be written is neither counted nor the last one.
   last_.swap(next_);

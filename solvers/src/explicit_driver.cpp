@@ -168,15 +168,25 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
   };
   if (events) zero_crossings_at(t, x, g0);
   // Record an evaluated point.
+  // As far as the observer reads: the whole evaluation, every value checked, when it
+  // reads observables (which the stages leave out); as a stage when it reads outputs;
+  // not at all when it reads states only, unless block solvers observe (or project)
+  // the point. Nothing after an output reads the context: the next step evaluates.
+  PointEvaluation needed = observer.evaluation_needed();
+  if (needed == PointEvaluation::States && model.has_block_solvers()) needed = PointEvaluation::Stage;
   auto emit = [&](double tt, const Eigen::VectorXd& xx) {
-    // The whole evaluation, every value checked, when the observer reads observables
-    // (which the stages leave out); else as a stage is.
-    if (observer.wants_observables()) {
-      ctx.t = tt;
-      ctx.x = xx;
-      model.evaluate(ctx);
-    } else {
-      model.derivatives(ctx, tt, xx);
+    switch (needed) {
+      case PointEvaluation::Full:
+        ctx.t = tt;
+        ctx.x = xx;
+        model.evaluate(ctx);
+        break;
+      case PointEvaluation::Stage: model.derivatives(ctx, tt, xx); break;
+      case PointEvaluation::States:
+        ctx.t = tt;
+        ctx.x = xx;
+        observer.output(ctx);
+        return;
     }
     // Dense output between two projected step ends leaves the invariants by up to the
     // local error: recorded points are projected too (the integration is not affected).

@@ -39,9 +39,14 @@ class Interrupted final : public SimulationError {
 
 class RecordingObserver final : public Observer {
  public:
-  RecordingObserver(Recorder& recorder, RunResult& result, const RunOptions& options, long max_rows)
-      : recorder_(recorder), result_(result), options_(options), max_rows_(max_rows) {}
-  bool wants_observables() const override { return recorder_.reads_observables(); }
+  RecordingObserver(const Model& model, Recorder& recorder, RunResult& result, const RunOptions& options, long max_rows)
+      : recorder_(recorder), result_(result), options_(options), max_rows_(max_rows), has_monitors_(!model.monitors().empty()) {}
+  PointEvaluation evaluation_needed() const override {
+    // The monitors' largest magnitudes over the rows are read below: they are computed
+    // with the outputs.
+    const PointEvaluation recorded = recorder_.evaluation_needed();
+    return recorded == PointEvaluation::States && has_monitors_ ? PointEvaluation::Stage : recorded;
+  }
   void output(const Context& ctx) override {
     check_stop(ctx.t);
     // Output times are bounded up front (check_solver_bounds); events add two rows each,
@@ -75,6 +80,7 @@ class RecordingObserver final : public Observer {
   RunResult& result_;
   const RunOptions& options_;
   long max_rows_;
+  bool has_monitors_;
 };
 
 }  // namespace
@@ -148,7 +154,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   for (const auto* v : recorder.variables()) result.columns.push_back(v->name);
   if (!options.output_dir.empty()) detail::open_output_folder(options.output_dir, recorder);
 
-  RecordingObserver observer(recorder, result, options, 2 * result.settings.max_output_rows + 2);
+  RecordingObserver observer(model, recorder, result, options, 2 * result.settings.max_output_rows + 2);
   const auto start = std::chrono::steady_clock::now();
   // A defect (an exception that is no Jourdain error) still leaves its rows and summary
   // behind; it is rethrown at the end, for the caller to report as a defect.

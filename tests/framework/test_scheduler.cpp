@@ -199,29 +199,76 @@ TEST_CASE("runs of one type compute exactly what one virtual call per component 
   CHECK(ra.column("m1.x").back() != ra.column("m1.x").front());
 }
 
-TEST_CASE("recorded points: evaluated whole when an observable is recorded, as a stage when none is") {
+TEST_CASE("recorded points: evaluated whole when an observable is recorded, as a stage for an output, not at all for states") {
   RunOptions o;
   o.keep_rows = true;
   Registry r = jourdain::test::builtin_registry();
   Netlist states_only = load_netlist_text(spring_chain(4, R"(["m2.x", "m3.x"])"), "a.json", r);
   Netlist with_force = load_netlist_text(spring_chain(4, R"(["m2.x", "m3.x", "s3.force"])"), "b.json", r);
+  Netlist with_output = load_netlist_text(spring_chain(4, R"(["m2.x", "m3.x", "s3.a.f"])"), "c.json", r);
   // Which of the two paths each run takes: the recorder says whether it reads observables.
   struct NoOp final : RowListener {
     void row_recorded(const Context&, const std::vector<double>&) override {}
   } listener;
   Recorder reads_states(states_only.model, states_only.record), reads_force(with_force.model, with_force.record);
-  CHECK(!reads_states.reads_observables());
-  CHECK(reads_force.reads_observables());
+  Recorder reads_output(with_output.model, with_output.record);
+  CHECK(reads_states.evaluation_needed() == PointEvaluation::States);
+  CHECK(reads_output.evaluation_needed() == PointEvaluation::Stage);
+  CHECK(reads_force.evaluation_needed() == PointEvaluation::Full);
   reads_states.add_listener(listener);  // a listener may read any variable
-  CHECK(reads_states.reads_observables());
-  RunResult a = run_netlist(states_only, o), b = run_netlist(with_force, o);
+  CHECK(reads_states.evaluation_needed() == PointEvaluation::Full);
+  RunResult a = run_netlist(states_only, o), b = run_netlist(with_force, o), c = run_netlist(with_output, o);
   REQUIRE(a.finished);
   REQUIRE(b.finished);
+  REQUIRE(c.finished);
   CHECK(a.column("m2.x") == b.column("m2.x"));
   CHECK(a.column("m3.x") == b.column("m3.x"));
+  CHECK(a.column("m2.x") == c.column("m2.x"));
+  // The spring's force on its end a is its tension, as an output (a stage's evaluation).
+  CHECK(c.column("s3.a.f") == b.column("s3.force"));
   // The tension of spring 3 (between masses 2 and 3), k (x3 - x2 - L0), at every row.
   const auto x2 = b.column("m2.x"), x3 = b.column("m3.x"), f = b.column("s3.force");
   REQUIRE(f.size() == 11);
   for (size_t k = 0; k < f.size(); ++k) CHECK(f[k] == doctest::Approx(100.0 * (x3[k] - x2[k] - 0.005)).epsilon(1e-12));
   CHECK(f.back() != f.front());
+}
+
+TEST_CASE("a point whose states alone are read is not evaluated; one whose outputs are read is") {
+  // White-box: an observer that reads the first mass's state and its port's position
+  // output (the same quantity, x) at every output time. Evaluated as a stage, the two
+  // agree at every point; not evaluated, the output is the one of the step's last rk4
+  // stage, at x + h k3 rather than at the step's end, and differs while the mass moves.
+  Registry r = jourdain::test::builtin_registry();
+  Netlist n = load_netlist_text(spring_chain(3, R"(["m1.x"])"), "chain.json", r);
+  const Model& model = n.model;
+  struct Watch final : Observer {
+    PointEvaluation needed;
+    const Model& model;
+    std::vector<double> state, port;
+    Watch(PointEvaluation e, const Model& m) : needed(e), model(m) {}
+    PointEvaluation evaluation_needed() const override { return needed; }
+    void output(const Context& ctx) override {
+      state.push_back(model.value(ctx, model.recordable("m1.x")));
+      port.push_back(model.value(ctx, model.recordable("m1.p.x")));
+    }
+  };
+  SolverSettings settings;
+  settings.method = "rk4";
+  settings.step = 0.01;
+  settings.output_interval = 0.1;
+  Watch stage(PointEvaluation::Stage, model), states(PointEvaluation::States, model);
+  for (Watch* w : {&stage, &states}) {
+    Context ctx = model.make_context(0.0);
+    model.initialize(ctx);
+    SolverStats stats;
+    simulate(model, ctx, settings, *w, stats);
+    REQUIRE(w->state.size() == 11);
+  }
+  CHECK(stage.state == states.state);  // the same states, to the bit
+  CHECK(stage.port == stage.state);
+  int stale = 0;
+  for (size_t k = 1; k < states.state.size(); ++k) stale += states.port[k] != states.state[k];
+  // Not at every point: the initial one is initialize()'s, and rk4's stability watch
+  // evaluates some step ends itself (explicit_driver.cpp, FixedStepStabilityWatch).
+  CHECK(stale >= 5);
 }

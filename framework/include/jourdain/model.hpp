@@ -45,6 +45,12 @@ struct ZeroCrossingInfo {
   std::string name;  // "component.crossing"
 };
 
+// How far a point of a run must be evaluated for what reads it there (a recorder, an
+// observer): the states alone (they are read as the integrator has them), a stage
+// (Model::derivatives: outputs and derivatives, the observables left out) or the whole
+// evaluation (Model::evaluate).
+enum class PointEvaluation { States, Stage, Full };
+
 class Model {
  public:
   Model() = default;  // empty; ModelBuilder::build() makes real ones
@@ -151,6 +157,9 @@ class Model {
   const std::vector<std::pair<int, int>>& peers(int component, int port) const { return peers_[component][port]; }
   // The structured solver of schedule step `step`, or nullptr (general Newton method).
   const BlockSolver* block_solver(int step) const { return block_solvers_[step].get(); }
+  // Whether any implicit block has a structured solver: they observe (and may project)
+  // every recorded point, which must then be evaluated (observe()).
+  bool has_block_solvers() const;
   // True if some block solver projects states after accepted steps.
   bool projects() const;
   // After an accepted step, with ctx evaluated at (t, x): lets block solvers move ctx.x
@@ -231,6 +240,11 @@ class Model {
   struct Sizes {
     long parameters = 0, states = 0, outputs = 0, discretes = 0, unknowns = 0, observables = 0, zero_crossings = 0;
   } ctx_sizes_;
+  // What make_context starts a Context from: the parameters' netlist values and the
+  // declared initial values (ModelBuilder::set_initial applied), gathered at build.
+  struct StartValues {
+    Eigen::VectorXd parameters, x, discrete, unknowns;
+  } start_;
 };
 
 class ModelBuilder {

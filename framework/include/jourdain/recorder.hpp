@@ -36,14 +36,16 @@ class Recorder {
   void open(const std::filesystem::path& csv_file);  // throws OutputError if it cannot write
   // Calls `listener` after each row from now on; it must outlive the recording.
   void add_listener(RowListener& listener) { listeners_.push_back(&listener); }
-  // Records a context that was just evaluated.
+  // Records a context evaluated as far as evaluation_needed() says.
   void record(const Context& ctx);
   long rows() const { return rows_; }
   const std::vector<const RecordableVariable*>& variables() const { return variables_; }
-  // Whether recording needs the observables of a context: a recorded variable is one,
-  // or a listener may read any (RowListener). When not, a solver may record a point
-  // evaluated as an integrator's stage is (Model::derivatives).
-  bool reads_observables() const;
+  // How far a recorded point must be evaluated: the whole evaluation when an observable
+  // is recorded or a listener may read any variable (RowListener); a stage
+  // (Model::derivatives) when an output or a monitor is recorded; nothing when only
+  // states and discrete states are (time included): a solver may then record the states
+  // it interpolated without evaluating the model there.
+  PointEvaluation evaluation_needed() const;
   // The most recent row's values (time first), kept for summaries.
   const std::vector<double>& last_row() const { return last_; }
 

@@ -82,10 +82,11 @@ class Observer {
   virtual ~Observer() = default;
   // A full evaluation at an output time, or just before / after an event.
   virtual void output(const Context& ctx) = 0;
-  // False when output() reads no observables (it records states and outputs only): the
-  // solver may then hand it a point evaluated as a stage is (Model::derivatives), the
-  // observables left out.
-  virtual bool wants_observables() const { return true; }
+  // How far output() needs its point evaluated: a solver may hand it a point evaluated
+  // as a stage is (Model::derivatives, the observables left out) when it reads no
+  // observables, and the states it interpolated, unevaluated, when it reads only states
+  // (unless the model's block solvers observe the point: Model::has_block_solvers).
+  virtual PointEvaluation evaluation_needed() const { return PointEvaluation::Full; }
   virtual void progress(double /*t*/) {}
 };
 
