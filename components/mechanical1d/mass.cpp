@@ -51,6 +51,8 @@ class Mass final : public Component {
     set_dependencies(port_, {});
     x_ = declare_state("x", "m", 0.0, "position");
     v_ = declare_state("v", "m/s", 0.0, "velocity");
+    declare_state_output(port_, mech1d::position, x_);
+    declare_state_output(port_, mech1d::velocity, v_);
     a_ = declare_observable("a", "m/s^2", "acceleration");
     force_ = declare_observable("force", "N", "force applied to the mass apart from the end stops: port forces and gravity along the axis");
     stop_force_ = declare_observable("stop_force", "N", "force of the end stop on the mass");
@@ -85,11 +87,6 @@ class Mass final : public Component {
     const double f = applied_force(e);
     if (v == 0.0 && x == x_min_ && f <= 0.0) e.set_discrete(contact_, -1.0);
     if (v == 0.0 && x == x_max_ && f >= 0.0) e.set_discrete(contact_, 1.0);
-  }
-
-  void calc_outputs(Eval& e) const override {
-    e.set_out(port_, mech1d::position, e.state(x_));
-    e.set_out(port_, mech1d::velocity, e.state(v_));
   }
 
   void calc_derivatives(Eval& e) const override {

@@ -12,8 +12,8 @@ class Integrator final : public Component {
     out_ = declare_port("out", signal_domain(), PortSide::State, "integral y");
     set_dependencies(out_, {});
     y_ = declare_state("y", "", 0.0, "integral");
+    declare_state_output(out_, signal::value, y_);
   }
-  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, e.state(y_)); }
   void calc_derivatives(Eval& e) const override { e.set_derivative(y_, e.param(k_) * e.in(in_, signal::value)); }
 
  private:
@@ -35,8 +35,8 @@ class FirstOrderLag final : public Component {
     out_ = declare_port("out", signal_domain(), PortSide::State, "lagged output y");
     set_dependencies(out_, {});  // y is the state: no direct feedthrough
     y_ = declare_state("y", "", 0.0, "output");
+    declare_state_output(out_, signal::value, y_);
   }
-  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, e.state(y_)); }
   void calc_derivatives(Eval& e) const override {
     e.set_derivative(y_, (e.param(gain_) * e.in(in_, signal::value) - e.state(y_)) / e.param(time_constant_));
   }

@@ -84,6 +84,7 @@ struct Component::Declarations {
   nlohmann::json values_ = nlohmann::json::object();
   std::vector<PortSpec> ports_;
   std::vector<StateSpec> states_;
+  std::vector<StateOutput> state_outputs_;
   std::vector<NamedSpec> discretes_;
   std::vector<NamedSpec> unknowns_;
   std::vector<NamedSpec> observables_;
@@ -105,6 +106,7 @@ const std::string& Component::type_name() const { return d_->type_name_; }
 const std::vector<ParamSpec>& Component::parameter_specs() const { return d_->params_; }
 const std::vector<PortSpec>& Component::ports() const { return d_->ports_; }
 const std::vector<StateSpec>& Component::states() const { return d_->states_; }
+const std::vector<Component::StateOutput>& Component::state_outputs() const { return d_->state_outputs_; }
 const std::vector<NamedSpec>& Component::discrete_states() const { return d_->discretes_; }
 const std::vector<NamedSpec>& Component::unknowns() const { return d_->unknowns_; }
 const std::vector<NamedSpec>& Component::observables() const { return d_->observables_; }
@@ -344,6 +346,20 @@ void Component::set_dependencies(PortId p, std::vector<PortId> inputs) {
 StateId Component::declare_state(std::string name, std::string unit, double initial, std::string description) {
   d_->states_.push_back({std::move(name), std::move(unit), initial, std::move(description)});
   return StateId{static_cast<int>(d_->states_.size()) - 1};
+}
+
+void Component::declare_state_output(PortId p, Var output, StateId s) {
+  auto fail = [&](const std::string& what) {
+    throw std::logic_error("type '" + d_->type_name_ + "', declare_state_output: " + what);
+  };
+  if (!p.valid() || p.index >= static_cast<int>(d_->ports_.size())) fail("undeclared port");
+  const PortSpec& port = d_->ports_[p.index];
+  if (output.flow != output_flow(port.side) || output.index < 0 || output.index >= port.domain->output_count(port.side))
+    fail("port '" + port.name + "' has no such output");
+  if (!s.valid() || s.index >= static_cast<int>(d_->states_.size())) fail("undeclared state");
+  for (const StateOutput& o : d_->state_outputs_)
+    if (o.port == p && o.output.index == output.index) fail("an output of port '" + port.name + "' declared twice");
+  d_->state_outputs_.push_back({p, output, s});
 }
 
 DiscreteId Component::declare_discrete(std::string name, double initial, std::string description, std::string unit) {

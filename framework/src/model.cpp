@@ -159,6 +159,11 @@ Model ModelBuilder::build() && {
     }
     in_sources[i].resize(c.ports().size());
   }
+  // Outputs that are states, copied before any calc_outputs (in the order of y).
+  for (int i = 0; i < nc; ++i)
+    for (const Component::StateOutput& o : components_[i]->state_outputs())
+      m.state_outputs_.push_back({out_offset[i][o.port.index] + o.output.index, m.layouts_[i].state_offset + o.state.index});
+  std::sort(m.state_outputs_.begin(), m.state_outputs_.end(), [](const auto& a, const auto& b) { return a.y < b.y; });
   std::vector<int> slot_owner(z.outputs);
   for (int i = 0; i < nc; ++i) {
     const auto& ports = components_[i]->ports();
@@ -600,6 +605,11 @@ void Model::call_run(const Run& run, const std::vector<PlacedComponent>& instanc
 }
 
 void Model::evaluate_outputs(Context& ctx, BlockPrelude prelude) const {
+  // The outputs that are states first: they depend on nothing else, and any member of a
+  // run or block may read them.
+  double* y = ctx.y.data();
+  const double* x = ctx.x.data();
+  for (const StateOutputSlot& o : state_outputs_) y[o.y] = x[o.x];
   for (const Run& run : output_runs_) {
     if (run.block >= 0) {
       if (const BlockSolver* solver = block_solvers_[run.block].get()) {

@@ -292,3 +292,73 @@ TEST_CASE("an integrator's stage leaves the observables out; a whole evaluation 
   CHECK(model.value(ctx, model.recordable("m.a")) == doctest::Approx(-15.0).epsilon(1e-15));
   CHECK(model.value(ctx, model.recordable("wall.reaction")) == doctest::Approx(30.0).epsilon(1e-15));  // the tension pulls the wall toward the mass
 }
+
+TEST_CASE("an output that is a state is the state, wherever it changed; a mistaken declaration names itself") {
+  // A ball on an end stop publishes x and v as state outputs (mechanical1d.mass): a
+  // damper to the ground reads v, at every recorded point, those just after an impact
+  // reversed v included, and an integrator's output (signal.integrator) is its state.
+  Registry r = registry_with_tests();
+  Netlist n = load_netlist_text(R"({
+    "world": {"gravity": [0, -9.81]},
+    "components": {
+      "ground": {"type": "mechanical1d.fixed"},
+      "d": {"type": "mechanical1d.damper", "params": {"damping": 0.5}},
+      "ball": {"type": "mechanical1d.mass", "params": {"inclination": "90 deg", "x_min": 0, "restitution": 0.8},
+               "initial": {"x": 1}},
+      "u": {"type": "signal.constant", "params": {"value": 2}},
+      "integral": {"type": "signal.integrator", "initial": {"y": 1}},
+      "triple": {"type": "signal.gain", "params": {"k": 3}}
+    },
+    "connections": [["ground.p", "d.a"], ["d.b", "ball.p"], ["u.out", "integral.in"], ["integral.out", "triple.in"]],
+    "record": ["ball.v", "d.force", "integral.y", "triple.out"],
+    "solver": {"method": "dopri5", "t_end": 1.5, "output_interval": 0.05, "rtol": 1e-9, "atol": 1e-12}
+  })", "ball.json", r);
+  RunOptions o;
+  o.keep_rows = true;
+  RunResult res = run_netlist(n, o);
+  REQUIRE(res.finished);
+  REQUIRE(!res.events.empty());  // it bounced
+  const auto v = res.column("ball.v"), f = res.column("d.force"), y = res.column("integral.y"),
+             out = res.column("triple.out"), t = res.column("time");
+  int reversed = 0;
+  for (size_t k = 0; k < v.size(); ++k) {
+    CHECK(f[k] == 0.5 * v[k]);  // c (v_b - v_a), the ground still
+    CHECK(out[k] == 3.0 * y[k]);
+    CHECK(y[k] == doctest::Approx(1.0 + 2.0 * t[k]).epsilon(1e-12));  // dy/dt = u = 2
+    if (k > 0 && t[k] == t[k - 1] && v[k] * v[k - 1] < 0.0) ++reversed;  // the rows around an impact
+  }
+  CHECK(reversed >= 1);
+
+  // Declarations that cannot be: each names the type and the mistake, when configured.
+  enum class Mistake { NoPort, InputNotOutput, NoState, Twice };
+  class Mistaken final : public Component {
+   public:
+    explicit Mistaken(Mistake m) : mistake_(m) {}
+    void configure() override {
+      const PortId p = declare_port("p", mech1d_domain(), PortSide::State, "");
+      const StateId x = declare_state("x", "m", 0.0, "");
+      switch (mistake_) {
+        case Mistake::NoPort: declare_state_output(PortId{3}, mech1d::position, x); break;
+        case Mistake::InputNotOutput: declare_state_output(p, mech1d::force, x); break;
+        case Mistake::NoState: declare_state_output(p, mech1d::position, StateId{1}); break;
+        case Mistake::Twice:
+          declare_state_output(p, mech1d::position, x);
+          declare_state_output(p, mech1d::position, x);
+          break;
+      }
+    }
+
+   private:
+    Mistake mistake_;
+  };
+  const std::pair<Mistake, const char*> cases[] = {
+      {Mistake::NoPort, "type 'test.mistaken', declare_state_output: undeclared port"},
+      {Mistake::InputNotOutput, "type 'test.mistaken', declare_state_output: port 'p' has no such output"},
+      {Mistake::NoState, "type 'test.mistaken', declare_state_output: undeclared state"},
+      {Mistake::Twice, "type 'test.mistaken', declare_state_output: an output of port 'p' declared twice"}};
+  for (const auto& [mistake, message] : cases) {
+    Mistaken c(mistake);
+    c.set_identity("c", "test.mistaken");
+    CHECK_THROWS_WITH_AS(c.finish_configuration(), message, std::logic_error);
+  }
+}

@@ -161,10 +161,13 @@ class Eval {
   // Sum over every port that drives `p` (one for a response-side port; any number,
   // possibly none, for a state-side port).
   double in(PortId p, Var v) const {
-    double sum = 0.0;
     const double* y = ctx_.y.data() + v.index;
-    for (int k = layout_.input_begin[p.index], end = layout_.input_begin[p.index + 1]; k < end; ++k)
-      sum += y[layout_.input_sources[k]];
+    const int* source = layout_.input_sources + layout_.input_begin[p.index];
+    const int* end = layout_.input_sources + layout_.input_begin[p.index + 1];
+    if (source == end) return 0.0;
+    // From the first term (not 0 + it): one addition fewer on the way to what reads it.
+    double sum = y[*source];
+    while (++source != end) sum += y[*source];
     return sum;
   }
   void set_out(PortId p, Var v, double value) { ctx_.y[layout_.port_output_offset[p.index] + v.index] = value; }
@@ -299,6 +302,13 @@ class Component {
   const std::vector<NamedSpec>& unknowns() const;
   const std::vector<NamedSpec>& observables() const;
   const std::vector<NamedSpec>& zero_crossings() const;
+  // The outputs that are states (declare_state_output), in the order declared.
+  struct StateOutput {
+    PortId port;
+    Var output;
+    StateId state;
+  };
+  const std::vector<StateOutput>& state_outputs() const;
   PortId find_port(const std::string& name) const;  // invalid Id when absent
   StateId find_state(const std::string& name) const;
 
@@ -390,6 +400,11 @@ class Component {
   // This port's outputs read the inputs of exactly `inputs` (empty: states only).
   void set_dependencies(PortId p, std::vector<PortId> inputs);
   StateId declare_state(std::string name, std::string unit, double initial, std::string description);
+  // Output `output` of port `p` is state `s`, as it is (a mass's position and velocity,
+  // an integrator's value): the Model copies the state there before any calc_outputs
+  // runs, and calc_outputs leaves it alone. A component whose outputs are all such
+  // copies needs no calc_outputs: a large model's evaluation spares it a call.
+  void declare_state_output(PortId p, Var output, StateId s);
   DiscreteId declare_discrete(std::string name, double initial, std::string description, std::string unit = "");
   UnknownId declare_unknown(std::string name, std::string unit, double initial_guess, std::string description);
   ObservableId declare_observable(std::string name, std::string unit, std::string description);

@@ -213,6 +213,12 @@ class Model {
     int first = 0, last = 0;
     const TypeEvaluation* type = nullptr;
   };
+  // Outputs that are states (Component::declare_state_output): Context::y[y] = x[x]
+  // before the runs.
+  struct StateOutputSlot {
+    int y, x;
+  };
+  std::vector<StateOutputSlot> state_outputs_;
   std::vector<PlacedComponent> output_instances_;
   std::vector<Run> output_runs_;
   // Every component once, in runs of one type, for the derivatives (HookPlan keeps the
