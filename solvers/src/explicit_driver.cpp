@@ -167,8 +167,7 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
     g = ctx.zero_crossings;
   };
   if (events) zero_crossings_at(t, x, g0);
-  // Record an evaluated point.
-  // As far as the observer reads: the whole evaluation, every value checked, when it
+  // Hands a point to the observer, evaluated as far as it reads: the whole evaluation, every value checked, when it
   // reads observables (which the stages leave out); as a stage when it reads outputs;
   // not at all when it reads states only, unless block solvers observe (or project)
   // the point. Nothing after an output reads the context: the next step evaluates.

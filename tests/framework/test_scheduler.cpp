@@ -226,6 +226,21 @@ TEST_CASE("recorded points: evaluated whole when an observable is recorded, as a
   CHECK(a.column("m2.x") == c.column("m2.x"));
   // The spring's force on its end a is its tension, as an output (a stage's evaluation).
   CHECK(c.column("s3.a.f") == b.column("s3.force"));
+  // The same through CVODE (bdf), whose recorded points take the same three paths.
+  RunOptions with_bdf = o;
+  with_bdf.solver = {{"method", "bdf"}, {"rtol", 1e-8}};
+  RunResult ab = run_netlist(states_only, with_bdf), bb = run_netlist(with_force, with_bdf),
+            cb = run_netlist(with_output, with_bdf);
+  REQUIRE(ab.finished);
+  REQUIRE(bb.finished);
+  REQUIRE(cb.finished);
+  CHECK(ab.column("m2.x") == bb.column("m2.x"));
+  CHECK(ab.column("m2.x") == cb.column("m2.x"));
+  CHECK(cb.column("s3.a.f") == bb.column("s3.force"));
+  // and it is the same motion as rk4's: rk4's error at h = 0.01 s bounds the difference,
+  // (ωh)⁴/120 per radian of the fastest mode (ω ≤ 2 √(k/m) = 20 rad/s, 20 rad in 1 s)
+  // times its amplitude (≤ 0.01 m): 3e-6 m (it is 1e-8 m).
+  CHECK(std::abs(ab.column("m2.x").back() - a.column("m2.x").back()) < 3e-6);
   // The tension of spring 3 (between masses 2 and 3), k (x3 - x2 - L0), at every row.
   const auto x2 = b.column("m2.x"), x3 = b.column("m3.x"), f = b.column("s3.force");
   REQUIRE(f.size() == 11);

@@ -80,7 +80,8 @@ nlohmann::json to_json(const SolverStats& s);
 class Observer {
  public:
   virtual ~Observer() = default;
-  // A full evaluation at an output time, or just before / after an event.
+  // A point at an output time, or just before / after an event, evaluated as far as
+  // evaluation_needed() asks.
   virtual void output(const Context& ctx) = 0;
   // How far output() needs its point evaluated: a solver may hand it a point evaluated
   // as a stage is (Model::derivatives, the observables left out) when it reads no
