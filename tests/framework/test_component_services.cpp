@@ -328,6 +328,14 @@ TEST_CASE("an output that is a state is the state, wherever it changed; a mistak
     if (k > 0 && t[k] == t[k - 1] && v[k] * v[k - 1] < 0.0) ++reversed;  // the rows around an impact
   }
   CHECK(reversed >= 1);
+  // Recording states alone, the points (the rows around each impact included) are not
+  // evaluated: the same motion, to the bit.
+  n.record = {"ball.x", "ball.v", "integral.y"};
+  RunResult states_only = run_netlist(n, o);
+  REQUIRE(states_only.finished);
+  CHECK(states_only.column("ball.v") == v);
+  CHECK(states_only.column("integral.y") == y);
+  CHECK(states_only.column("time") == t);
 
   // Declarations that cannot be: each names the type and the mistake, when configured.
   enum class Mistake { NoPort, InputNotOutput, NoState, Twice };
