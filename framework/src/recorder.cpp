@@ -14,21 +14,15 @@ namespace jourdain {
 
 Recorder::Recorder(const Model& model, const std::vector<std::string>& variables) : model_(model) {
   for (const auto& name : variables) variables_.push_back(&model.recordable(name));
-}
-
-PointEvaluation Recorder::evaluation_needed() const {
-  if (!listeners_.empty()) return PointEvaluation::Full;
-  PointEvaluation needed = PointEvaluation::States;
   for (const RecordableVariable* v : variables_) {
     switch (v->source) {
-      case RecordableVariable::Source::Observable: return PointEvaluation::Full;
+      case RecordableVariable::Source::Observable: needed_ = PointEvaluation::Full; break;
       case RecordableVariable::Source::Output:
-      case RecordableVariable::Source::Monitor: needed = PointEvaluation::Stage; break;
+      case RecordableVariable::Source::Monitor: needed_ = std::max(needed_, PointEvaluation::Stage); break;
       case RecordableVariable::Source::State:
       case RecordableVariable::Source::Discrete: break;
     }
   }
-  return needed;
 }
 
 Recorder::~Recorder() {
@@ -65,7 +59,7 @@ void Recorder::record(const Context& ctx) {
   // Every value of a recorded instant is finite, those no derivative reads included
   // (Model::derivatives leaves them to here). A point recorded without an evaluation
   // (only states recorded) has only its states to check: the recorded ones, below.
-  if (evaluation_needed() != PointEvaluation::States) model_.check_finite(ctx);
+  if (needed_ != PointEvaluation::States) model_.check_finite(ctx);
   next_.assign(1, ctx.t);
   for (const auto* v : variables_) {
     const double value = model_.value(ctx, *v);

@@ -360,23 +360,10 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
     ctx.t = t;
     if (!run.dummy) ctx.x = yv;
   };
-  // A recorded point, evaluated as far as the observer reads (explicit_driver.cpp):
-  // wholly, as a stage, or not at all when it reads states only and no block solver
-  // observes the point. CVODE keeps its own state: nothing after reads the context.
-  PointEvaluation needed = observer.evaluation_needed();
-  if (needed == PointEvaluation::States && model.has_block_solvers()) needed = PointEvaluation::Stage;
+  const ObservedPoints observed(model, observer, projecting);
   auto emit = [&](double t) {
     set_state(t);
-    if (needed == PointEvaluation::States) {
-      observer.output(ctx);
-      return;
-    }
-    if (needed == PointEvaluation::Full) model.evaluate(ctx);
-    else model.derivatives(ctx, t, Eigen::VectorXd(ctx.x));
-    // CVODE's interpolant between projected steps: recorded points are projected too.
-    if (projecting) model.project(ctx);
-    model.observe(ctx);
-    observer.output(ctx);
+    observed.hand(ctx);
   };
 
   EventAccumulationGuard accumulation(model, s);

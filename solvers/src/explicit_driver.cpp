@@ -21,6 +21,21 @@ OutputClock::OutputClock(const SolverSettings& s) : t0(s.t_start), t_end(s.t_end
   count = !(n >= 1.0) ? 1 : n >= static_cast<double>(most) ? most : static_cast<long>(n);
 }
 
+ObservedPoints::ObservedPoints(const Model& model, Observer& observer, bool projecting)
+    : model_(model), observer_(observer), needed_(observer.evaluation_needed()), projecting_(projecting) {
+  if (needed_ == PointEvaluation::States && model.has_block_solvers()) needed_ = PointEvaluation::Stage;
+}
+
+void ObservedPoints::hand(Context& ctx) const {
+  if (needed_ != PointEvaluation::States) {
+    if (needed_ == PointEvaluation::Full) model_.evaluate(ctx);
+    else model_.derivatives(ctx, ctx.t, ctx.x);  // ctx.x onto itself: an element-wise copy
+    if (projecting_) model_.project(ctx);
+    model_.observe(ctx);
+  }
+  observer_.output(ctx);
+}
+
 }  // namespace detail
 
 namespace {
@@ -167,31 +182,11 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
     g = ctx.zero_crossings;
   };
   if (events) zero_crossings_at(t, x, g0);
-  // Hands a point to the observer, evaluated as far as it reads: the whole evaluation, every value checked, when it
-  // reads observables (which the stages leave out); as a stage when it reads outputs;
-  // not at all when it reads states only, unless block solvers observe (or project)
-  // the point. Nothing after an output reads the context: the next step evaluates.
-  PointEvaluation needed = observer.evaluation_needed();
-  if (needed == PointEvaluation::States && model.has_block_solvers()) needed = PointEvaluation::Stage;
+  const detail::ObservedPoints observed(model, observer, projecting);
   auto emit = [&](double tt, const Eigen::VectorXd& xx) {
-    switch (needed) {
-      case PointEvaluation::Full:
-        ctx.t = tt;
-        ctx.x = xx;
-        model.evaluate(ctx);
-        break;
-      case PointEvaluation::Stage: model.derivatives(ctx, tt, xx); break;
-      case PointEvaluation::States:
-        ctx.t = tt;
-        ctx.x = xx;
-        observer.output(ctx);
-        return;
-    }
-    // Dense output between two projected step ends leaves the invariants by up to the
-    // local error: recorded points are projected too (the integration is not affected).
-    if (projecting) model.project(ctx);
-    model.observe(ctx);
-    observer.output(ctx);
+    ctx.t = tt;
+    ctx.x = xx;
+    observed.hand(ctx);
   };
 
   double h;

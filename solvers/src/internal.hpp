@@ -24,6 +24,27 @@ struct OutputClock {
   double upcoming() const { return time(next); }
 };
 
+// Hands the points of a run (output times, both sides of an event) to its observer,
+// evaluated as far as it reads (Observer::evaluation_needed): wholly, every value checked,
+// when it reads observables, which the stages leave out; as a stage when it reads outputs;
+// not at all when it reads states only, unless the model has block solvers: they observe
+// (and may project) every such point and compute the monitors. Nothing after reads the
+// context; a solver's next step evaluates it again.
+class ObservedPoints {
+ public:
+  // `projecting`: recorded points are moved back onto the invariants too (Model::project),
+  // since an interpolant between projected steps leaves them by up to the local error.
+  ObservedPoints(const Model& model, Observer& observer, bool projecting);
+  // ctx.t and ctx.x hold the point.
+  void hand(Context& ctx) const;
+
+ private:
+  const Model& model_;
+  Observer& observer_;
+  PointEvaluation needed_;
+  bool projecting_;
+};
+
 // Watches the events of a run for accumulation (Zeno behaviour): a component whose
 // events follow each other ever faster, like a ball bouncing with restitution below one
 // that is never allowed to come to rest, has infinitely many of them before a finite

@@ -39,14 +39,11 @@ class Interrupted final : public SimulationError {
 
 class RecordingObserver final : public Observer {
  public:
-  RecordingObserver(const Model& model, Recorder& recorder, RunResult& result, const RunOptions& options, long max_rows)
-      : recorder_(recorder), result_(result), options_(options), max_rows_(max_rows), has_monitors_(!model.monitors().empty()) {}
-  PointEvaluation evaluation_needed() const override {
-    // The monitors' largest magnitudes over the rows are read below: they are computed
-    // with the outputs.
-    const PointEvaluation recorded = recorder_.evaluation_needed();
-    return recorded == PointEvaluation::States && has_monitors_ ? PointEvaluation::Stage : recorded;
-  }
+  RecordingObserver(Recorder& recorder, RunResult& result, const RunOptions& options, long max_rows)
+      : recorder_(recorder), result_(result), options_(options), max_rows_(max_rows) {}
+  // The monitors read below come from block solvers, whose points the solvers always
+  // evaluate (detail::ObservedPoints).
+  PointEvaluation evaluation_needed() const override { return recorder_.evaluation_needed(); }
   void output(const Context& ctx) override {
     check_stop(ctx.t);
     // Output times are bounded up front (check_solver_bounds); events add two rows each,
@@ -80,7 +77,6 @@ class RecordingObserver final : public Observer {
   RunResult& result_;
   const RunOptions& options_;
   long max_rows_;
-  bool has_monitors_;
 };
 
 }  // namespace
@@ -154,7 +150,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   for (const auto* v : recorder.variables()) result.columns.push_back(v->name);
   if (!options.output_dir.empty()) detail::open_output_folder(options.output_dir, recorder);
 
-  RecordingObserver observer(model, recorder, result, options, 2 * result.settings.max_output_rows + 2);
+  RecordingObserver observer(recorder, result, options, 2 * result.settings.max_output_rows + 2);
   const auto start = std::chrono::steady_clock::now();
   // A defect (an exception that is no Jourdain error) still leaves its rows and summary
   // behind; it is rethrown at the end, for the caller to report as a defect.

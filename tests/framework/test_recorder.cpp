@@ -2,6 +2,7 @@
 // also for signals whose unit their port declares (sensors), discrete states (times),
 // joints' violations and the mechanisms' constraint norms. Checked on the example
 // netlists and on a netlist with one sensor of each kind.
+#include <limits>
 #include <map>
 #include <set>
 
@@ -153,4 +154,21 @@ TEST_CASE("sensors' outputs, joints' violations and constraint norms are recorde
   const nlohmann::json d = describe_type(*test::builtin_registry().find("mechanical.point_sensor"));
   for (const auto& port : d["ports"])
     if (port["name"] == "vx") CHECK(port["outputs"][0]["unit"] == "m/s");
+}
+
+TEST_CASE("a recorded value that is not finite stops its row and names the variable, the point evaluated or not") {
+  // Two states recorded: the solvers hand such points over without evaluating them, so
+  // the recorder's own check of each value is the one that meets a NaN there.
+  Registry registry = test::builtin_registry();
+  Netlist net = load_netlist_text(R"({"components": {"m": {"type": "mechanical1d.mass"}}, "record": ["m.x", "m.v"]})",
+                                  "mass.json", registry);
+  Recorder recorder(net.model, net.record);
+  REQUIRE(recorder.evaluation_needed() == PointEvaluation::States);
+  Context ctx = net.model.make_context(0.0);
+  net.model.initialize(ctx);
+  recorder.record(ctx);
+  CHECK(recorder.rows() == 1);
+  ctx.x[net.model.recordable("m.v").index] = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH_AS(recorder.record(ctx), doctest::Contains("recorded variable 'm.v' is not finite"), NonFiniteError);
+  CHECK(recorder.rows() == 1);  // the row with the NaN is not recorded
 }

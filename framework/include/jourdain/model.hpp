@@ -48,7 +48,7 @@ struct ZeroCrossingInfo {
 // How far a point of a run must be evaluated for what reads it there (a recorder, an
 // observer): the states alone (they are read as the integrator has them), a stage
 // (Model::derivatives: outputs and derivatives, the observables left out) or the whole
-// evaluation (Model::evaluate).
+// evaluation (Model::evaluate). Ordered: each asks for more than the one before.
 enum class PointEvaluation { States, Stage, Full };
 
 class Model {

@@ -35,7 +35,10 @@ class Recorder {
 
   void open(const std::filesystem::path& csv_file);  // throws OutputError if it cannot write
   // Calls `listener` after each row from now on; it must outlive the recording.
-  void add_listener(RowListener& listener) { listeners_.push_back(&listener); }
+  void add_listener(RowListener& listener) {
+    listeners_.push_back(&listener);
+    needed_ = PointEvaluation::Full;  // it may read any variable
+  }
   // Records a context evaluated as far as evaluation_needed() says.
   void record(const Context& ctx);
   long rows() const { return rows_; }
@@ -45,7 +48,7 @@ class Recorder {
   // (Model::derivatives) when an output or a monitor is recorded; nothing when only
   // states and discrete states are (time included): a solver may then record the states
   // it interpolated without evaluating the model there.
-  PointEvaluation evaluation_needed() const;
+  PointEvaluation evaluation_needed() const { return needed_; }
   // The most recent row's values (time first), kept for summaries.
   const std::vector<double>& last_row() const { return last_; }
 
@@ -60,6 +63,7 @@ class Recorder {
   long long written_ = 0;  // bytes of whole rows in the file
   std::vector<double> last_, next_;
   std::vector<RowListener*> listeners_;
+  PointEvaluation needed_ = PointEvaluation::States;
   std::string line_;
   long rows_ = 0;
 };
