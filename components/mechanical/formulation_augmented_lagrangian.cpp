@@ -23,10 +23,11 @@
 // Φ_q themselves: the rounding of L (W's entries added to much larger penalty terms) slows
 // the iteration down but does not enter the answer.
 //
-// The iteration contracts each direction of the constraints by 1/(1 + α σ²/w), σ the
-// singular value of Φ_q along it (in the W⁻¹ metric): two or three iterations resolve a
+// The iteration contracts each direction of the constraints by 1/(1 + p) where the groups
+// of equations do not interact, and by 1/(1 + p σ²) for σ the singular value of the
+// penalty-scaled Φ_q along it (in the W⁻¹ metric): two or three iterations resolve a
 // well-conditioned mechanism to rounding. Near a singular configuration the directions
-// whose σ² α / w is small converge slowly and, at the configuration itself, not at all:
+// whose p σ² is small converge slowly and, at the configuration itself, not at all:
 // the iteration stops after kMaxIterations, leaving them regularized (their constraint
 // force grows no larger than ~√(α w) times the inconsistency of b) instead of amplified by
 // 1/σ as an exact solution of (1) is. That is what carries a mechanism through a singular
@@ -35,10 +36,12 @@
 // the accelerations. Redundant constraints are a singular direction at every pose: the
 // multipliers converge to the least-norm set (in the A⁻¹ metric) that gives the motion.
 //
-// The penalties α_i are scaled per equation, α_i = p / (Φ_q W⁻¹ Φ_qᵀ)_ii, so that p
+// The penalty is scaled per group of equations (a joint, with a driver on the same pair of
+// bodies), A_g = p (Φ_q W⁻¹ Φ_qᵀ)_gg⁻¹ (PenaltyBlocks below), so that p
 // (world.constraints.penalty, dimensionless) means the same for every equation whatever its
-// unit and the masses it moves. Larger p: faster convergence and a smaller neighbourhood of
-// a singular pose where the iteration stops short, but more rounding in L.
+// unit, the masses it moves and the directions of its rows. Larger p: faster convergence
+// and a smaller neighbourhood of a singular pose where the iteration stops short, but more
+// rounding in L.
 //
 // Servo rows and actuators (Φ_r ≠ Φ_q: the KKT matrix is not symmetric) have no such
 // form: the coordinator solves the accelerations of a mechanism that has them by the KKT
@@ -51,6 +54,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+
+#include <Eigen/Eigenvalues>
 
 #include "block_cholesky.hpp"
 #include "constraint_tree.hpp"
@@ -84,13 +90,140 @@ constexpr double kStall = 1e-13;
 // (its residual floor 1e-13 of the terms), and far below what a dependent row would leave.
 constexpr double kTreeStall = 1e-11;
 
-// L = W + Φ_qᵀ A Φ_q (2) in 3×3 blocks, one per pair of bodies an equation couples, with
-// its block Cholesky factorization (block_cholesky.hpp: linear in the bodies of a tree).
-// Each equation's row of Φ_q is gathered as one 3-vector u per body it involves, so that
-// its share of L is α u_a u_bᵀ on the blocks of its bodies (a few fixed-size outer
-// products), and its squared norm in the W⁻¹ metric is Σ u·u/w. The pattern, the
-// elimination order and the blocks each equation adds into are found once per run; an
-// evaluation then writes the values and refactorizes, without allocating.
+// The penalty A of (2): one block per group of equations, the equations that join one pair
+// of bodies (or tie one body to the ground; at most three a group: a revolute and its
+// driver), each equation naming more than two bodies a group of its own. Within a group,
+//
+//     A_g = p S_g⁻¹,     S_g = (Φ_q W⁻¹ Φ_qᵀ)_gg,                           (2a)
+//
+// so that A S has the identity times p on its diagonal blocks, whatever the directions of
+// the group's rows: every direction of a joint contracts by 1/(1 + p) per iteration, apart
+// from what couples it to other groups (a singular pose). A scaling per equation, p /
+// (S)_ii, does that only when a group's S_g is near a multiple of the identity: for a
+// body of small inertia I pinned at r from its centre (a bob the textbook way), a
+// revolute's rows (x, y) both turn it far more readily than they move it, S_g = (1/m)
+// 1 + (r²/I) b bᵀ (b the unit vector across the arm), both diagonals are ~r²/I, and the
+// direction along the arm, which only the mass resists, got a penalty m r²/I times too
+// small: at I = 1e-12 kg·m², m = 1 kg, r = 1 m, a contraction of 1/(1 + 1e-4) per
+// iteration, no convergence in 40, accelerations off by 1e-4 and corrections that never
+// met the projection's tolerance (issue 38).
+//
+// S_g is symmetric positive semi-definite; its eigenvalues below 64 ε of its largest (a
+// row that vanishes at this pose, or the rounding that a direction of ~r²/I leaves on one
+// of ~1/m once I/(m r²) is below ε) are raised to that, and a group whose rows all vanish
+// keeps 1e-12 of the largest eigenvalue of the mechanism, rather than an infinite penalty.
+// The eigenvectors are found by a backward-stable symmetric eigensolver, accurate to
+// ε‖S_g‖/gap: the stiff and the soft directions stay apart to rounding even at a ratio of
+// 1e12 between them.
+class PenaltyBlocks {
+ public:
+  using Block = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3>;
+  struct Group {
+    int first, count;  // its equations: equations[first .. first + count)
+  };
+
+  void analyze(const JacobianParts& parts) {
+    const int rows = static_cast<int>(parts.part_start.size()) - 1;
+    groups_.clear();
+    equations_.clear();
+    group_of_.assign(rows, -1);
+    slot_of_.assign(rows, 0);
+    std::map<std::pair<int, int>, int> open;  // (body, body or -1) → its group still taking equations
+    std::vector<std::vector<int>> members;
+    for (int i = 0; i < rows; ++i) {
+      const int first = parts.part_start[i], count = parts.part_start[i + 1] - first;
+      int g = -1;
+      std::pair<int, int> key{-2, -2};
+      if (count >= 1 && count <= 2) {
+        const int a = parts.part_body[first], b = count == 2 ? parts.part_body[first + 1] : -1;
+        key = {b < 0 ? a : std::min(a, b), b < 0 ? -1 : std::max(a, b)};
+        if (const auto it = open.find(key); it != open.end() && members[it->second].size() < 3) g = it->second;
+      }
+      if (g < 0) {
+        g = static_cast<int>(members.size());
+        members.emplace_back();
+        if (key.first != -2) open[key] = g;
+      }
+      group_of_[i] = g;
+      slot_of_[i] = static_cast<int>(members[g].size());
+      members[g].push_back(i);
+    }
+    for (const auto& list : members) {
+      groups_.push_back({static_cast<int>(equations_.size()), static_cast<int>(list.size())});
+      equations_.insert(equations_.end(), list.begin(), list.end());
+    }
+    blocks_.assign(groups_.size(), Block());
+  }
+
+  const std::vector<Group>& groups() const { return groups_; }
+  int group_of(int equation) const { return group_of_[equation]; }
+  int slot_of(int equation) const { return slot_of_[equation]; }
+  int equation(const Group& g, int slot) const { return equations_[g.first + slot]; }
+  const Block& block(int group) const { return blocks_[group]; }
+
+  // A_g = p S_g⁻¹ (2a) from Φ_q's parts at the last gather and W's diagonal w.
+  void compute(const JacobianParts& parts, const Eigen::VectorXd& w, double penalty) {
+    double largest = 0.0;
+    for (size_t g = 0; g < groups_.size(); ++g) {
+      const Group& group = groups_[g];
+      Block& s = blocks_[g];
+      s.setZero(group.count, group.count);
+      for (int a = 0; a < group.count; ++a)
+        for (int b = 0; b <= a; ++b) {
+          const int i = equation(group, a), j = equation(group, b);
+          double sum = 0.0;
+          for (int p = parts.part_start[i]; p < parts.part_start[i + 1]; ++p)
+            for (int q = parts.part_start[j]; q < parts.part_start[j + 1]; ++q)
+              if (parts.part_body[p] == parts.part_body[q])
+                sum += parts.u[p].dot(parts.u[q].cwiseQuotient(w.segment<3>(3 * parts.part_body[p])));
+          s(a, b) = s(b, a) = sum;
+        }
+      largest = std::max(largest, s.diagonal().maxCoeff());
+    }
+    const double floor = std::max(largest, std::numeric_limits<double>::min()) * 1e-12;
+    for (Block& s : blocks_) {
+      if (s.rows() == 1) {
+        s(0, 0) = penalty / std::max(s(0, 0), floor);
+        continue;
+      }
+      solver_.compute(s);
+      const auto& values = solver_.eigenvalues();  // ascending
+      const double own = 64 * std::numeric_limits<double>::epsilon() * values[values.size() - 1];
+      Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1> inverse(values.size());
+      for (Eigen::Index k = 0; k < values.size(); ++k) inverse[k] = penalty / std::max({values[k], own, floor});
+      s = solver_.eigenvectors() * inverse.asDiagonal() * solver_.eigenvectors().transpose();
+    }
+  }
+
+  // y = A x, group by group.
+  void times(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
+    y.resize(x.size());
+    for (size_t g = 0; g < groups_.size(); ++g) {
+      const Group& group = groups_[g];
+      const Block& a = blocks_[g];
+      for (int r = 0; r < group.count; ++r) {
+        double sum = 0.0;
+        for (int c = 0; c < group.count; ++c) sum += a(r, c) * x[equation(group, c)];
+        y[equation(group, r)] = sum;
+      }
+    }
+  }
+
+ private:
+  std::vector<Group> groups_;
+  std::vector<int> equations_;           // by group, in slot order
+  std::vector<int> group_of_, slot_of_;  // per equation
+  std::vector<Block> blocks_;            // S_g, then A_g
+  Eigen::SelfAdjointEigenSolver<Block> solver_;
+};
+
+// L = W + Φ_qᵀ A Φ_q (2) in 3×3 blocks, one per pair of bodies a group of equations
+// couples, with its block Cholesky factorization (block_cholesky.hpp: linear in the bodies
+// of a tree). Each equation's row of Φ_q is gathered as one 3-vector u per body it
+// involves, so that a group's share of L is A_g(i, j) u_a u_bᵀ on the blocks of its bodies
+// for each pair of its equations (i, j) (a few fixed-size outer products). The pattern, the
+// groups, the elimination order and the blocks each product adds into are found once per
+// run; an evaluation then writes the values and refactorizes, without allocating.
 class LeadingMatrix {
  public:
   // Φ_q's values at this evaluation, by equation and body.
@@ -98,55 +231,61 @@ class LeadingMatrix {
     if (!cholesky_.analyzed()) analyze(J);
     parts_.gather(J);
   }
-  // (Φ_q W⁻¹ Φ_qᵀ)_ii, from the last gather.
-  double squared_norm(int i, const Eigen::VectorXd& w) const {
-    double sum = 0.0;
-    for (int k = parts_.part_start[i]; k < parts_.part_start[i + 1]; ++k)
-      sum += parts_.u[k].cwiseAbs2().cwiseQuotient(w.segment<3>(3 * parts_.part_body[k])).sum();
-    return sum;
-  }
-  // L from the last gather; false when it is not positive definite (W is not).
-  bool factorize(const Eigen::VectorXd& w, const Eigen::VectorXd& alpha) {
+  // A (2a) for W = diag(w), from the last gather.
+  void penalize(const Eigen::VectorXd& w, double penalty) { penalty_.compute(parts_, w, penalty); }
+  const PenaltyBlocks& penalty() const { return penalty_; }
+  // L from the last gather and penalize; false when it is not positive definite (W is not).
+  bool factorize(const Eigen::VectorXd& w) {
     cholesky_.zero();
     for (int b = 0; b < cholesky_.bodies(); ++b)
       cholesky_.block(cholesky_.block_of(b, b)).diagonal() += w.segment<3>(3 * b);
     for (const Coupling& c : couplings_)
-      cholesky_.block(c.block).noalias() += alpha[c.equation] * parts_.u[c.row_part] * parts_.u[c.column_part].transpose();
+      cholesky_.block(c.block).noalias() += penalty_.block(c.group)(c.row_slot, c.column_slot) *
+                                            parts_.u[c.row_part] * parts_.u[c.column_part].transpose();
     return cholesky_.factorize();
   }
   void solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& x) const { cholesky_.solve(rhs, x); }
 
  private:
-  // α_i u_row u_columnᵀ adds into this block.
+  // A_g(row_slot, column_slot) u_row u_columnᵀ adds into this block.
   struct Coupling {
-    int block, equation, row_part, column_part;
+    int block, group, row_slot, column_slot, row_part, column_part;
   };
   void analyze(const SparseJacobian& J) {
     parts_.analyze(J);
+    penalty_.analyze(parts_);
     const std::vector<int>& start = parts_.part_start;
     const std::vector<int>& body = parts_.part_body;
-    std::vector<std::pair<int, int>> coupled;
+    // The parts of each group's equations.
+    std::vector<std::vector<int>> group_parts(penalty_.groups().size());
     for (int i = 0; i < J.rows; ++i)
-      for (int a = start[i]; a < start[i + 1]; ++a)
-        for (int b = start[i]; b < a; ++b) coupled.emplace_back(body[a], body[b]);
+      for (int a = start[i]; a < start[i + 1]; ++a) group_parts[penalty_.group_of(i)].push_back(a);
+    std::vector<std::pair<int, int>> coupled;
+    for (const auto& list : group_parts)
+      for (int a : list)
+        for (int b : list)
+          if (body[a] != body[b]) coupled.emplace_back(body[a], body[b]);
     cholesky_.analyze(J.cols / 3, coupled);
     couplings_.clear();
-    for (int i = 0; i < J.rows; ++i)
-      for (int a = start[i]; a < start[i + 1]; ++a)
-        for (int b = start[i]; b < start[i + 1]; ++b)
-          if (const int block = cholesky_.block_of(body[a], body[b]); block >= 0) couplings_.push_back({block, i, a, b});
+    for (size_t g = 0; g < group_parts.size(); ++g)
+      for (int a : group_parts[g])
+        for (int b : group_parts[g])
+          if (const int block = cholesky_.block_of(body[a], body[b]); block >= 0)
+            couplings_.push_back({block, static_cast<int>(g), penalty_.slot_of(parts_.part_equation[a]),
+                                  penalty_.slot_of(parts_.part_equation[b]), a, b});
   }
 
   BlockCholesky cholesky_;
   JacobianParts parts_;
+  PenaltyBlocks penalty_;
   std::vector<Coupling> couplings_;
 };
 
 // One metric W's leading matrix and the vectors of the iteration, kept for the run.
 struct MetricWork {
   LeadingMatrix L;
-  Eigen::VectorXd w, root, alpha;                       // W's diagonal (n), its square root, A (m)
-  Eigen::VectorXd x, lambda, mu, r, rho, delta, force;  // the iteration's vectors
+  Eigen::VectorXd w, root;                                         // W's diagonal (n), its square root
+  Eigen::VectorXd x, lambda, mu, r, penalized, rho, delta, force;  // the iteration's vectors
 };
 
 struct AugmentedLagrangianScratch final : FormulationScratch {
@@ -234,20 +373,12 @@ class AugmentedLagrangianFormulation final : public Formulation {
 
   // W and A for the metric, and L factorized, at the Φ_q last gathered.
   MetricWork& prepared(const MechanismEval& me, AugmentedLagrangianScratch& s, bool mass) const {
-    const int m = me.system.equations();
     MetricWork& work = mass ? s.mass : s.euclidean;
     work.L.gather(s.jacobian);
     masses(me, work.w, mass);
     work.root = work.w.cwiseSqrt();
-    // α_i = p / (Φ_q W⁻¹ Φ_qᵀ)_ii.
-    work.alpha.resize(m);
-    double largest = 0.0;
-    for (int i = 0; i < m; ++i) largest = std::max(largest, work.alpha[i] = work.L.squared_norm(i, work.w));
-    // A row that vanishes at this pose (a degenerate driver) keeps the largest penalty's
-    // scale rather than an infinite one.
-    const double floor = std::max(largest, std::numeric_limits<double>::min()) * 1e-12;
-    for (int i = 0; i < m; ++i) work.alpha[i] = penalty_ / std::max(work.alpha[i], floor);
-    if (!work.L.factorize(work.w, work.alpha))
+    work.L.penalize(work.w, penalty_);  // A (2a)
+    if (!work.L.factorize(work.w))
       throw SimulationError(me.ctx.t, {}, "the augmented Lagrangian matrix M + Φ_qᵀAΦ_q is not positive definite: "
                                           "a body with zero mass or inertia");
     return work;
@@ -268,14 +399,16 @@ class AugmentedLagrangianFormulation final : public Formulation {
     int k = 0;
     while (k < max_iterations) {
       ++k;
-      work.mu = work.lambda + work.alpha.cwiseProduct(work.r);
+      work.L.penalty().times(work.r, work.penalized);
+      work.mu = work.lambda + work.penalized;
       J.transpose_times(work.mu, work.force);
       work.rho = f - work.w.cwiseProduct(work.x) - work.force;
       work.L.solve(work.rho, work.delta);
       work.x += work.delta;
       const SparseJacobian::Residual r = J.residual(work.x, b, work.r);
       const double terms = std::max(b_scale, r.scale), residual = r.largest;
-      work.lambda += work.alpha.cwiseProduct(work.r);
+      work.L.penalty().times(work.r, work.penalized);
+      work.lambda += work.penalized;
       // The sizes the rounding of this iteration is relative to, in the W^{1/2}-scaled
       // units of ‖W^{1/2} δ‖: the terms of the first row (f, W x and the constraint forces
       // Φ_qᵀμ, each scaled by W^{-1/2}), and of the second (b and each Φ_q entry times x).
@@ -315,7 +448,8 @@ class AugmentedLagrangianFormulation final : public Formulation {
       work.rho = f - work.w.cwiseProduct(work.x) - work.force;
       work.L.solve(work.rho, work.delta);
       J.times(work.delta, work.r);
-      work.lambda += work.alpha.cwiseProduct(work.r);
+      work.L.penalty().times(work.r, work.penalized);
+      work.lambda += work.penalized;
     }
   }
 
