@@ -348,13 +348,15 @@ class CoSimulation final : public Component {
   }
 
   void calc_zero_crossings(Eval& e) const override {
-    // A point reached to rounding counts as reached: a run that ends on it (an importing
-    // tool's step of k h + h against t_0 + (k + 1) h) sees its event there, not a rounding
-    // unit into the next run, whose start would then sit on the zero and see no crossing.
-    const double next = next_point(e);
-    e.set_zero_crossing(communication_, e.time() - next + 1e-12 * std::max(1.0, std::abs(next)));
+    e.set_zero_crossing(communication_, e.time() - next_point(e));
     e.set_zero_crossing(sample_, e.discrete(pending_) - 0.5);
   }
+  // The communication points are time events: the solvers end a step on t_k to the bit,
+  // so that rows and the FMU's step sit at t_k. A run that ends on t_k (an importing
+  // tool's step of k h + h against t_0 + (k + 1) h, equal to rounding) meets it there; one
+  // that ends a rounding unit short meets it a rounding unit into the next run, where the
+  // step from the run's start lands on it.
+  double next_time_event(const Eval& e) const override { return next_point(e); }
 
   void on_zero_crossing(Eval& e, ZeroCrossingId z) const override {
     Instance* inst = e.find_workspace<Instance>();
@@ -378,7 +380,26 @@ class CoSimulation final : public Component {
     std::ostringstream what;
     what.precision(12);
     what << "fmi2DoStep(t = " << t << " s, h = " << h << " s)";
-    call(e, *inst, inst->f().do_step(inst->handle(), t, h, fmi2True), what.str());
+    const fmi2Status stepped = inst->f().do_step(inst->handle(), t, h, fmi2True);
+    if (stepped == fmi2Discard && asks_to_terminate(*inst)) {
+      // The FMU ends the simulation (FMI 2.0 section 4.2.3: fmi2Discard, then
+      // fmi2Terminated true): so does the run, as finished, with the outputs it reached.
+      std::ostringstream reason;
+      reason.precision(12);
+      reason << "the FMU asked to end the simulation (" << what.str() << " returned fmi2Discard, fmi2Terminated";
+      if (double reached = 0.0; inst->f().get_real_status &&
+                                inst->f().get_real_status(inst->handle(), fmi2LastSuccessfulTime, &reached) == fmi2OK &&
+                                std::isfinite(reached))
+        reason << "; its last successful time " << reached << " s";
+      reason << ")";
+      for (auto& [level, text] : inst->take_log())
+        if (level != fmi2OK) reason << "; " << text;
+      hold_outputs(e, *inst);
+      e.set_discrete(steps_, steps + 1.0);
+      e.terminate(reason.str());
+      return;
+    }
+    call(e, *inst, stepped, what.str());
     hold_outputs(e, *inst);
     e.set_discrete(steps_, steps + 1.0);
     e.set_discrete(pending_, 1.0);
@@ -520,6 +541,13 @@ class CoSimulation final : public Component {
         throw SimulationError(e.time(), {name()}, "FMU " + file_ + ": output '" + v.name + "' is not finite (" + what + ")");
       e.set_discrete(x.held, value);
     }
+  }
+
+  // After fmi2DoStep returned fmi2Discard: whether the FMU says it wants to terminate.
+  static bool asks_to_terminate(Instance& inst) {
+    fmi2Boolean terminated = fmi2False;
+    return inst.f().get_boolean_status &&
+           inst.f().get_boolean_status(inst.handle(), fmi2Terminated, &terminated) == fmi2OK && terminated == fmi2True;
   }
 
   // Checks what a call returned: its warnings join the run's; anything worse ends the run,

@@ -54,6 +54,8 @@ FmuBinary::FmuBinary(const std::filesystem::path& fmu, const ModelDescription& m
   find(f.set_boolean, "fmi2SetBoolean", true);
   find(f.set_string, "fmi2SetString", true);
   find(f.do_step, "fmi2DoStep", true);
+  find(f.get_boolean_status, "fmi2GetBooleanStatus", false);
+  find(f.get_real_status, "fmi2GetRealStatus", false);
   find(f.get_fmu_state, "fmi2GetFMUstate", md.can_get_and_set_fmu_state);
   find(f.set_fmu_state, "fmi2SetFMUstate", md.can_get_and_set_fmu_state);
   find(f.free_fmu_state, "fmi2FreeFMUstate", md.can_get_and_set_fmu_state);

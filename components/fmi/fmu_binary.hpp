@@ -29,6 +29,10 @@ struct Functions {
   decltype(&fmi2SetBoolean) set_boolean = nullptr;
   decltype(&fmi2SetString) set_string = nullptr;
   decltype(&fmi2DoStep) do_step = nullptr;
+  // Asked after fmi2DoStep returns fmi2Discard (whether the FMU wants to end, and where it
+  // got to); optional, as some FMUs leave them out.
+  decltype(&fmi2GetBooleanStatus) get_boolean_status = nullptr;
+  decltype(&fmi2GetRealStatus) get_real_status = nullptr;
   // Only when the FMU says canGetAndSetFMUstate (copies of a run's context).
   decltype(&fmi2GetFMUstate) get_fmu_state = nullptr;
   decltype(&fmi2SetFMUstate) set_fmu_state = nullptr;

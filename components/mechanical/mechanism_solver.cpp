@@ -221,7 +221,20 @@ class MechanismSolver final : public BlockSolver {
     // ctx is evaluated at this point (BlockSolver::observe): the rows of its solve are in
     // the workspace, at this pose.
     const MechanismEval me = eval(model, ctx);
-    if (singular_.sample(me, /*along_path=*/true) == 0 || robust() || me.ws.singular_warned) return;
+    if (singular_.sample(me, /*along_path=*/true) == 0) return;
+    if (settings_.projection && !ctx.steps_projected) {
+      // The settings ask for projection and the integrator cannot give it (CVODE's Adams):
+      // on Baumgarte's stabilization alone the bars part at a singular pose and the run
+      // would go on, "finished", on a mechanism that no longer holds together.
+      std::ostringstream msg;
+      msg.precision(10);
+      msg << name_ << ": the mechanism went through a singular configuration, which only projection after steps "
+          << "follows, and this method does not project (adams: CVODE projects only with BDF): use bdf, dopri5 or "
+             "rk4, which project, or set world.constraints.projection to false to go on with the stabilization "
+             "alone, the motion after such a pass not vouched for";
+      throw SimulationError(ctx.t, {}, msg.str());
+    }
+    if (robust() || me.ws.singular_warned) return;
     me.ws.singular_warned = true;
     std::ostringstream msg;
     msg.precision(10);

@@ -203,12 +203,21 @@ class Sequencer final : public Component {
       double g;
       if (tr.from != current)
         g = tr.kind == Kind::Below ? 1.0 : -1.0;
-      else if (tr.kind == Kind::After)
-        g = e.time() - e.discrete(entered_) - tr.value;
+      else if (tr.kind == Kind::After)  // t − (its time event), zero there to the bit
+        g = e.time() - (e.discrete(entered_) + tr.value);
       else
         g = e.in(inputs_[tr.input], signal::value) - tr.value;
       e.set_zero_crossing(tr.crossing, g);
     }
+  }
+
+  // The timed transitions out of the active state are time events.
+  double next_time_event(const Eval& e) const override {
+    const int current = active(e);
+    double next = std::numeric_limits<double>::infinity();
+    for (const Transition& tr : transitions_)
+      if (tr.from == current && tr.kind == Kind::After) next = std::min(next, e.discrete(entered_) + tr.value);
+    return next;
   }
 
   void on_zero_crossing(Eval& e, ZeroCrossingId z) const override {

@@ -51,6 +51,9 @@ class Step final : public Component {
     e.set_out(out_, signal::value, e.param(e.discrete(stepped_) > 0.5 ? after_ : before_));
   }
   void calc_zero_crossings(Eval& e) const override { e.set_zero_crossing(crossing_, e.time() - e.param(step_time_)); }
+  double next_time_event(const Eval& e) const override {
+    return e.discrete(stepped_) > 0.5 ? std::numeric_limits<double>::infinity() : e.param(step_time_);
+  }
   void on_zero_crossing(Eval& e, ZeroCrossingId) const override {
     e.set_discrete(stepped_, 1.0);
     e.log_event("step to " + format_number(e.param(after_)));
@@ -91,6 +94,9 @@ class Ramp final : public Component {
               e.param(offset_) + (started ? e.param(slope_) * (e.time() - e.param(start_time_)) : 0.0));
   }
   void calc_zero_crossings(Eval& e) const override { e.set_zero_crossing(crossing_, e.time() - e.param(start_time_)); }
+  double next_time_event(const Eval& e) const override {
+    return e.discrete(started_) > 0.5 ? std::numeric_limits<double>::infinity() : e.param(start_time_);
+  }
   void on_zero_crossing(Eval& e, ZeroCrossingId) const override {
     e.set_discrete(started_, 1.0);
     e.log_event("ramp starts, slope " + format_number(e.param(slope_)) + " 1/s");
@@ -149,6 +155,10 @@ class TimeTable final : public CurveComponent {
     const size_t k = segment(e);
     // After the last breakpoint there is none left: a value that never rises through 0.
     e.set_zero_crossing(next_, k < curve_.size() ? e.time() - curve_.x(k) : -1.0);
+  }
+  double next_time_event(const Eval& e) const override {
+    const size_t k = segment(e);
+    return k < curve_.size() ? curve_.x(k) : std::numeric_limits<double>::infinity();
   }
   void on_zero_crossing(Eval& e, ZeroCrossingId) const override {
     e.set_discrete(segment_, static_cast<double>(curve_.passed(e.time())));

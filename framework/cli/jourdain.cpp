@@ -258,6 +258,9 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
     spdlog::error("{}", printable(report_failure));
     return kSimulationFailed;
   }
+  if (r.termination)
+    spdlog::info("ended at t = {} s by {}: {}", r.termination->time, printable(r.termination->component),
+                 printable(r.termination->reason));
   if (!quiet)
     std::cout << "results: " << (dir / "results.csv").string() << " (" << r.row_count << " rows, "
               << r.columns.size() - 1 << " variables)\n"
@@ -612,7 +615,7 @@ int main(int argc, char** argv) {
                          "inputs: signal.input components, or numeric parameters comp.param (default: every signal.input)")
       ->delimiter(',');
   export_fmu->add_option("--outputs", export_options.outputs,
-                         "outputs: signal.output components, or recordable variables comp.var (default: every signal.output)")
+                         "outputs: signal.output components, or recordable variables comp.var (default: every signal.output; without one, the netlist's record list)")
       ->delimiter(',');
   export_fmu->add_option("--parameters", export_options.parameters,
                          "tunable parameters: numeric parameters comp.param, or \"all\" (default: none)")

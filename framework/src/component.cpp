@@ -201,6 +201,14 @@ void Eval::set_discrete(DiscreteId d, double value) {
 
 void Eval::log_event(std::string description) { ctx_.log_event(ctx_.t, component_.name(), std::move(description)); }
 
+void Eval::terminate(std::string reason) {
+  if (phase_ != Phase::Event)
+    throw std::logic_error("component '" + component_.name() + "': Eval::terminate outside an event");
+  if (ctx_.termination) return;
+  log_event("ends the run: " + reason);
+  ctx_.termination = Context::Termination{component_.name(), std::move(reason), ctx_.t};
+}
+
 void Eval::warn(std::string message, Warning::Kind kind) {
   std::ostringstream out;
   out.precision(10);

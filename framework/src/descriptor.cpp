@@ -92,8 +92,18 @@ Probe probe_instance(const ComponentType& type, const nlohmann::json& values) {
         if (probe.component->decides_parameters(name) == deciding) probe.component->set_parameter(name, value);
       if (deciding) probe.component->declare_dependents();
     }
+    // A required parameter the values leave out (an FMU without a default step) gets a
+    // value from its range, as a type described alone does: the ports do not wait for it.
+    std::string used;
+    for (const auto& p : probe.component->parameter_specs()) {
+      if (values.contains(p.name) || p.default_value) continue;
+      const nlohmann::json value = p.example ? *p.example : value_in_range(p);
+      probe.component->set_parameter(p.name, value);
+      used += (used.empty() ? "" : ", ") + p.name + " = " + value.dump();
+    }
     probe.component->finish_configuration();
     probe.configured = true;
+    if (!used.empty()) probe.note = "ports and variables shown for " + used + " (no default: a netlist must give it)";
     return probe;
   }
   std::string used;

@@ -756,6 +756,16 @@ void Model::update_zero_crossings(Context& ctx) const {
   }
 }
 
+double Model::next_time_event(Context& ctx) const {
+  double next = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < components_.size(); ++i) {
+    if (components_[i]->zero_crossings().empty()) continue;
+    const Eval e = view(static_cast<int>(i), ctx, Eval::Phase::ZeroCrossings);
+    if (const double t = components_[i]->next_time_event(e); t > ctx.t && t < next) next = t;
+  }
+  return next;
+}
+
 std::vector<int> Model::crossed(const Eigen::VectorXd& g0, const Eigen::VectorXd& g1, bool strict) const {
   std::vector<int> out;
   for (Eigen::Index i = 0; i < g0.size(); ++i) {

@@ -64,29 +64,37 @@ const ParamSpec* path_parameter(const Component& c, const std::string& name) {
   return nullptr;
 }
 
-// A file the netlist names (`what`: "the subsystem file", "the file") must lie in the
-// folders it may read from; checked before the file is opened, so that a netlist from
-// someone else cannot read (and echo in its error messages) other files of the user's.
-void require_readable(const std::filesystem::path& f, const LoadState& load, const InputLocation& where,
-                      const std::string& what, const std::string& folders_are) {
-  if (load.read_folders.empty() || is_within(f, load.read_folders)) return;
+// Why a file the netlist names (`what`: "the subsystem file", "the file") may not be read
+// from where it lies, or "": it must lie in the folders the netlist may read from, so that a
+// netlist from someone else cannot read (and echo in its error messages) other files of the
+// user's. Checked before the file is opened.
+std::string unreadable_because(const std::filesystem::path& f, const LoadState& load, const std::string& what,
+                               const std::string& folders_are) {
+  if (load.read_folders.empty() || is_within(f, load.read_folders)) return "";
   std::string folders;
   for (const auto& d : load.read_folders) folders += (folders.empty() ? "" : ", ") + d.string();
-  throw InputError(where, what + " '" + f.string() + "' lies outside the folders " + folders_are + " (" + folders +
-                              "): the netlist's own folder and the library folders you named. If you trust this "
-                              "netlist, name its folder as a library (command line: --library DIR) or allow any "
-                              "path (--allow-any-path)");
+  return what + " '" + f.string() + "' lies outside the folders " + folders_are + " (" + folders +
+         "): the netlist's own folder and the library folders you named. If you trust this netlist, name its folder "
+         "as a library (command line: --library DIR) or allow any path (--allow-any-path)";
+}
+
+void require_readable(const std::filesystem::path& f, const LoadState& load, const InputLocation& where,
+                      const std::string& what, const std::string& folders_are) {
+  if (std::string why = unreadable_because(f, load, what, folders_are); !why.empty()) throw InputError(where, why);
 }
 
 // A file a netlist names in a path parameter: in the folders it may read from, and, for a
-// file of code, with the user's consent. Checked before the component opens it.
+// file of code, with the user's consent. Checked before the component opens it; a file
+// that needs both is refused with both said at once, so that one correction suffices.
 void check_path_allowed(const std::filesystem::path& p, const ParamSpec& spec, const LoadState& load) {
-  require_readable(p, load, {}, "the file", "a netlist may read from");
+  std::string why = unreadable_because(p, load, "the file", "a netlist may read from");
   if (spec.path_runs_code && !load.allow_code && !is_within(p, load.code_folders))
-    throw InputError({}, "the netlist asks to run the code in '" + p.string() + "' (parameter '" + spec.name +
-                     "' holds a binary that runs with your rights, as a plugin does), so it loads only with your "
-                     "consent: if you trust this netlist and the file, allow it (command line: --allow-plugins; "
-                     "Python: allow_plugins=True) or put the file in a folder named by JOURDAIN_PLUGIN_PATH");
+    why += (why.empty() ? "" : "; and ") +
+           std::string("the netlist asks to run the code in '") + p.string() + "' (parameter '" + spec.name +
+           "' holds a binary that runs with your rights, as a plugin does), so it loads only with your consent: if "
+           "you trust this netlist and the file, allow it (command line: --allow-plugins; Python: "
+           "allow_plugins=True) or put the file in a folder named by JOURDAIN_PLUGIN_PATH";
+  if (!why.empty()) throw InputError({}, why);
 }
 
 bool is_name(const std::string& s) {

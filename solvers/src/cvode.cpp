@@ -7,8 +7,9 @@
 //          iteration, no Jacobian; about two evaluations per step at orders that let the
 //          steps grow long (Hindmarsh et al. 2005, "SUNDIALS: Suite of nonlinear and
 //          differential/algebraic equation solvers", §2.1). CVODE projects only with BDF:
-//          with adams a model that projects after steps (a mechanism) runs without, and
-//          the run's warnings say so.
+//          with adams a model that projects after steps (a mechanism) runs without, the
+//          run's warnings say so, and a mechanism that passes a singular configuration,
+//          which only projection follows, stops the run (Context::steps_projected).
 //
 // bdf's Newton iterations solve (I − γJ) δ = r, J = ∂f/∂x, one of three ways (LinearPath):
 //   dense   CVODE's dense finite-difference Jacobian (one evaluation of f per state) and
@@ -41,6 +42,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <limits>
 #include <cmath>
 #include <exception>
 #include <memory>
@@ -325,15 +327,16 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   // fails at once with its error-test message instead.
   check(CVodeSetMinStep(h.mem, 10.0 * DBL_EPSILON * std::max({1.0, std::abs(s.t_start), std::abs(s.t_end)})), "min step");
   if (s.initial_step > 0.0) check(CVodeSetInitStep(h.mem, s.initial_step), "initial step");
-  check(CVodeSetStopTime(h.mem, s.t_end), "stop time");
   // CVODE projects only with BDF (its Adams history would not follow a moved state): adams
   // leaves the invariants to the model's own stabilization and says so.
   const bool projecting = !run.dummy && model.projects() && method == Multistep::Bdf;
   if (projecting) check(CVodeSetProjFn(h.mem, project), "projection");
-  else if (!run.dummy && model.projects())
+  else if (!run.dummy && model.projects()) {
+    ctx.steps_projected = false;  // for the run's block solvers (a mechanism refuses a singular pass)
     ctx.warnings.emplace_back("adams does not project after steps (CVODE projects only with BDF): the constraints are "
                               "held by their stabilization alone (Baumgarte gains, world.constraints.alpha and beta); "
                               "bdf or dopri5 project");
+  }
   const int nz = model.zero_crossing_count();
   std::vector<int> directions, found(std::max(nz, 1));
   for (const auto& z : model.zero_crossings())
@@ -368,11 +371,25 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
 
   EventAccumulationGuard accumulation(model, s);
   double t = ctx.t;
+  // Time events (Model::next_time_event): CVODE's stop time, so that a step ends on one
+  // to the bit; there the zero crossings are compared with those at the last point CVODE
+  // returned to (its root finding saw no sign change in between), which are kept while a
+  // time event lies ahead.
+  double time_event = nz > 0 ? model.next_time_event(ctx) : std::numeric_limits<double>::infinity();
+  Eigen::VectorXd g_before;
+  auto zero_crossings_here = [&](Eigen::VectorXd& g) {
+    ++stats.zero_crossing_evaluations;
+    model.evaluate_zero_crossings(ctx, t, run.dummy ? ctx.x : Eigen::VectorXd(yv));
+    g = ctx.zero_crossings;
+  };
+  if (std::isfinite(time_event)) zero_crossings_here(g_before);
   while (!clock.done()) {
     double tout = clock.upcoming();
     // CVODE's limit counts the steps of one CVode call; max_steps bounds the whole run.
     // The call may take the step past max_steps, so that exceeding it is seen below.
     check(CVodeSetMaxNumSteps(h.mem, std::min<long>(s.max_steps - stats.steps + 1, 1'000'000'000L)), "max steps");
+    // CVODE forgets its stop time once it has reached it: set for every call.
+    check(CVodeSetStopTime(h.mem, std::min(time_event, s.t_end)), "stop time");
     int flag = CVode(h.mem, tout, h.y, &t, CV_NORMAL);
     collect();
     if (stats.steps > s.max_steps)
@@ -383,24 +400,41 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
     }
     run.error = nullptr;
     stats.last_time = t;
+    std::vector<int> triggered;
     if (flag == CV_ROOT_RETURN) {
       CVodeGetRootInfo(h.mem, found.data());
-      std::vector<int> triggered;
       for (int i = 0; i < nz; ++i)
         if (found[i] != 0) triggered.push_back(i);
+    } else if (flag == CV_TSTOP_RETURN && t == time_event) {
+      set_state(t);
+      Eigen::VectorXd g_now;
+      zero_crossings_here(g_now);
+      triggered = model.crossed(g_before, g_now);
+    }
+    const bool at_output = tout - t <= 1e-14 * std::max(1.0, std::abs(t));
+    if (!triggered.empty()) {
       emit(t);  // just before the discrete change
       model.handle_zero_crossings(ctx, triggered);
       stats.events += static_cast<long>(triggered.size());
       accumulation.after_events(ctx, triggered);
       if (!run.dummy) yv = ctx.x;
       emit(t);  // just after it
+      if (ctx.termination) {  // a component ended the run here (Eval::terminate)
+        observer.progress(t);
+        break;
+      }
       base = stats;
       check(CVodeReInit(h.mem, t, h.y), "re-initialisation");
-      if (tout - t <= 1e-14 * std::max(1.0, std::abs(t))) ++clock.next;  // the event fell on the output time
-    } else {
+      if (at_output) ++clock.next;  // the event fell on the output time
+    } else if (flag != CV_TSTOP_RETURN || at_output) {
       emit(t);
       ++clock.next;
     }
+    if (t >= time_event || !triggered.empty()) {
+      set_state(t);
+      time_event = model.next_time_event(ctx);
+    }
+    if (std::isfinite(time_event)) zero_crossings_here(g_before);
     observer.progress(t);
   }
   stats.algebraic_iterations = ctx.algebraic_iterations;

@@ -80,9 +80,12 @@ double initial_step(RightHandSide& f, double t, const Eigen::VectorXd& x, const 
 // nothing when all is well and never warns on a stable run:
 // - screening: the stepper's own estimate of h |λ| from its stages (stiffness_ratio),
 //   beyond the method's stability limit in at least kBeyond of the last kWindow steps;
-// - confirmation: the spectral radius of the Jacobian at the step's end, by power
-//   iteration on finite-difference products J v (kPowerIterations evaluations of the
-//   model). Stage secants can overestimate |λ| where the states' scales differ widely (a
+// - confirmation: the spectral radius of the Jacobian at the two stage points whose
+//   secant gave the estimate (OneStepMethod::stiffest_secant) and at the step's end, by
+//   power iteration on finite-difference products J v (kPowerIterations evaluations of
+//   the model each). A mode that is stiff only inside the steps (a relief valve that
+//   opens and closes again within each step, a sawtooth whose every step ends closed)
+//   shows at the stages, never at the ends. Stage secants can overestimate |λ| where the states' scales differ widely (a
 //   non-normal Jacobian); the power iteration's growth rate tends to the spectral radius
 //   itself, whatever the scaling. Only a confirmed h ρ(J) beyond the limit is reported
 //   (once); an unconfirmed screening waits twice as long before the next confirmation.
@@ -101,12 +104,27 @@ class FixedStepStabilityWatch {
     next_ = (next_ + 1) % kWindow;
     if (wait_ > 0) --wait_;
     if (warned_ || beyond_ < kBeyond || wait_ > 0) return;
-    const double rho = spectral_radius(f, t1, x1, f1, h);
+    // Where the stages met the stiff dynamics first: they may be there only inside the
+    // step (a relief valve that opens and closes again between the step's ends), then at
+    // the step's end, which leaves the context there.
+    double rho = 0.0, at = t1, ta = 0.0, tb = 0.0;
+    Eigen::VectorXd xa, xb, fx;
+    if (method.stiffest_secant(ta, xa, tb, xb)) {
+      for (const auto& [ts, xs] : {std::pair<double, const Eigen::VectorXd&>{ta, xa}, {tb, xb}}) {
+        try {
+          f(ts, xs, fx);
+        } catch (const NonFiniteError&) {
+          continue;
+        }
+        if (const double r = spectral_radius(f, ts, xs, fx, h); r > rho) rho = r, at = ts;
+      }
+    }
+    if (const double r = spectral_radius(f, t1, x1, f1, h); !(h * rho > limit) && r > rho) rho = r, at = t1;
     if (h * rho > limit) {
       warned_ = true;
       std::ostringstream msg;
       msg.precision(3);
-      msg << "t = " << t1 << " s: the fixed step h = " << h << " s is beyond the method's stability limit for this "
+      msg << "t = " << at << " s: the fixed step h = " << h << " s is beyond the method's stability limit for this "
           << "model's fastest dynamics: h ρ(J) = " << h * rho << " > " << limit << " (the Jacobian's spectral radius "
           << "ρ ≈ " << rho << " 1/s, a time constant of " << 1.0 / rho << " s). The results may be a numerical "
           << "oscillation (a sawtooth) rather than the model's motion: use a step below " << limit / rho
@@ -175,13 +193,15 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
   double t = ctx.t;
   Eigen::VectorXd x = ctx.x, f0, x1, f1, dense_x;
   f(t, x, f0);
-  Eigen::VectorXd g0, g1;
+  Eigen::VectorXd g0, g1, ga, gb, gm;  // at the step's start and end; a bracket and a sample inside
   auto zero_crossings_at = [&](double tt, const Eigen::VectorXd& xx, Eigen::VectorXd& g) {
     ++stats.zero_crossing_evaluations;
     model.evaluate_zero_crossings(ctx, tt, xx);
     g = ctx.zero_crossings;
   };
   if (events) zero_crossings_at(t, x, g0);
+  // The next time event (Model::next_time_event): a step ends exactly there.
+  double time_event = events ? model.next_time_event(ctx) : std::numeric_limits<double>::infinity();
   const detail::ObservedPoints observed(model, observer, projecting);
   auto emit = [&](double tt, const Eigen::VectorXd& xx) {
     ctx.t = tt;
@@ -203,6 +223,8 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
     double hh = std::min(h, s.t_end - t);
     // Do not leave a sliver of a step before t_end (rounding in t += h would add one).
     if (s.t_end - (t + hh) < std::max(h_min, 1e-6 * hh)) hh = s.t_end - t;
+    const bool to_time_event = time_event <= t + hh;
+    if (to_time_event) hh = time_event - t;
     double err = 0.0;
     try {
       method.step(f, t, x, f0, hh, x1, f1, err);
@@ -243,30 +265,57 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
     if (!method.adaptive()) stability.after_step(method, f, t + hh, x1, f1, hh);
     if (stats.steps > s.max_steps)
       throw SimulationError(t, {}, "more than max_steps = " + std::to_string(s.max_steps) + " steps");
-    const double t1 = t + hh;
+    // A step to a time event ends on it to the bit (t + hh may round to a neighbour).
+    const double t1 = to_time_event ? time_event : t + hh;
 
-    // Event: bracket the earliest sign change on the dense output, to event_tolerance.
+    // Event: the earliest sign change of the zero-crossing functions within the step,
+    // bracketed on the dense output to event_tolerance. The functions are watched at the
+    // step's end and at every output time inside the step: one that crosses and crosses
+    // back within a step (a fast input into a slow model, whose steps grow long) is seen
+    // at the resolution of the rows the run records, as CVODE sees it (its root finding
+    // also checks each output time it interpolates to). The samples cost one evaluation
+    // of the zero crossings each, and only in models that have some.
     std::vector<int> triggered;
     double t_event = t1;
     if (events) {
-      // The step's last right-hand side left the context at (t1, x1): no new evaluation.
-      ++stats.zero_crossing_evaluations;
-      model.update_zero_crossings(ctx);
-      g1 = ctx.zero_crossings;
-      triggered = model.crossed(g0, g1);
+      // The step's last right-hand side left the context at (t1, x1): no new evaluation,
+      // unless the step ends on a time event, which is met at t1 itself.
+      if (to_time_event) {
+        zero_crossings_at(t1, x1, g1);
+      } else {
+        ++stats.zero_crossing_evaluations;
+        model.update_zero_crossings(ctx);
+        g1 = ctx.zero_crossings;
+      }
+      double ta = t, tb = t1;
+      ga = g0;
+      gb = g1;
+      for (long k = clock.next; k <= clock.count; ++k) {
+        const double ts = clock.time(k);
+        if (ts >= t1) break;
+        if (ts <= ta) continue;
+        method.dense((ts - t) / hh, dense_x);
+        zero_crossings_at(ts, dense_x, gm);
+        if (!model.crossed(ga, gm).empty()) {
+          tb = ts;
+          gb = gm;
+          break;
+        }
+        ta = ts;
+        std::swap(ga, gm);
+      }
+      triggered = model.crossed(ga, gb);
       if (!triggered.empty()) {
-        double ta = t, tb = t1;
-        Eigen::VectorXd gb = g1, gm;
         while (tb - ta > s.event_tolerance) {
           double tm = 0.5 * (ta + tb);
           if (tm <= ta || tm >= tb) break;  // ta, tb adjacent doubles: no finer bracket exists
           method.dense((tm - t) / hh, dense_x);
           zero_crossings_at(tm, dense_x, gm);
-          if (model.crossed(g0, gm).empty()) ta = tm;
-          else tb = tm, gb = gm;
+          if (model.crossed(ga, gm).empty()) ta = tm, std::swap(ga, gm);
+          else tb = tm, std::swap(gb, gm);
         }
         t_event = tb;
-        triggered = model.crossed(g0, gb);
+        triggered = model.crossed(ga, gb);
       }
     }
 
@@ -294,8 +343,14 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
       x = ctx.x;
       t = t_event;
       emit(t, x);  // and just after it
+      if (ctx.termination) {  // a component ended the run here (Eval::terminate)
+        stats.last_time = t;
+        observer.progress(t);
+        break;
+      }
       f(t, x, f0);
       zero_crossings_at(t, x, g0);
+      time_event = model.next_time_event(ctx);
     } else {
       t = t1;
       x = x1;
@@ -317,13 +372,18 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
         model.observe(ctx);  // the accepted step's end, as the next step starts from it
       }
       if (events) g0 = g1;
+      if (t >= time_event) {  // a time event at which nothing switched: the one after it
+        ctx.t = t;
+        time_event = model.next_time_event(ctx);
+      }
     }
     stats.last_time = t;
     observer.progress(t);
 
     if (method.adaptive()) {
       double fac = err > 0.0 ? std::min(facmax, std::max(0.2, 0.9 * std::pow(err, -1.0 / method.order()))) : facmax;
-      h = std::min(hh * fac, h_max);
+      // A step cut short by a time event does not shrink the next one.
+      h = to_time_event ? std::max(h, std::min(hh * fac, h_max)) : std::min(hh * fac, h_max);
       if (hh < h && t1 >= s.t_end) h = hh;
       facmax = 10.0;
     }

@@ -27,7 +27,7 @@ class RungeKutta4 final : public OneStepMethod {
     x1 = x + (h / 6.0) * (f0 + 2.0 * k2_ + 2.0 * k3_ + k4_);
     f(t + h, x1, f1);
     error_norm = 0.0;
-    x0_ = x, f0_ = f0, x1_ = x1, f1_ = f1, h_ = h;
+    x0_ = x, f0_ = f0, x1_ = x1, f1_ = f1, h_ = h, t_ = t;
     // Consecutive stages g1 = x, g2 = x + h/2 f0, g3 = x + h/2 k2, g4 = x + h k3: the
     // derivatives' differences over the stages' differences are secant slopes |J d|/|d|
     // along the step (Hairer & Wanner II, IV.2). The largest of the three is taken: where
@@ -50,10 +50,28 @@ class RungeKutta4 final : public OneStepMethod {
     }
     const double tiny = 1e-12 * std::sqrt(f0_norm);
     stiffness_ = 0.0;
+    stiffest_ = -1;
     for (int j = 0; j < 3; ++j) {
       const double gap = std::sqrt(dg[j]);
-      if (gap > tiny) stiffness_ = std::max(stiffness_, std::sqrt(df[j]) / gap);
+      if (gap > tiny && std::sqrt(df[j]) / gap > stiffness_) stiffness_ = std::sqrt(df[j]) / gap, stiffest_ = j;
     }
+  }
+
+  // Pair j joins stage points g_(j+1) and g_(j+2): g1 = x at t, g2 = x + h/2 f0 and
+  // g3 = x + h/2 k2 at t + h/2, g4 = x + h k3 at t + h.
+  bool stiffest_secant(double& ta, Eigen::VectorXd& xa, double& tb, Eigen::VectorXd& xb) const override {
+    auto stage = [&](int i, double& t, Eigen::VectorXd& g) {
+      switch (i) {
+        case 0: t = t_, g = x0_; break;
+        case 1: t = t_ + 0.5 * h_, g = x0_ + 0.5 * h_ * f0_; break;
+        case 2: t = t_ + 0.5 * h_, g = x0_ + 0.5 * h_ * k2_; break;
+        default: t = t_ + h_, g = x0_ + h_ * k3_; break;
+      }
+    };
+    if (stiffest_ < 0) return false;
+    stage(stiffest_, ta, xa);
+    stage(stiffest_ + 1, tb, xb);
+    return true;
   }
 
   double stiffness_ratio() const override { return stiffness_; }
@@ -70,7 +88,8 @@ class RungeKutta4 final : public OneStepMethod {
 
  private:
   Eigen::VectorXd stage_, k2_, k3_, k4_, x0_, f0_, x1_, f1_;
-  double h_ = 0.0;
+  double h_ = 0.0, t_ = 0.0;
+  int stiffest_ = -1;  // the pair of stages whose secant gave stiffness_
   double stiffness_ = std::numeric_limits<double>::quiet_NaN();
 };
 

@@ -182,6 +182,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
     result.failure_time = ctx.t;
   }
   result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.termination = ctx.termination;
   result.events = ctx.events;
   result.events_not_logged = ctx.events_not_logged;
   // A monitor beyond its limit (a mechanism's constraint violation beyond
@@ -240,6 +241,10 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
     }
     result.summary["monitors"] = monitors;
   }
+  if (result.termination)
+    result.summary["termination"] = {{"time", result.termination->time},
+                                     {"component", result.termination->component},
+                                     {"reason", result.termination->reason}};
   if (!result.finished) result.summary["failure"] = {{"message", result.failure}, {"time", result.failure_time}};
   if (!options.output_dir.empty()) {
     if (std::string failed = detail::write_summary(options.output_dir, result.summary, result.row_count); !failed.empty()) {

@@ -98,6 +98,7 @@ void analyze_over_time(const Model& model, Context& ctx, const SolverSettings& s
     stats.last_time = ctx.t;
     observer.output(ctx);
     observer.progress(ctx.t);
+    if (ctx.termination) break;  // a component ended the run here (Eval::terminate)
   }
   stats.algebraic_iterations = ctx.algebraic_iterations;
 }

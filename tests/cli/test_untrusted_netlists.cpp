@@ -206,6 +206,13 @@ TEST_CASE("an FMU a netlist names holds code: it loads only with consent, and fr
   CHECK(allowed.output.find("plant.fmu: not a zip archive") != std::string::npos);
   // Outside the netlist's folder: refused even with consent to code, unless any path is allowed.
   with_fmu("../elsewhere.fmu");
+  // Without either consent both are asked for in one message (issue 38, point 9: they were
+  // reported one at a time, two corrections for one file).
+  CommandResult both = jourdain_cli("check " + shell_quote(net));
+  CAPTURE(both.output);
+  CHECK(both.exit_code == 2);
+  CHECK(both.output.find("lies outside the folders a netlist may read from") != std::string::npos);
+  CHECK(both.output.find("; and the netlist asks to run the code in") != std::string::npos);
   CommandResult outside = jourdain_cli("check --allow-plugins " + shell_quote(net));
   CAPTURE(outside.output);
   CHECK(outside.exit_code == 2);

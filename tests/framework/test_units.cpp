@@ -35,6 +35,16 @@ TEST_CASE("unknown and mismatched units are errors that say why") {
   CHECK_THROWS_AS(parse_unit("m^"), UnitError);
 }
 
+// Issue 38, point 15: the suggestion ignored case ("RPM": "did you mean 'Pa'?").
+TEST_CASE("a unit in the wrong case is suggested in the right one") {
+  CHECK_THROWS_WITH_AS(parse_quantity("1500 RPM", "rad/s"), doctest::Contains("unknown unit 'RPM'; did you mean 'rpm'?"),
+                       UnitError);
+  CHECK_THROWS_WITH_AS(parse_quantity("20 KPA", "Pa"), doctest::Contains("did you mean 'kPa'?"), UnitError);
+  CHECK_THROWS_WITH_AS(parse_quantity("2 BAR", "Pa"), doctest::Contains("did you mean 'bar'?"), UnitError);
+  // Typos are still found as before.
+  CHECK_THROWS_WITH_AS(parse_quantity("2 barr", "Pa"), doctest::Contains("did you mean 'bar'?"), UnitError);
+}
+
 TEST_CASE("from_si converts back") {
   CHECK(from_si(2.5e7, "bar") == doctest::Approx(250.0));
   CHECK(from_si(293.15, "degC") == doctest::Approx(20.0));

@@ -58,3 +58,51 @@ TEST_CASE("events are listed in the run's summary") {
   CHECK(r.summary["events"][0]["component"] == "ball");
   CHECK(r.summary["statistics"]["events"].get<long>() >= static_cast<long>(r.events.size()));
 }
+
+// Issue 38, point 4: a fast input into a slow model. A 0.37 Hz sine through a comparator
+// (high above 0.5, low below -0.5) into a first-order lag of T = 100 s: the lag's state is
+// slow, so dopri5's steps grew toward the whole span and stepped over 69 of the 74
+// switchings, exit 0. The comparator switches high at ωt = π/6 + 2πk and low at
+// ωt = 7π/6 + 2πk (37 periods in 100 s: 74 switchings), and the lag's response to that
+// square wave is a chain of exponentials: y ← u + (y − u) e^(−Δt/T) between switchings.
+TEST_CASE("a fast input's events are found whatever the slow model's step: sine, comparator, lag") {
+  const double f = 0.37, T = 100.0, t_end = 100.0;
+  std::vector<double> switchings;  // the closed form's, in order
+  for (int k = 0; k < 37; ++k) {
+    switchings.push_back((1.0 / 12.0 + k) / f);
+    switchings.push_back((7.0 / 12.0 + k) / f);
+  }
+  double y = 0.0, t = 0.0, u = 0.0;
+  for (double ts : switchings) {
+    y = u + (y - u) * std::exp(-(ts - t) / T);
+    t = ts;
+    u = 1.0 - u;
+  }
+  const double y_end = u + (y - u) * std::exp(-(t_end - t) / T);
+  for (std::string method : {"rk4", "dopri5", "bdf"}) {
+    CAPTURE(method);
+    const RunResult r = jourdain::test::run(R"({
+      "components": {
+        "wave": {"type": "signal.sine", "params": {"frequency": 0.37}},
+        "cmp": {"type": "signal.comparator"},
+        "lag": {"type": "signal.first_order_lag", "params": {"T": 100}}},
+      "connections": [["wave.out", "cmp.in"], ["cmp.out", "lag.in"]],
+      "record": ["lag.out", "cmp.out"],
+      "solver": {"method": ")" + method + R"(", "t_end": 100, "output_interval": 0.01, "rtol": 1e-9, "atol": 1e-12}})");
+    REQUIRE(r.finished);
+    std::vector<double> found;
+    for (const auto& e : r.events)
+      if (e.component == "cmp") found.push_back(e.time);
+    REQUIRE(found.size() == switchings.size());
+    double worst = 0.0;
+    for (size_t k = 0; k < found.size(); ++k) worst = std::max(worst, std::abs(found[k] - switchings[k]));
+    const double y_run = r.column("lag.out").back();
+    MESSAGE(method << ": 74 switchings, the worst " << worst << " s off; y(100 s) = " << y_run << " (closed form "
+                   << y_end << ", error " << y_run - y_end << ")");
+    // rk4 and dopri5 bracket each switching to event_tolerance = 1e-10 s; CVODE places its
+    // roots to about 100 rounding units of t times its step. Each switching's time error
+    // δ moves y by at most δ/T, the integration error is held to rtol = 1e-9 relative.
+    CHECK(worst < 1e-7);
+    CHECK(std::abs(y_run - y_end) < 1e-7);
+  }
+}

@@ -3,6 +3,7 @@
 // steps of ~3/1e6 s by stability, while BDF steps follow the slow mode.
 #include <cmath>
 
+#include "jourdain/units.hpp"
 #include "jourdain_test.hpp"
 #include "oscillator.hpp"
 
@@ -37,16 +38,17 @@ TEST_CASE("CVODE BDF solves the stiff oscillator in few steps where DOPRI5 needs
 // gradient G): once open, dp/dt = β/V (Q − G (p − p_c)), a mode λ = −βG/V, and a steady
 // pressure p_c + Q/G.
 TEST_CASE("rk4 beyond its stability limit on a stiff circuit warns, naming the step and the mode") {
-  auto circuit = [](double step) {
+  auto circuit = [](double step, const std::string& flow = "20 L/min", double t_end = 0.2) {
     return R"({"world": {"fluid": {"bulk_modulus": "1.5 GPa"}},
       "components": {
-        "source": {"type": "hydraulic.flow_source", "params": {"flow": "20 L/min"}},
+        "source": {"type": "hydraulic.flow_source", "params": {"flow": ")" + flow + R"("}},
         "line": {"type": "hydraulic.volume", "params": {"volume": "0.05 L"}},
         "relief": {"type": "hydraulic.relief_valve", "params": {"cracking_pressure": "100 bar", "gradient": "5 L/min/bar"}},
         "tank": {"type": "hydraulic.tank"}},
       "connections": [["source.p", "line.p1"], ["relief.p", "line.p1"], ["relief.t", "tank.p"]],
       "record": ["line.p"],
-      "solver": {"method": "rk4", "t_end": 0.2, "output_interval": 0.001, "step": )" + std::to_string(step) + "}}";
+      "solver": {"method": "rk4", "t_end": )" + std::to_string(t_end) + R"(, "output_interval": 0.001, "step": )" +
+           std::to_string(step) + "}}";
   };
   const double beta = 1.5e9, volume = 0.05e-3, gradient = 5.0 / 60000.0 / 1e5, flow = 20.0 / 60000.0;
   const double lambda = beta * gradient / volume;  // 2.5e4 1/s: rk4 is stable for h < 2.785/λ = 111 µs
@@ -72,6 +74,25 @@ TEST_CASE("rk4 beyond its stability limit on a stiff circuit warns, naming the s
     // And the warning is right: the pressure saws instead of settling.
     auto p = r.column("line.p");
     CHECK(std::abs(p.back() - p_steady) > 0.01 * p_steady);
+  }
+  // Issue 38, point 5: with other flows the sawtooth's every step ends with the valve
+  // closed (the pressure rises past p_c and the open valve's overshoot pulls it back below
+  // within the step): the Jacobian at the steps' ends has no fast mode, only the stages
+  // inside the steps meet it, and the run ended "finished" without the warning.
+  SUBCASE("h = 200 µs, the valve open only inside the steps: still warned") {
+    for (const char* flow : {"5 L/min", "40 L/min"}) {
+      CAPTURE(flow);
+      RunResult r = jourdain::test::run(circuit(200e-6, flow, 1.0));
+      REQUIRE(r.finished);
+      const auto warnings = stability_warnings(r);
+      REQUIRE(warnings.size() == 1);
+      const auto at = warnings[0].find("ρ ≈ ");
+      REQUIRE(at != std::string::npos);
+      CHECK(std::stod(warnings[0].substr(at + std::string("ρ ≈ ").size())) == doctest::Approx(lambda).epsilon(5e-3));
+      const double steady = 100e5 + parse_quantity(flow, "m^3/s") / gradient;
+      auto p = r.column("line.p");
+      CHECK(std::abs(p.back() - steady) > 0.01 * (steady - 100e5));  // and it is a sawtooth indeed
+    }
   }
   SUBCASE("h = 100 µs: h|λ| = 2.5, stable and right") {
     RunResult r = jourdain::test::run(circuit(100e-6));

@@ -304,8 +304,14 @@ ExportResult export_fmu(const std::filesystem::path& netlist_file, Registry& reg
       throw located(e, option);
     }
   }
-  // Outputs: signal.output components, or recordable variables.
-  for (const std::string& name : options.outputs.empty() ? of_type("signal.output") : options.outputs) {
+  // Outputs: signal.output components, or recordable variables. By default the netlist's
+  // declared outputs, its signal.output components, as other exporters take a model's
+  // output connectors; a netlist that declares none, its record list: the variables its
+  // author chose to look at.
+  std::vector<std::string> outputs = options.outputs;
+  if (outputs.empty()) outputs = of_type("signal.output");
+  if (outputs.empty()) outputs = net.record;
+  for (const std::string& name : outputs) {
     const std::string option = "--outputs " + name;
     const Component* c = m.find_component(name);
     const bool component = c && c->type_name() == "signal.output";

@@ -420,6 +420,12 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real currentCommunicationPoint, fmi2R
     SolverSettings s = inst.settings;
     s.t_start = inst.ctx.t;
     s.t_end = std::max(t + h, inst.ctx.t);
+    // A time event of the model (an FMU's communication point inside it) that the
+    // importer's t + h misses by rounding (k h + h against t_0 + (k + 1) h) is this step's
+    // end: met here, not a rounding unit into the next step, after the outputs were read.
+    if (const double due = inst.netlist.model.next_time_event(inst.ctx);
+        due > s.t_end && due - s.t_end <= 1e-12 * std::max(1.0, std::abs(s.t_end)))
+      s.t_end = due;
     s.output_interval = s.t_end - s.t_start;
     EndOfStep observer;
     SolverStats stats;

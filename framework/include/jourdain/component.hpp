@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <memory_resource>
 #include <new>
@@ -212,6 +213,10 @@ class Eval {
   // A warning for the run's log and summary, stamped with the time and the component; an
   // accuracy warning marks the results as not vouched for (context.hpp, Warning).
   void warn(std::string message, Warning::Kind kind = Warning::Kind::Notice);
+  // Ends the run at this instant as finished, for `reason` (like Modelica's terminate()):
+  // in an event (Phase::Event) only; the first call of an instant wins. An FMU asking to
+  // stop, a machine cycle's last step.
+  void terminate(std::string reason);
   // Said by Component's default hooks, which do nothing: the model stops calling them
   // (HookPlan in context.hpp). A component does not call it.
   void hook_is_idle() { ctx_.hooks.idle_seen = true; }
@@ -250,6 +255,13 @@ class Component {
   virtual void calc_derivatives(Eval& e) const { e.hook_is_idle(); }
   virtual void calc_zero_crossings(Eval&) const {}
   virtual void on_zero_crossing(Eval&, ZeroCrossingId) const {}
+  // A time event: the next instant after e.time() at which one of this component's zero
+  // crossings, a function of time alone (t − t_s), reaches zero (a step's time, a table's
+  // breakpoint, an FMU's communication point); +infinity when none is ahead. The solvers
+  // end a step exactly there, so that the event is met at t_s to the bit instead of being
+  // bracketed around it. Read at the start and after every event; components without zero
+  // crossings are not asked.
+  virtual double next_time_event(const Eval&) const { return std::numeric_limits<double>::infinity(); }
   virtual void initialize(Eval&) const {}
   // A structured solver for the implicit block this component belongs to (see
   // block_solver.hpp); nullptr: the Model's general Newton method.

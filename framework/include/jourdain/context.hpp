@@ -165,6 +165,19 @@ struct Context {
   long algebraic_iterations = 0;      // Newton iterations spent in implicit blocks
   Eigen::VectorXd monitors;           // values offered by block solvers (block_solver.hpp)
   Analysis analysis = Analysis::Dynamic;
+  // Whether the integrator of this run puts the states back onto the model's invariants
+  // after its steps (Model::project) when the model asks for it: set by a method that
+  // cannot (CVODE's Adams), read by block solvers that rely on it (a mechanism passing a
+  // singular configuration).
+  bool steps_projected = true;
+  // Set when a component ends the run in an event (Eval::terminate, like Modelica's
+  // terminate()): who and why. The solvers stop at the event's instant, its point
+  // recorded, and the run counts as finished.
+  struct Termination {
+    std::string component, reason;
+    double time = 0.0;
+  };
+  std::optional<Termination> termination;
   BlockWorkspaces block_workspaces;  // per schedule step
   ComponentWorkspaces component_workspaces;  // per component
   HookPlan hooks;                    // filled by the first evaluation (Model::evaluate)

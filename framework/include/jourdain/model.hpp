@@ -119,6 +119,9 @@ class Model {
   // Zero-crossing values only, for a context that evaluate() has just brought to its
   // (t, x) with nothing changed since (a solver's last right-hand side of a step).
   void update_zero_crossings(Context& ctx) const;
+  // The earliest time event after ctx.t (Component::next_time_event) of any component,
+  // +infinity when none is ahead: where a solver ends a step.
+  double next_time_event(Context& ctx) const;
   // Lets the owners of the triggered zero crossings react (discrete changes, state
   // re-initialisation). ctx.t and ctx.x hold the event point; ctx.x may change.
   // A discrete change may push other zero crossings across zero at the same instant

@@ -2,7 +2,8 @@
 // would make one (gain_counter.xml describes it): its input u is in mm and its output y in
 // bar (y = gain u while the Boolean input enable holds, else y keeps its value), it counts
 // its steps (an Integer output), carries a String parameter and a String output, and on
-// request fails (fmi2Error) or warns at a given step. It links nothing of Jourdain. Like
+// request fails (fmi2Error), warns or ends the simulation (fmi2Discard, fmi2Terminated) at a
+// given step. It links nothing of Jourdain. Like
 // many tools' FMUs it keeps state in its binary, a count of the instances alive, which
 // tells whether two instances share one loaded copy of it.
 #include <cstdio>
@@ -20,7 +21,9 @@ struct Unit {
   fmi2CallbackFunctions functions;  // copied: valid as long as the instance
   std::string name;
   double u = 0.0, y = 0.0, gain = 2.0;
-  int steps = 0, fail_at = -1, warn_at = -1;
+  int steps = 0, fail_at = -1, warn_at = -1, stop_at = -1;
+  bool terminated = false;
+  double time = 0.0;  // reached by the last step
   bool enable = true;
   std::string label = "unnamed", note;
   bool initializing = false;
@@ -92,6 +95,7 @@ fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t
     else if (vr[k] == 1) v[k] = unit(c)->fail_at;
     else if (vr[k] == 2) v[k] = unit(c)->warn_at;
     else if (vr[k] == 3) v[k] = instances_alive;
+    else if (vr[k] == 4) v[k] = unit(c)->stop_at;
     else return fmi2Error;
   }
   return fmi2OK;
@@ -100,6 +104,7 @@ fmi2Status fmi2SetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t
   for (size_t k = 0; k < n; ++k) {
     if (vr[k] == 1) unit(c)->fail_at = v[k];
     else if (vr[k] == 2) unit(c)->warn_at = v[k];
+    else if (vr[k] == 4) unit(c)->stop_at = v[k];
     else return fmi2Error;
   }
   return fmi2OK;
@@ -144,11 +149,29 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean) {
     return fmi2Error;
   }
   s->steps = step;
+  s->time = t + h;
   s->compute();
+  if (step == s->stop_at) {
+    // Ends the simulation the way the Reference FMUs do (FMI 2.0 section 4.2.3).
+    s->log(fmi2Discard, "logStatusDiscard", "the simulation ends at step " + std::to_string(step) + " as asked");
+    s->terminated = true;
+    return fmi2Discard;
+  }
   if (step == s->warn_at) {
     s->log(fmi2Warning, "logStatusWarning", "warning at step " + std::to_string(step) + " as asked");
     return fmi2Warning;
   }
+  return fmi2OK;
+}
+
+fmi2Status fmi2GetBooleanStatus(fmi2Component c, const fmi2StatusKind kind, fmi2Boolean* value) {
+  if (kind != fmi2Terminated) return fmi2Discard;
+  *value = unit(c)->terminated ? fmi2True : fmi2False;
+  return fmi2OK;
+}
+fmi2Status fmi2GetRealStatus(fmi2Component c, const fmi2StatusKind kind, fmi2Real* value) {
+  if (kind != fmi2LastSuccessfulTime) return fmi2Discard;
+  *value = unit(c)->time;
   return fmi2OK;
 }
 

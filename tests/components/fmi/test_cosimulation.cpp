@@ -311,6 +311,86 @@ TEST_CASE("an fmi2Error during a run ends it (exit 1), naming the FMU and the ca
   }
 }
 
+// Issue 38, point 7: an FMU that ends the simulation (fmi2DoStep returns fmi2Discard, then
+// fmi2GetBooleanStatus(fmi2Terminated) is true, as the Reference FMUs' Stair does) ended the
+// run with exit 1 and without its last communication point.
+// Issue 38, point 9: an FMU without a DefaultExperiment stepSize (the Reference FMUs'
+// Feedthrough, Resource) could not be described ("communication_step missing").
+TEST_CASE("`jourdain describe` shows an FMU's ports whatever its defaults") {
+  TempDir tmp;
+  std::string description = read_text(kHere / "gain_counter.xml");
+  const auto experiment = description.find("<DefaultExperiment");
+  REQUIRE(experiment != std::string::npos);
+  description.erase(experiment, description.find("/>", experiment) + 2 - experiment);
+  const auto fmu = gain_counter_fmu(tmp.path(), description);
+  const CommandResult text = run_command(shell_quote(jourdain_exe()) + " describe " + shell_quote(fmu));
+  REQUIRE_MESSAGE(text.exit_code == 0, text.output);
+  CHECK(text.output.find("y  [signal, state side]") != std::string::npos);
+  const CommandResult json = run_command(shell_quote(jourdain_exe()) + " describe --json " + shell_quote(fmu));
+  REQUIRE_MESSAGE(json.exit_code == 0, json.output);
+  const auto d = nlohmann::json::parse(json.output);
+  CHECK(d["ports"].size() == 5);
+  const std::string note = d["note"];
+  CHECK_MESSAGE(note.find("communication_step = ") != std::string::npos, note);
+  CHECK_MESSAGE(note.find("a netlist must give it") != std::string::npos, note);
+  for (const auto& p : d["parameters"])
+    if (p["name"] == "communication_step") CHECK(p["required"] == true);
+}
+
+TEST_CASE("an FMU that asks to terminate ends the run as finished, its last point recorded") {
+  TempDir tmp;
+  const auto fmu = gain_counter_fmu(tmp.path());
+  for (std::string method : {"rk4", "dopri5", "bdf"}) {
+    CAPTURE(method);
+    write_text(tmp.path() / "net.json", R"({"components": {"f": {"type": "fmi.cosimulation", "params": {"fmu": )" +
+                                            quoted(fmu) + R"(, "stop_at_step": 4}}}, "connections": [],
+        "solver": {"method": ")" + method + R"(", "t_end": 1, "output_interval": 0.05}, "record": ["f.steps"]})");
+    const CommandResult r = run_cli(tmp.path() / "net.json", tmp.path() / ("out_" + method));
+    CHECK_MESSAGE(r.exit_code == 0, r.output);
+    const auto summary = nlohmann::json::parse(read_text(tmp.path() / ("out_" + method) / "summary.json"));
+    CHECK(summary["status"] == "finished");
+    CHECK(summary["termination"]["component"] == "f");
+    CHECK(summary["termination"]["time"].get<double>() == doctest::Approx(0.4).epsilon(1e-9));
+    const std::string reason = summary["termination"]["reason"];
+    CHECK_MESSAGE(reason.find("fmi2DoStep(t = 0.3 s, h = 0.1 s) returned fmi2Discard, fmi2Terminated; its last "
+                              "successful time 0.4 s") != std::string::npos,
+                  reason);
+    CHECK_MESSAGE(reason.find("the simulation ends at step 4 as asked") != std::string::npos, reason);
+    // The step that ended it is in the results: its output, at its time, in the last row.
+    CHECK(summary["final_values"]["f.steps"] == 4);
+    CHECK(summary["statistics"]["last_time"].get<double>() == doctest::Approx(0.4).epsilon(1e-9));
+    const std::string csv = read_text(tmp.path() / ("out_" + method) / "results.csv");
+    const auto last_line = csv.substr(csv.rfind('\n', csv.size() - 2) + 1);
+    CHECK(std::stod(last_line) == doctest::Approx(0.4).epsilon(1e-9));
+    CHECK(last_line.substr(last_line.find(',') + 1) == "4\n");
+  }
+}
+
+// Issue 38, point 14: the rows of a communication point sat at t_k + δ
+// (1.1000000000433152): the point was bracketed by the zero crossing's bisection. It is a
+// time event now, and every method ends a step on it.
+TEST_CASE("the rows of a communication point sit at t_k to the bit, with every method") {
+  TempDir tmp;
+  const auto fmu = gain_counter_fmu(tmp.path());
+  for (std::string method : {"rk4", "dopri5", "bdf", "adams"}) {
+    CAPTURE(method);
+    const RunResult r = run_fmu(R"({"components": {"f": {"type": "fmi.cosimulation", "params": {"fmu": )" + quoted(fmu) +
+                                R"(, "communication_step": 0.1}}}, "connections": [],
+        "solver": {"method": ")" + method + R"(", "t_end": 2, "output_interval": 0.03}, "record": ["f.steps"]})");
+    REQUIRE(r.finished);
+    const auto t = r.column("time"), steps = r.column("f.steps");
+    int changes = 0;
+    for (size_t i = 1; i < t.size(); ++i) {
+      if (steps[i] == steps[i - 1]) continue;
+      ++changes;
+      // t_k as the component counts it, t_0 + k h (FMI's communication points).
+      CHECK(t[i] == 0.0 + steps[i] * 0.1);
+      CHECK(t[i - 1] == t[i]);  // the row before the step, at the same instant
+    }
+    CHECK(changes == 20);
+  }
+}
+
 TEST_CASE("the FMU's unpacked copy is removed with the model") {
   TempDir tmp, temporary;
   const auto fmu = gain_counter_fmu(tmp.path());

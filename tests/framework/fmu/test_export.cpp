@@ -347,7 +347,19 @@ TEST_CASE("jourdain export-fmu: what it writes, and what it refuses (exit 2, nam
   };
   refused(cli(servo, "--outputs load.y"), "--outputs load.y");
   refused(cli(servo, "--outputs load.y"), "did you mean 'load.x'");
-  refused(cli(servo, ""), "the FMU would have no outputs");
+  // Without --outputs the netlist's record list is the FMU's outputs (issue 38, point 10:
+  // a netlist that records variables was refused unless --outputs named them).
+  const CommandResult recorded = cli(servo, "");
+  REQUIRE_MESSAGE(recorded.exit_code == 0, recorded.output);
+  const auto by_record =
+      fmi::parse_model_description(fmi::read_zip_entry(tmp.path() / "out.fmu", "modelDescription.xml"));
+  const auto record = nlohmann::json::parse(read_text(netlist_path("position_servo"))).at("record");
+  std::vector<std::string> named;
+  for (const auto& v : by_record.variables)
+    if (v.causality == "output") named.push_back(v.name);
+  CHECK(named == record.get<std::vector<std::string>>());
+  write_text(tmp.path() / "silent.json", R"({"components": {"m": {"type": "mechanical1d.mass"}}, "record": []})");
+  refused(cli((tmp.path() / "silent.json").string(), ""), "the FMU would have no outputs");
   refused(cli(servo, "--outputs load.x --parameters pi.kq"), "--parameters pi.kq");
   refused(cli(servo, "--outputs load.x --inputs setpoint"), "neither a signal.input component nor a numeric parameter");
   refused(cli(servo, "--outputs load.x --inputs pi.kp --parameters pi.kp"), "'pi.kp' is an input already");

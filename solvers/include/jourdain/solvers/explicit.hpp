@@ -57,6 +57,13 @@ class OneStepMethod {
   // bounds it), and the driver warns.
   virtual double stiffness_ratio() const { return std::numeric_limits<double>::quiet_NaN(); }
   virtual double stability_limit() const { return std::numeric_limits<double>::quiet_NaN(); }
+  // The two stage points (times and states) of the last step whose secant gave
+  // stiffness_ratio(), where the driver checks the Jacobian: the stiff dynamics may show
+  // only inside the step (a relief valve that opens and closes again between its ends).
+  // False when the method gives none.
+  virtual bool stiffest_secant(double& /*ta*/, Eigen::VectorXd& /*xa*/, double& /*tb*/, Eigen::VectorXd& /*xb*/) const {
+    return false;
+  }
 };
 
 // Drives `method` from ctx to settings.t_end (the contract of SolverMethod::integrate).

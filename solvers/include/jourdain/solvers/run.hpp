@@ -55,6 +55,8 @@ struct RunOptions {
 struct RunResult {
   bool finished = false;        // false: the run failed or was interrupted (see failure)
   bool interrupted = false;     // stop_requested ended it
+  // A component ended the run before t_end (Eval::terminate): finished all the same.
+  std::optional<Context::Termination> termination;
   std::string failure;          // what ended it: a SimulationError, a file that could not be written
   double failure_time = 0.0;
   SolverSettings settings;
