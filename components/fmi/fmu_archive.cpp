@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "jourdain/components/fmi.hpp"
+#include "jourdain/errors.hpp"
 
 namespace jourdain::fmi {
 
@@ -98,15 +99,29 @@ void extract_zip(const std::filesystem::path& archive, const std::filesystem::pa
 // ------------------------------------------------------------------ ZipWriter
 
 ZipWriter::ZipWriter(const std::filesystem::path& archive) : path_(archive) {
-  zip_ = zipOpen64(archive.c_str(), APPEND_STATUS_CREATE);
+  // What is at the target is replaced only by a complete archive (files.hpp), and only if
+  // it is a file: a symlink, a device or a folder there is refused, never removed.
+  std::error_code ec;
+  const auto status = std::filesystem::symlink_status(archive, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw FmuError("cannot write the archive " + archive.string() + ": " +
+                   (std::filesystem::is_symlink(status) ? "it is a symbolic link"
+                    : std::filesystem::is_directory(status) ? "it is a folder"
+                                                            : "it is no regular file") +
+                   " (only a regular file is replaced)");
+  try {
+    file_ = std::make_unique<ReplacingFile>(archive);
+  } catch (const OutputError& e) {
+    throw FmuError(std::string("cannot create the archive: ") + e.what());
+  }
+  zip_ = zipOpen64(file_->partial().c_str(), APPEND_STATUS_CREATE);
   if (!zip_) throw FmuError("cannot create the archive " + archive.string());
 }
 
 ZipWriter::~ZipWriter() {
   if (!zip_) return;
   zipClose(static_cast<zipFile>(zip_), nullptr);
-  std::error_code ec;
-  std::filesystem::remove(path_, ec);  // never a half-written archive
+  // file_ goes with this object: never a half-written archive, the target untouched.
 }
 
 void ZipWriter::add(const std::string& entry, const std::string& content, bool fast) {
@@ -139,10 +154,11 @@ void ZipWriter::add_file(const std::string& entry, const std::filesystem::path& 
 void ZipWriter::close() {
   auto* zip = static_cast<zipFile>(zip_);
   zip_ = nullptr;
-  if (zipClose(zip, nullptr) != ZIP_OK) {
-    std::error_code ec;
-    std::filesystem::remove(path_, ec);
-    throw FmuError("cannot complete the archive " + path_.string());
+  if (zipClose(zip, nullptr) != ZIP_OK) throw FmuError("cannot complete the archive " + path_.string());
+  try {
+    file_->commit();
+  } catch (const OutputError& e) {
+    throw FmuError(std::string("cannot complete the archive: ") + e.what());
   }
 }
 

@@ -644,45 +644,55 @@ int main(int argc, char** argv) {
 
   stop_cleanly_on_signals();
   Registry registry;
-  try {
-    register_builtin_components(registry);
-    for (const auto& p : plugins) registry.load_plugin(p);
-    if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, trust, t_end, !no_report, quiet, strict);
-    if (linearize->parsed()) {
-      if (from_option->count()) linear_request.from_hz = from_hz;
-      if (to_option->count()) linear_request.to_hz = to_hz;
-      return cmd_linear(registry, netlist, out_dir, sets, trust, linear_request, !no_report, quiet);
+  const int status = [&]() -> int {
+    try {
+      register_builtin_components(registry);
+      for (const auto& p : plugins) registry.load_plugin(p);
+      if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, trust, t_end, !no_report, quiet, strict);
+      if (linearize->parsed()) {
+        if (from_option->count()) linear_request.from_hz = from_hz;
+        if (to_option->count()) linear_request.to_hz = to_hz;
+        return cmd_linear(registry, netlist, out_dir, sets, trust, linear_request, !no_report, quiet);
+      }
+      if (check->parsed()) return cmd_check(registry, netlist, trust);
+      if (export_fmu->parsed()) {
+        export_options.output = fmu_file;
+        return cmd_export_fmu(registry, netlist, trust, export_options, quiet);
+      }
+      if (describe->parsed()) return cmd_describe(registry, type, all, as_json, markdown);
+      if (schema->parsed()) return cmd_schema(registry, schema_file);
+      if (solver_list->parsed()) return cmd_solvers(registry, method, as_json);
+      return cmd_list(registry);
+    } catch (const InputError& e) {
+      spdlog::error("{}", printable(e.what()));
+      return kBadInput;
+    } catch (const SimulationError& e) {
+      spdlog::error("simulation failed {}", printable(e.what()));
+      return kSimulationFailed;
+    } catch (const Error& e) {
+      // Jourdain's other errors that get here are about the files it reads or writes before
+      // a run (an output folder where results.csv cannot be created): the input is at fault.
+      spdlog::error("{}", printable(e.what()));
+      return kBadInput;
+    } catch (const std::exception& e) {
+      // Not a property of the input or the model: a defect in Jourdain or in a plugin.
+      spdlog::error("internal error: {}", printable(e.what()));
+      spdlog::error("this is a defect in Jourdain (or in a plugin), not in your netlist: please report it with the "
+                    "netlist and this message");
+      return kInternalError;
+    } catch (...) {
+      spdlog::error("internal error: an exception of unknown type");
+      spdlog::error("this is a defect in Jourdain (or in a plugin), not in your netlist: please report it with the "
+                    "netlist and this message");
+      return kInternalError;
     }
-    if (check->parsed()) return cmd_check(registry, netlist, trust);
-    if (export_fmu->parsed()) {
-      export_options.output = fmu_file;
-      return cmd_export_fmu(registry, netlist, trust, export_options, quiet);
-    }
-    if (describe->parsed()) return cmd_describe(registry, type, all, as_json, markdown);
-    if (schema->parsed()) return cmd_schema(registry, schema_file);
-    if (solver_list->parsed()) return cmd_solvers(registry, method, as_json);
-    return cmd_list(registry);
-  } catch (const InputError& e) {
-    spdlog::error("{}", printable(e.what()));
-    return kBadInput;
-  } catch (const SimulationError& e) {
-    spdlog::error("simulation failed {}", printable(e.what()));
-    return kSimulationFailed;
-  } catch (const Error& e) {
-    // Jourdain's other errors that get here are about the files it reads or writes before
-    // a run (an output folder where results.csv cannot be created): the input is at fault.
-    spdlog::error("{}", printable(e.what()));
-    return kBadInput;
-  } catch (const std::exception& e) {
-    // Not a property of the input or the model: a defect in Jourdain or in a plugin.
-    spdlog::error("internal error: {}", printable(e.what()));
-    spdlog::error("this is a defect in Jourdain (or in a plugin), not in your netlist: please report it with the "
-                  "netlist and this message");
-    return kInternalError;
-  } catch (...) {
-    spdlog::error("internal error: an exception of unknown type");
-    spdlog::error("this is a defect in Jourdain (or in a plugin), not in your netlist: please report it with the "
-                  "netlist and this message");
-    return kInternalError;
+  }();
+  // What a command printed may still sit in the buffer: a full disk or a closed pipe
+  // behind stdout shows only now, and must not pass for success.
+  std::cout.flush();
+  if (!std::cout) {
+    spdlog::error("cannot write to standard output: {}", std::strerror(errno));
+    return status == kOk ? kSimulationFailed : status;
   }
+  return status;
 }

@@ -5,7 +5,11 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <optional>
 #include <sstream>
+
+#include "jourdain/files.hpp"
 
 namespace jourdain {
 
@@ -60,8 +64,21 @@ OutputError::OutputError(std::string file, const std::string& reason)
     : Error(file + ": " + reason), file_(std::move(file)), reason_(reason) {}
 
 void write_text_file(const std::string& file, const std::string& text) {
+  // A regular file (or none yet) is replaced whole or not at all (files.hpp); a device or
+  // a pipe (/dev/stdout) is written in place.
+  std::error_code ec;
+  const auto status = std::filesystem::status(file, ec);
+  std::optional<ReplacingFile> replacing;
+  if (ec || !std::filesystem::exists(status) || std::filesystem::is_regular_file(status)) {
+    // Through a symbolic link, the file it names is replaced, not the link.
+    std::filesystem::path target = file;
+    if (std::filesystem::is_symlink(std::filesystem::symlink_status(file, ec)))
+      if (auto resolved = std::filesystem::weakly_canonical(file, ec); !ec) target = resolved;
+    replacing.emplace(target);
+  }
+  const std::string written = replacing ? replacing->partial().string() : file;
   auto fail = [&](const char* what) { throw OutputError(file, std::string(what) + ": " + std::strerror(errno)); };
-  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  const int fd = ::open(written.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) fail("cannot create the file");
   for (size_t done = 0; done < text.size();) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -75,6 +92,7 @@ void write_text_file(const std::string& file, const std::string& text) {
     done += static_cast<size_t>(n);
   }
   if (::close(fd) != 0) fail("cannot write the file");
+  if (replacing) replacing->commit();
 }
 
 }  // namespace jourdain

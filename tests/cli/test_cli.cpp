@@ -492,3 +492,50 @@ TEST_CASE("jourdain linearize: files, the operating point on the command line, b
   CHECK(failed["status"] == "failed");
   CHECK(failed["failure"]["message"].get<std::string>().find("no equilibrium") != std::string::npos);
 }
+
+TEST_CASE("jourdain linearize: a frequency range that is not one is bad input naming the option (issue 38)") {
+  // These once went through: --to inf wrote rows of inf and NaN, --from 0 and a range
+  // upside down were silently replaced by the automatic one.
+  TempDir dir;
+  const std::string net = jourdain::test::netlist_path("mass_spring_damper").string();
+  const std::string io = " --input mass.mass --output mass.x -o " + (dir.path() / "bad").string();
+  for (const auto& [options, named] : std::vector<std::pair<std::string, std::string>>{
+           {"--to inf", "--to"}, {"--from 100 --to 1", "--to"}, {"--from 0", "--from"}, {"--from -3", "--from"},
+           {"--to 0", "--to"}, {"--from nan", "--from"}}) {
+    CAPTURE(options);
+    const CommandResult r = cli("linearize -q " + net + " " + options + io);
+    CAPTURE(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find(named) != std::string::npos);
+  }
+  // A range the right way round is taken as given, to the bit.
+  const CommandResult r = cli("linearize -q " + net + " --from 0.5 --to 20" + io);
+  REQUIRE(r.exit_code == 0);
+  const auto bode = nlohmann::json::parse(slurp(dir.path() / "bad" / "linear.json"))["bode"]["frequency_hz"];
+  CHECK(bode.front().get<double>() == 0.5);
+  CHECK(bode.back().get<double>() == doctest::Approx(20.0).epsilon(1e-14));
+}
+
+// Issue 40, point 17: `jourdain schema > /dev/full` exited 0 (the buffer failed at exit,
+// unchecked), and a `schema -o FILE` that failed part-way left a cut file in place of the
+// old one.
+TEST_CASE("what the command line writes is whole or not written: stdout checked, files replaced at once") {
+  for (std::string command : {"schema", "list", "describe mechanical1d.mass", "solvers"}) {
+    CAPTURE(command);
+    // In a subshell: its stdout to /dev/full, its stderr (the message) to the test.
+    const CommandResult full = jourdain::test::run_command("(" + exe() + " " + command + " > /dev/full)");
+    CHECK(full.exit_code == 1);
+    CHECK_MESSAGE(full.output.find("cannot write to standard output") != std::string::npos, full.output);
+  }
+  TempDir dir;
+  const auto schema = dir.path() / "netlist.schema.json";
+  jourdain::test::write_text(schema, "{\"old\": true}\n");
+  // A file-size limit of one block: the schema (tens of kilobytes) cannot be written whole.
+  const CommandResult cut = jourdain::test::run_command("ulimit -f 1; " + exe() + " schema -o " + schema.string());
+  CHECK(cut.exit_code != 0);
+  CHECK(slurp(schema) == "{\"old\": true}\n");
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    CHECK_MESSAGE(entry.path().filename() == "netlist.schema.json", entry.path());  // no partial file left
+  CHECK(cli("schema -o " + schema.string()).exit_code == 0);
+  CHECK(slurp(schema).size() > 1000);
+}

@@ -2,6 +2,10 @@
 // also for signals whose unit their port declares (sensors), discrete states (times),
 // joints' violations and the mechanisms' constraint norms. Checked on the example
 // netlists and on a netlist with one sensor of each kind.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <limits>
 #include <map>
 #include <set>
@@ -171,4 +175,49 @@ TEST_CASE("a recorded value that is not finite stops its row and names the varia
   ctx.x[net.model.recordable("m.v").index] = std::numeric_limits<double>::quiet_NaN();
   CHECK_THROWS_WITH_AS(recorder.record(ctx), doctest::Contains("recorded variable 'm.v' is not finite"), NonFiniteError);
   CHECK(recorder.rows() == 1);  // the row with the NaN is not recorded
+}
+
+// Issue 40, point 3: two runs into one output folder (two `jourdain run … -o same`, Python
+// threads with one output_dir) interleaved malformed rows, both exit 0. A Recorder takes
+// its folder (flock on .jourdain.lock) before it touches results.csv.
+TEST_CASE("one output folder, one run at a time: the second is refused, naming the first, its rows untouched") {
+  const Netlist net = test::load(R"({"components": {"m": {"type": "mechanical1d.mass"}}, "record": ["m.x"]})");
+  test::TempDir dir;
+  const auto csv = dir.path() / "results.csv";
+  {
+    Recorder first(net.model, net.record);
+    first.open(csv);
+    const std::string header = test::read_text(csv);
+    Recorder second(net.model, net.record);
+    try {
+      second.open(csv);
+      FAIL("the second recorder took a folder in use");
+    } catch (const OutputError& e) {
+      const std::string m = e.what();
+      CHECK_MESSAGE(m.find("the output folder is in use by another run (process " + std::to_string(::getpid()) +
+                           ", since ") != std::string::npos,
+                    m);
+    }
+    CHECK(test::read_text(csv) == header);  // not truncated by the refused one
+  }
+  // Released with the first recorder: the folder serves the next run.
+  Recorder third(net.model, net.record);
+  CHECK_NOTHROW(third.open(csv));
+}
+
+TEST_CASE("a run into a folder another process holds exits 2 before writing anything") {
+  test::TempDir dir;
+  const auto out = dir.path() / "out";
+  std::filesystem::create_directories(out);
+  test::write_text(out / "results.csv", "someone else's rows\n");
+  const int holder = ::open((out / ".jourdain.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  REQUIRE(holder >= 0);
+  REQUIRE(::flock(holder, LOCK_EX) == 0);
+  const auto r = test::run_command(test::shell_quote(test::jourdain_exe()) + " run --no-report " +
+                                   test::shell_quote(test::netlist_path("mass_spring_damper")) + " -o " +
+                                   test::shell_quote(out));
+  ::close(holder);
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(r.output.find("the output folder is in use by another run") != std::string::npos, r.output);
+  CHECK(test::read_text(out / "results.csv") == "someone else's rows\n");
 }

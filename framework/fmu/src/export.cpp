@@ -349,6 +349,17 @@ ExportResult export_fmu(const std::filesystem::path& netlist_file, Registry& reg
     const std::filesystem::path p = std::filesystem::canonical(f, ec);
     if (!ec && std::find(files.begin(), files.end(), p) == files.end()) files.push_back(p);
   }
+  // The archive must not be written over what it packs (the netlist itself, a subsystem
+  // or an FMU inside it): the packed copy would be a half-written copy of the archive.
+  if (const auto output = std::filesystem::weakly_canonical(std::filesystem::absolute(options.output), ec); !ec)
+    for (const auto& f : files)
+      if (f == output)
+        throw InputError({options.output.string(), "-o", "", ""},
+                         f == files.front() ? "the output is the netlist itself: writing the FMU there would destroy "
+                                              "it; choose another file name"
+                                            : "the output is '" + f.string() + "', a file the FMU packs (the netlist "
+                                              "reads it): writing the FMU there would destroy it; choose another "
+                                              "file name");
   const std::filesystem::path root = common_folder(files);
   Manifest manifest;
   manifest.netlist = "model/" + files.front().lexically_relative(root).generic_string();

@@ -33,7 +33,12 @@ class Recorder {
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
 
-  void open(const std::filesystem::path& csv_file);  // throws OutputError if it cannot write
+  // Opens csv_file for writing, first taking its folder for this run: an advisory lock
+  // (flock) on the file ".jourdain.lock" there, which holds who took it, kept until the
+  // Recorder goes. Two runs writing one folder would interleave their rows; the second
+  // one is refused (OutputError naming the holder) before anything of the first is
+  // touched. Throws OutputError if it cannot write.
+  void open(const std::filesystem::path& csv_file);
   // Calls `listener` after each row from now on; it must outlive the recording.
   void add_listener(RowListener& listener) {
     listeners_.push_back(&listener);
@@ -60,6 +65,7 @@ class Recorder {
   std::vector<const RecordableVariable*> variables_;
   std::filesystem::path path_;
   int fd_ = -1;
+  int folder_lock_ = -1;  // the open ".jourdain.lock" whose flock holds the folder
   long long written_ = 0;  // bytes of whole rows in the file
   std::vector<double> last_, next_;
   std::vector<RowListener*> listeners_;

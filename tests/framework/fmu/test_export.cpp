@@ -324,6 +324,68 @@ TEST_CASE("the FMU runs from a clean folder with nothing of Jourdain: glibc is a
   MESSAGE("largest error of x: " << error_fmu << " m in the FMU, " << error_run << " m in the netlist's run");
 }
 
+// Issue 40, points 1 and 2: `export-fmu self.json -o self.json` turned the netlist into a
+// zip holding a half-written copy of itself (exit 0); a failed export removed whatever
+// was at -o (the previous FMU, a symlink, as root even /dev/full).
+TEST_CASE("export-fmu never destroys what is at -o: its own inputs, a previous FMU, a link or a device") {
+  TempDir tmp;
+  auto cli = [&](const std::filesystem::path& netlist, const std::filesystem::path& out, const std::string& before = "") {
+    return run_command(before + shell_quote(jourdain_exe()) + " export-fmu " + shell_quote(netlist) + " -o " +
+                       shell_quote(out) + " --outputs m.x");
+  };
+  std::filesystem::create_directories(tmp.path() / "parts");
+  write_text(tmp.path() / "parts" / "weight.json", R"({"components": {"m": {"type": "mechanical1d.mass"}}})");
+  const std::string netlist_text = R"({"subsystems": {"weight": "parts/weight.json"},
+    "components": {"m": {"type": "mechanical1d.mass"}, "w": {"type": "weight"}},
+    "solver": {"method": "rk4", "t_end": 1}})";
+  const auto netlist = tmp.path() / "self.json";
+  write_text(netlist, netlist_text);
+  const std::string subsystem_text = read_text(tmp.path() / "parts" / "weight.json");
+  SUBCASE("the netlist itself, or a file it packs") {
+    const CommandResult self = cli(netlist, netlist);
+    CHECK(self.exit_code == 2);
+    CHECK_MESSAGE(self.output.find("the output is the netlist itself") != std::string::npos, self.output);
+    CHECK(read_text(netlist) == netlist_text);
+    const CommandResult part = cli(netlist, tmp.path() / "parts" / ".." / "parts" / "weight.json");
+    CHECK(part.exit_code == 2);
+    CHECK_MESSAGE(part.output.find("a file the FMU packs") != std::string::npos, part.output);
+    CHECK(read_text(tmp.path() / "parts" / "weight.json") == subsystem_text);
+  }
+  SUBCASE("a failed export leaves the previous FMU whole, and no file of its own") {
+    const auto fmu = tmp.path() / "model.fmu";
+    REQUIRE(cli(netlist, fmu).exit_code == 0);
+    const std::string previous = read_text(fmu);
+    // A file-size limit far below the FMU's size (a full disk, as the process sees it).
+    const CommandResult failed = cli(netlist, fmu, "ulimit -f 64; ");
+    CHECK(failed.exit_code == 2);
+    CHECK(read_text(fmu) == previous);
+    for (const auto& entry : std::filesystem::directory_iterator(tmp.path()))
+      CHECK_MESSAGE(entry.path().extension() != ".part", entry.path());
+  }
+  SUBCASE("a symlink, a folder or a device at -o is refused and left as it was") {
+    write_text(tmp.path() / "precious.txt", "kept\n");
+    std::filesystem::create_symlink(tmp.path() / "precious.txt", tmp.path() / "link.fmu");
+    const CommandResult link = cli(netlist, tmp.path() / "link.fmu");
+    CHECK(link.exit_code == 2);
+    CHECK_MESSAGE(link.output.find("it is a symbolic link") != std::string::npos, link.output);
+    CHECK(std::filesystem::is_symlink(tmp.path() / "link.fmu"));
+    CHECK(read_text(tmp.path() / "precious.txt") == "kept\n");
+    // A link to the netlist is the netlist: said so.
+    std::filesystem::create_symlink(netlist, tmp.path() / "self.fmu");
+    const CommandResult self_link = cli(netlist, tmp.path() / "self.fmu");
+    CHECK(self_link.exit_code == 2);
+    CHECK_MESSAGE(self_link.output.find("the output is the netlist itself") != std::string::npos, self_link.output);
+    CHECK(read_text(netlist) == netlist_text);
+    std::filesystem::create_directories(tmp.path() / "folder.fmu");
+    CHECK(cli(netlist, tmp.path() / "folder.fmu").exit_code == 2);
+    CHECK(std::filesystem::is_directory(tmp.path() / "folder.fmu"));
+    const CommandResult device = cli(netlist, "/dev/null");
+    CHECK(device.exit_code == 2);
+    CHECK_MESSAGE(device.output.find("it is no regular file") != std::string::npos, device.output);
+    CHECK(std::filesystem::is_character_file("/dev/null"));
+  }
+}
+
 TEST_CASE("jourdain export-fmu: what it writes, and what it refuses (exit 2, naming the option)") {
   TempDir tmp;
   auto cli = [&](const std::string& netlist, const std::string& options) {

@@ -5,10 +5,13 @@
 
 #include <array>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "jourdain/files.hpp"
 
 namespace jourdain::fmi {
 
@@ -29,11 +32,13 @@ std::string read_zip_entry(const std::filesystem::path& archive, const std::stri
 // (an absolute path, "..") is refused. Throws FmuError.
 void extract_zip(const std::filesystem::path& archive, const std::filesystem::path& folder);
 
-// Writes a new archive (replacing any file of that name); entries are deflated.
+// Writes a new archive; entries are deflated. It is written to a file of its own beside
+// `archive` and renamed onto it when complete: a regular file there is replaced only by a
+// whole archive, and anything else there (a symlink, a device, a folder) is refused.
 class ZipWriter {
  public:
   explicit ZipWriter(const std::filesystem::path& archive);  // throws FmuError
-  ~ZipWriter();  // an archive not closed is removed
+  ~ZipWriter();  // an archive not closed is removed; the target is left as it was
   ZipWriter(const ZipWriter&) = delete;
   ZipWriter& operator=(const ZipWriter&) = delete;
   // `fast`: deflate for speed rather than size (zlib's level 1), for large binaries.
@@ -43,6 +48,7 @@ class ZipWriter {
 
  private:
   std::filesystem::path path_;
+  std::unique_ptr<ReplacingFile> file_;  // the archive while it is written
   void* zip_ = nullptr;
 };
 
