@@ -82,6 +82,39 @@ TEST_CASE("static analysis: a rod on a torsion spring settles where k θ balance
   CHECK(r.column("hinge.fy").back() == doctest::Approx(m * g).epsilon(1e-9));
 }
 
+TEST_CASE("static analysis: a rod released horizontal hangs, found by the globalized search (issue 38)") {
+  // Horizontal, the torque m g L/2 cos θ is at its largest and its derivative zero:
+  // Gauss–Newton on ‖r‖ has no descent direction there (it once failed so). The overdamped
+  // search walks down to θ = −π/2, where the hinge carries the weight m g and nothing
+  // else. Tolerance: Gauss–Newton stops at ‖r‖ ≤ 1e-11 ‖r0‖ (r0 ≈ m g = 20 N), so θ and
+  // the forces to ~1e-10; 1e-9 leaves margin.
+  const double m = 2.0, g = 9.81;
+  json doc = pendulum(0.0);
+  doc["analysis"] = "static";
+  doc["solver"] = {{"t_end", 1.0}, {"output_interval", 0.5}};
+  doc["record"] = {"rod.theta", "rod.x", "rod.y", "hinge.fx", "hinge.fy"};
+  RunResult r = run(doc.dump());
+  INFO(r.failure);
+  REQUIRE(r.finished);
+  for (size_t k = 0; k < r.column("rod.theta").size(); ++k) {
+    CHECK(r.column("rod.theta")[k] == doctest::Approx(-M_PI / 2).epsilon(1e-9));
+    CHECK(std::abs(r.column("rod.x")[k]) < 1e-9);
+    CHECK(r.column("rod.y")[k] == doctest::Approx(-0.5).epsilon(1e-9));
+    CHECK(r.column("hinge.fy")[k] == doctest::Approx(m * g).epsilon(1e-9));
+    CHECK(std::abs(r.column("hinge.fx")[k]) < 1e-9);
+  }
+  // Which equilibrium, found how, and whether it holds: in the event log, once.
+  int said = 0;
+  for (const auto& e : r.summary["events"]) {
+    const std::string text = e["description"];
+    if (text.find("pseudo-transient continuation") == std::string::npos) continue;
+    ++said;
+    CHECK(text.find("rod.theta") != std::string::npos);
+    CHECK(text.find("stable (") != std::string::npos);
+  }
+  CHECK(said == 1);
+}
+
 TEST_CASE("static analysis: a driver holding a rod horizontal carries m g L/2") {
   json extra = {{"hold", {{"type", "mechanical.driver_angle"}, {"params", {{"value", 0.0}}}}}};
   json doc = pendulum(0.1, extra, links({{"rod.cm", "hold.a"}}));
