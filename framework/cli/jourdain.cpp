@@ -283,8 +283,7 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
   if (!request.at.empty()) parse_operating_point(request.at, settings, {file, "--at", "", ""});
   if (!request.inputs.empty()) settings.inputs = request.inputs;
   if (!request.outputs.empty()) settings.outputs = request.outputs;
-  if (request.from_hz) settings.frequency_from = *request.from_hz;
-  if (request.to_hz) settings.frequency_to = *request.to_hz;
+  set_frequency_range(settings, request.from_hz, request.to_hz, {file, "--from", "", ""}, {file, "--to", "", ""});
   std::filesystem::path dir = out_dir.empty() ? default_output_folder(net.name) : std::filesystem::path(out_dir);
   LinearRunOptions options;
   options.output_dir = dir;

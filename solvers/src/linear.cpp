@@ -86,8 +86,6 @@ LinearSettings linear_settings_from_json(const json& section, const InputLocatio
       k.json_path = json_check::pointer(w.json_path, key);
       return k;
     };
-    if (f.contains("from")) s.frequency_from = json_check::quantity(f["from"], "Hz", sub("from"));
-    if (f.contains("to")) s.frequency_to = json_check::quantity(f["to"], "Hz", sub("to"));
     if (f.contains("points")) {
       const json& p = f["points"];
       if (!p.is_number() || p.get<double>() != std::floor(p.get<double>()) || p.get<double>() < 2 ||
@@ -95,12 +93,36 @@ LinearSettings linear_settings_from_json(const json& section, const InputLocatio
         throw InputError(sub("points"), "expected a whole number from 2 to 100000");
       s.frequency_points = static_cast<int>(p.get<double>());
     }
-    if (s.frequency_from < 0 || s.frequency_to < 0 || !std::isfinite(s.frequency_from) || !std::isfinite(s.frequency_to))
-      throw InputError(w, "frequencies must be positive and finite");
-    if (s.frequency_from > 0 && s.frequency_to > 0 && !(s.frequency_to > s.frequency_from))
-      throw InputError(w, "\"to\" must be above \"from\"");
+    std::optional<double> from, to;
+    if (f.contains("from")) from = json_check::quantity(f["from"], "Hz", sub("from"));
+    if (f.contains("to")) to = json_check::quantity(f["to"], "Hz", sub("to"));
+    set_frequency_range(s, from, to, sub("from"), sub("to"));
   }
   return s;
+}
+
+void set_frequency_range(LinearSettings& settings, std::optional<double> from_hz, std::optional<double> to_hz,
+                         const InputLocation& from_where, const InputLocation& to_where) {
+  // A log-spaced range: 0, a negative or an infinite end has no place on it (inf wrote
+  // rows of inf and NaN, 0 was silently made automatic).
+  auto check = [](double v, const InputLocation& where, const char* end) {
+    if (!std::isfinite(v) || v <= 0.0) {
+      std::ostringstream msg;
+      msg << "the " << end << " frequency must be positive and finite (got " << v
+          << " Hz; the response is log-spaced)";
+      throw InputError(where, msg.str());
+    }
+  };
+  if (from_hz) check(*from_hz, from_where, "lowest");
+  if (to_hz) check(*to_hz, to_where, "highest");
+  const double from = from_hz.value_or(settings.frequency_from), to = to_hz.value_or(settings.frequency_to);
+  if (from > 0 && to > 0 && !(to > from)) {
+    std::ostringstream msg;
+    msg << "the highest frequency (" << to << " Hz) must be above the lowest (" << from << " Hz)";
+    throw InputError(to_hz ? to_where : from_where, msg.str());
+  }
+  settings.frequency_from = from;
+  settings.frequency_to = to;
 }
 
 json linear_settings_schema() {
@@ -139,7 +161,17 @@ const double kStepScale = std::cbrt(std::numeric_limits<double>::epsilon());
 struct Partition {
   std::vector<int> independent, dependent;
   Eigen::MatrixXd basis;
+  double conditioning = 1.0;  // smallest over largest pivot of the QR kept (1: no invariants)
 };
+
+// |R_kk| of the last pivot kept over |R_00|: a cheap estimate of how near the rank
+// decision the kept columns are.
+template <class QR>
+double pivot_spread(const QR& qr) {
+  if (qr.rank() == 0) return 1.0;
+  const double first = std::abs(qr.matrixR()(0, 0)), last = std::abs(qr.matrixR()(qr.rank() - 1, qr.rank() - 1));
+  return first > 0 ? last / first : 1.0;
+}
 
 Partition partition(const Model& model, Context& ctx) {
   const int n = model.state_count();
@@ -169,6 +201,7 @@ Partition partition(const Model& model, Context& ctx) {
         positions(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k)) = H(rows[i], pairs[k].first);
     Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(positions);
     qr.setThreshold(threshold);
+    p.conditioning = pivot_spread(qr);
     for (Eigen::Index k = 0; k < qr.rank(); ++k) {
       const auto& pr = pairs[static_cast<size_t>(qr.colsPermutation().indices()[k])];
       is_dependent[pr.first] = is_dependent[pr.second] = true;
@@ -176,6 +209,7 @@ Partition partition(const Model& model, Context& ctx) {
   } else {
     Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(H);
     qr.setThreshold(threshold);
+    p.conditioning = pivot_spread(qr);
     for (Eigen::Index k = 0; k < qr.rank(); ++k) is_dependent[qr.colsPermutation().indices()[k]] = true;
   }
   for (int j = 0; j < n; ++j) (is_dependent[j] ? p.dependent : p.independent).push_back(j);
@@ -255,6 +289,171 @@ class SilentObserver final : public Observer {
 
 // ------------------------------------------------------------------ operating point
 
+namespace {
+
+// Newton's method on ẋ_I(z) = 0 along the invariant manifold: a step δz solves
+// A δz = −ẋ_I in the least-squares, minimum-norm sense (neutral directions such as a free
+// body's position stay where they are), x ← x + T δz, then the block solvers bring x back
+// onto their invariants. Returns its iterations; throws SimulationError when it stalls
+// away from rest or does not converge. ctx is settled on entry.
+int newton_equilibrium(const Model& model, Context& ctx) {
+  const int max_iterations = 50;
+  for (int it = 0; it < max_iterations; ++it) {
+    const Partition p = partition(model, ctx);
+    if (p.independent.empty()) return it;
+    Eigen::MatrixXd A, C;
+    tangent_jacobians(model, ctx, p, {}, A, C);
+    Eigen::VectorXd f(static_cast<Eigen::Index>(p.independent.size()));
+    for (size_t i = 0; i < p.independent.size(); ++i) f[static_cast<Eigen::Index>(i)] = ctx.xdot[p.independent[i]];
+    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(A);
+    cod.setThreshold(1e-10);
+    const Eigen::VectorXd dz = cod.solve(-f);
+    bool small = true;
+    for (size_t i = 0; i < p.independent.size(); ++i)
+      small = small && std::abs(dz[static_cast<Eigen::Index>(i)]) <=
+                           1e-10 * std::max(1.0, std::abs(ctx.x[p.independent[i]]));
+    ctx.x += p.basis * dz;
+    settle(model, ctx);
+    if (small) {
+      const double res = scaled_residual(ctx, p.independent);
+      if (res > 1e-6) {
+        std::ostringstream msg;
+        msg << "Newton's method stalls with |ẋ| = " << res << " where its Jacobian is singular in the direction it needs";
+        throw SimulationError(ctx.t, {}, msg.str());
+      }
+      return it + 1;
+    }
+  }
+  throw SimulationError(ctx.t, {}, "Newton's method did not converge in " + std::to_string(max_iterations) +
+                                       " iterations");
+}
+
+// The globalized search: pseudo-transient continuation (Kelley & Keyes, SIAM J. Numer.
+// Anal. 35, 1998) toward rest. Implicit Euler steps in a pseudo-time τ,
+//
+//     (I/τ − G) δw = g(w),
+//
+// follow a motion that ends at rest, with τ small where that motion turns (each step a
+// short stretch of it) and growing as g shrinks (switched evolution relaxation:
+// τ ← τ ‖g_old‖/‖g_new‖), until the step is Newton's. Which motion: a model's own
+// dynamics do not come to rest when nothing dissipates (an undamped pendulum swings
+// forever, and implicit Euler's numerical damping fades as τ shrinks), so a mechanism's
+// coordinates follow the overdamped motion instead, q' = q̈(q, q̇ = 0) with q̇ held at 0:
+// along the constraints, in the mass metric, the steepest descent of the potential
+// energy, which ends in a minimum (a stable equilibrium) and walks away from maxima.
+// Other states (pressures, filters, integrators) follow their own first-order dynamics.
+// Chosen over an energy line search because the model gives forces, not a potential (a
+// follower load has none), and over a damped run to rest because τ adapts by itself and
+// ends in Newton's quadratic convergence. Near rest (|ẋ| ≤ 1e-4) Newton's method
+// finishes from there. Returns the steps; throws SimulationError when none comes to rest.
+int pseudo_transient_equilibrium(const Model& model, Context& ctx, const std::string& newton_failure) {
+  const int n = model.state_count();
+  const auto pairs = model.coordinate_pairs(ctx);
+  std::vector<int> rate_of(static_cast<size_t>(n), -1);
+  std::vector<bool> is_rate(static_cast<size_t>(n), false);
+  for (const auto& [q, v] : pairs) {
+    rate_of[static_cast<size_t>(q)] = v;
+    is_rate[static_cast<size_t>(v)] = true;
+  }
+  auto at_rest = [&](Context& c) {
+    for (const auto& pr : pairs) c.x[pr.second] = 0.0;
+    settle(model, c);
+  };
+  at_rest(ctx);
+  // A step moves no unknown by more than this fraction of its scale max(1, |w|) (rad or m
+  // for a mechanism): each step a short stretch of the motion, turns followed.
+  const double max_change = 0.2;
+  const int max_steps = 400, max_solves = 2000;
+  double tau = 0.0, previous = 0.0, handover = 1e-4, res = 0.0;
+  int steps = 0, solves = 0;
+  while (steps < max_steps && solves < max_solves) {
+    const Partition p = partition(model, ctx);
+    if (p.independent.empty()) return steps;
+    res = scaled_residual(ctx, p.independent);
+    if (res <= handover) {
+      Context trial = ctx;
+      try {
+        newton_equilibrium(model, trial);
+        ctx = trial;
+        return steps;
+      } catch (const SimulationError&) {
+        handover = res / 100.0;  // not near enough yet
+      }
+    }
+    Eigen::MatrixXd A, C;
+    tangent_jacobians(model, ctx, p, {}, A, C);
+    std::vector<int> slot(static_cast<size_t>(n), -1);
+    for (size_t i = 0; i < p.independent.size(); ++i) slot[static_cast<size_t>(p.independent[i])] = static_cast<int>(i);
+    // The unknowns: the independent states that are not rates (rates stay 0). A
+    // coordinate moves with its rate's derivative, the acceleration at rest.
+    std::vector<int> unknowns, rows;
+    for (size_t i = 0; i < p.independent.size(); ++i) {
+      const int s = p.independent[i];
+      if (is_rate[static_cast<size_t>(s)]) continue;
+      const int rate = rate_of[static_cast<size_t>(s)];
+      unknowns.push_back(static_cast<int>(i));
+      rows.push_back(rate >= 0 && slot[static_cast<size_t>(rate)] >= 0 ? slot[static_cast<size_t>(rate)] : static_cast<int>(i));
+    }
+    const auto nw = static_cast<Eigen::Index>(unknowns.size());
+    Eigen::VectorXd g(nw), scale(nw);
+    Eigen::MatrixXd G(nw, nw);
+    for (Eigen::Index a = 0; a < nw; ++a) {
+      const int row = rows[static_cast<size_t>(a)];
+      g[a] = ctx.xdot[p.independent[static_cast<size_t>(row)]];
+      for (Eigen::Index b = 0; b < nw; ++b) G(a, b) = A(row, unknowns[static_cast<size_t>(b)]);
+      scale[a] = std::max(1.0, std::abs(ctx.x[p.independent[static_cast<size_t>(unknowns[static_cast<size_t>(a)])]]));
+    }
+    const double g_norm = g.cwiseQuotient(scale).lpNorm<Eigen::Infinity>();
+    if (nw == 0 || g_norm == 0.0) break;  // nothing moves the state, which is not at rest
+    if (tau == 0.0) tau = 0.5 * max_change / g_norm;  // the first step: half the largest change
+    else tau *= std::clamp(previous / g_norm, 0.25, 4.0);
+    previous = g_norm;
+    for (;;) {
+      if (++solves > max_solves) break;
+      const Eigen::MatrixXd M = Eigen::MatrixXd::Identity(nw, nw) / tau - G;
+      const Eigen::VectorXd dw = M.colPivHouseholderQr().solve(g);
+      const double change = dw.cwiseQuotient(scale).lpNorm<Eigen::Infinity>();
+      if (!std::isfinite(change) || change > max_change) {
+        tau *= std::isfinite(change) ? std::max(0.1, 0.5 * max_change / change) : 0.1;
+        continue;
+      }
+      Eigen::VectorXd dz = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(p.independent.size()));
+      for (Eigen::Index a = 0; a < nw; ++a) dz[unknowns[static_cast<size_t>(a)]] = dw[a];
+      Context trial = ctx;
+      trial.x += p.basis * dz;
+      try {
+        at_rest(trial);
+      } catch (const SimulationError&) {  // a step the invariants cannot take back: shorter
+        tau *= 0.25;
+        continue;
+      }
+      ctx = trial;
+      ++steps;
+      break;
+    }
+  }
+  std::ostringstream msg;
+  msg << "no equilibrium found: Newton's method from the initial state failed (" << newton_failure
+      << "), and pseudo-transient continuation toward rest did not come to rest either (|ẋ| = " << res << " after "
+      << steps << " steps: a load nothing resists, a source that keeps flowing); choose another operating point: "
+         "\"at\": \"initial\" or a time";
+  throw SimulationError(ctx.t, {}, msg.str());
+}
+
+// How far `to` lies from `from`: the largest change of a state, named.
+std::string largest_move(const Model& model, const Context& from, const Context& to) {
+  Eigen::Index worst = 0;
+  const Eigen::VectorXd change = (to.x - from.x).cwiseAbs();
+  if (change.size() == 0) return "no state moved";
+  change.maxCoeff(&worst);
+  std::ostringstream text;
+  text.precision(4);
+  text << "largest change " << model.state_names()[static_cast<size_t>(worst)] << " by " << to.x[worst] - from.x[worst];
+  return text.str();
+}
+
+}  // namespace
+
 void reach_operating_point(const Model& model, Context& ctx, const LinearSettings& settings,
                            const SolverSettings& solver, const SolverRegistry& solvers, std::string* how) {
   switch (settings.at) {
@@ -282,48 +481,34 @@ void reach_operating_point(const Model& model, Context& ctx, const LinearSetting
       return;
     }
     case LinearSettings::At::Equilibrium: {
-      // Newton's method on ẋ_I(z) = 0 along the invariant manifold: a step δz solves
-      // A δz = −ẋ_I in the least-squares, minimum-norm sense (neutral directions such as
-      // a free body's position stay where they are), x ← x + T δz, then the block solvers
-      // bring x back onto their invariants.
       settle(model, ctx);
-      const int max_iterations = 50;
-      for (int it = 0; it < max_iterations; ++it) {
-        const Partition p = partition(model, ctx);
-        if (p.independent.empty()) {  // nothing free to move (no states, or all driven)
-          if (how) *how = "the initial state: no independent state to bring to rest";
-          return;
-        }
-        Eigen::MatrixXd A, C;
-        tangent_jacobians(model, ctx, p, {}, A, C);
-        Eigen::VectorXd f(static_cast<Eigen::Index>(p.independent.size()));
-        for (size_t i = 0; i < p.independent.size(); ++i) f[static_cast<Eigen::Index>(i)] = ctx.xdot[p.independent[i]];
-        Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(A);
-        cod.setThreshold(1e-10);
-        const Eigen::VectorXd dz = cod.solve(-f);
-        bool small = true;
-        for (size_t i = 0; i < p.independent.size(); ++i)
-          small = small && std::abs(dz[static_cast<Eigen::Index>(i)]) <=
-                               1e-10 * std::max(1.0, std::abs(ctx.x[p.independent[i]]));
-        ctx.x += p.basis * dz;
-        settle(model, ctx);
-        if (small) {
-          const double res = scaled_residual(ctx, p.independent);
-          if (res > 1e-6) {
-            std::ostringstream msg;
-            msg << "no equilibrium near the initial state: Newton's method stalls with |ẋ| = " << res
-                << " where its Jacobian is singular in the direction it needs (a load nothing resists, a source "
-                   "that keeps flowing, or a start where the restoring stiffness vanishes); start nearer an "
-                   "equilibrium or choose another operating point: \"at\": \"initial\" or a time";
-            throw SimulationError(ctx.t, {}, msg.str());
-          }
-          if (how) *how = "the equilibrium found in " + std::to_string(it + 1) + " Newton iteration(s)";
-          return;
-        }
+      if (partition(model, ctx).independent.empty()) {  // nothing free to move (no states, or all driven)
+        if (how) *how = "the initial state: no independent state to bring to rest";
+        return;
       }
-      throw SimulationError(ctx.t, {}, "no equilibrium found: Newton's method did not converge in " +
-                                           std::to_string(max_iterations) +
-                                           " iterations; choose another operating point: \"at\": \"initial\" or a time");
+      // Newton's method first: from a start near an equilibrium it converges in a few
+      // iterations, to the nearest one. Where it fails (a start where the restoring
+      // stiffness vanishes, an equilibrium far away), the globalized search below.
+      const Context start = ctx;
+      std::string newton_failure;
+      try {
+        const int iterations = newton_equilibrium(model, ctx);
+        if (how) *how = "the equilibrium found in " + std::to_string(iterations) + " Newton iteration(s)";
+        return;
+      } catch (const SimulationError& e) {
+        newton_failure = e.message();
+      }
+      ctx = start;
+      const int steps = pseudo_transient_equilibrium(model, ctx, newton_failure);
+      if (how) {
+        std::ostringstream text;
+        text.precision(4);
+        text << "the equilibrium found by pseudo-transient continuation toward rest in " << steps
+             << " step(s), then Newton's method (Newton's method alone failed from the initial state), "
+             << largest_move(model, start, ctx) << " from the initial state";
+        *how = text.str();
+      }
+      return;
     }
   }
 }
@@ -339,6 +524,53 @@ double axis_tolerance(const Eigen::VectorXcd& lambda) {
   double scale = 0.0;
   for (const cd& l : lambda) scale = std::max(scale, std::abs(l));
   return 1e-7 * std::max(scale, 1e-3);
+}
+
+// A singular configuration (a row of parallelograms lying flat, a slider-crank's rod
+// folded onto its crank) is where the invariants' Jacobian loses rank: the partition there
+// counts independent states the mechanism does not have (the other assembly branch's
+// motion), and a linear model on them is of another mechanism: its extra modes (A02 at a
+// flat pose once gave λ = ±77 s⁻¹, "unstable") are artefacts. Rank is lower at a singular pose than at every
+// pose around it on the manifold, where redundant constraints (a duplicated joint) keep
+// theirs: so the partition is taken again at two poses a step 1e-3 (m, rad) away along
+// a generic tangent direction, brought back onto the invariants. More dependent states
+// there: refused, as Simscape and Modelica tools refuse a state selection at a singular
+// Jacobian, since no linear model of this mechanism exists at that pose. Full rank but
+// nearly singular (the pivots of the coordinate partition spread over more than 1e6): a
+// warning, as the dependent coordinates then follow the independent ones through a
+// matrix that amplifies the differentiation's errors by as much.
+void check_regular(const Model& model, const Context& ctx, const Partition& p, LinearModel& lm) {
+  if (p.dependent.empty() || p.independent.empty()) return;
+  Eigen::VectorXd direction = Eigen::VectorXd::Zero(ctx.x.size());
+  for (Eigen::Index k = 0; k < p.basis.cols(); ++k)  // weights no symmetry of the mechanism shares
+    direction += std::sqrt(2.0 + static_cast<double>(k)) * (k % 2 == 0 ? 1.0 : -1.0) * p.basis.col(k);
+  if (direction.cwiseAbs().maxCoeff() == 0.0) return;
+  direction /= direction.cwiseAbs().maxCoeff();
+  for (const double step : {1e-3, -1e-3}) {
+    Context probe = ctx;
+    probe.x += step * direction;
+    try {
+      settle(model, probe);
+    } catch (const Error&) {
+      continue;  // cannot get there: no evidence either way
+    }
+    const Partition near = partition(model, probe);
+    if (near.independent.size() < p.independent.size()) {
+      std::ostringstream msg;
+      msg << "the operating point is a singular configuration: the constraints' Jacobian loses rank there, leaving "
+          << p.independent.size() << " independent states where poses nearby have " << near.independent.size()
+          << "; a linear model there would have spurious modes (the motion of another assembly branch). Linearize at "
+             "a pose off it: another \"at\" (a time, or \"initial\" with the initial pose moved)";
+      throw SimulationError(ctx.t, {}, msg.str());
+    }
+  }
+  if (p.conditioning < 1e-6) {
+    std::ostringstream msg;
+    msg.precision(2);
+    msg << "the operating point is near a singular configuration (the constraints' Jacobian's pivots spread over "
+        << 1.0 / p.conditioning << "): the linear model may lose as many digits";
+    lm.warnings.push_back(msg.str());
+  }
 }
 
 void modes_of(LinearModel& lm) {
@@ -383,6 +615,9 @@ void modes_of(LinearModel& lm) {
     m.natural_frequency = std::abs(l);
     m.damping_ratio = m.natural_frequency > 0 ? -l.real() / m.natural_frequency : std::numeric_limits<double>::quiet_NaN();
     const bool on_axis = std::abs(l.real()) <= tol;
+    // On the imaginary axis to the differentiation's accuracy, Re λ is rounding (±1e-16
+    // of |λ|, or -0): ζ is 0 for a pair, undefined for λ = 0 (a free body's position).
+    if (on_axis) m.damping_ratio = m.oscillatory ? 0.0 : std::numeric_limits<double>::quiet_NaN();
     m.time_constant = on_axis ? std::numeric_limits<double>::infinity() : -1.0 / l.real();
     m.stable = l.real() < -tol;
     m.unstable = l.real() > tol;
@@ -421,7 +656,12 @@ void frequency_response(LinearModel& lm, const LinearSettings& s) {
   const double two_pi = 2.0 * std::numbers::pi;
   if (lo <= 0) lo = slowest > 0 ? slowest / two_pi / 10.0 : 0.01;
   if (hi <= 0) hi = fastest > 0 ? fastest / two_pi * 10.0 : 100.0;
-  if (!(hi > lo)) hi = lo * 1000.0;
+  // An automatic end that falls on the wrong side of a given one: three decades from it
+  // (set_frequency_range refused a given pair out of order).
+  if (!(hi > lo)) {
+    if (s.frequency_to > 0) lo = hi / 1000.0;
+    else hi = lo * 1000.0;
+  }
   const int points = s.frequency_points;
   lm.frequencies_hz.resize(points);
   for (int k = 0; k < points; ++k)
@@ -472,6 +712,7 @@ LinearModel linearize(const Model& model, const Context& ctx_in, const LinearSet
   lm.dependent = p.dependent;
   lm.basis = p.basis;
   lm.residual = scaled_residual(ctx, p.independent);
+  check_regular(model, ctx, p, lm);
   tangent_jacobians(model, ctx, p, outputs, lm.A, lm.C);
 
   // B, D: central differences in each input parameter, step ε^(1/3) max(1, |u|).
@@ -489,15 +730,21 @@ LinearModel linearize(const Model& model, const Context& ctx_in, const LinearSet
     lm.D.col(static_cast<Eigen::Index>(j)) = (yp - ym) / (2.0 * h);
   }
 
-  // What a linear model cannot follow is held at its operating-point value.
+  // What a linear model cannot follow is held at its operating-point value. A discrete
+  // state changes only at its component's events (Component::on_zero_crossing, time
+  // events included): one whose component has no zero crossing is a constant of the
+  // run (a mass without end stops, its contact always 0), and holding it holds nothing.
   std::string discretes;
   int count = 0;
-  for (const auto& v : model.recordable())
-    if (v.source == RecordableVariable::Source::Discrete) {
+  for (const auto& c : model.components()) {
+    if (c->zero_crossings().empty()) continue;
+    for (const auto& d : c->discrete_states()) {
+      const RecordableVariable& v = model.recordable(c->name() + "." + d.name);
       std::ostringstream value;
       value << model.value(ctx, v);
       discretes += (count++ == 0 ? "" : ", ") + v.name + " = " + value.str();
     }
+  }
   if (count > 0)
     lm.frozen.push_back(std::to_string(count) + " discrete state(s) held at their operating-point values (" +
                         discretes + ")");
@@ -592,6 +839,7 @@ json to_json(const LinearModel& lm) {
                                                               : "discrete states and events are frozen at the "
                                                                 "operating point"},
                                    {"frozen", lm.frozen},
+                                   {"warnings", lm.warnings},
                                    {"states", op_states}}},
               {"states", names(lm.independent)},
               {"dependent_states", names(lm.dependent)},
@@ -774,6 +1022,11 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const LinearModel& lm = result.linear;
   for (const auto& f : lm.frozen) result.warnings.push_back("linear analysis: " + f);
+  for (const auto& w : lm.warnings) result.warnings.push_back("linear analysis: " + w);
+  // Which equilibrium: one a run started near would leave is worth saying aloud.
+  if (result.finished && lm.at == "equilibrium" && lm.stability == "unstable")
+    result.warnings.push_back("linear analysis: the equilibrium found is unstable (an eigenvalue with Re λ > 0): a "
+                              "run started near it leaves it");
 
   json final_values = json::object();
   const auto& last = recorder.last_row();

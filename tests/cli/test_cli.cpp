@@ -539,3 +539,30 @@ TEST_CASE("what the command line writes is whole or not written: stdout checked,
   CHECK(cli("schema -o " + schema.string()).exit_code == 0);
   CHECK(slurp(schema).size() > 1000);
 }
+
+// Issue 40, point 12: a signal outside a run's integration (loading, check, export-fmu,
+// linearize) was swallowed: the command went on and exited 0.
+TEST_CASE("a signal while a command loads its netlist ends it with 128 + the signal's number") {
+  TempDir dir;
+  // 10^5 masses through five levels of subsystems: seconds of loading.
+  std::string text = R"({"subsystems": {"l0": {"components": {"m": {"type": "mechanical1d.mass"}}})";
+  for (int level = 1; level <= 5; ++level) {
+    text += R"(, "l)" + std::to_string(level) + R"(": {"components": {)";
+    for (int k = 0; k < 10; ++k)
+      text += (k ? ", " : "") + std::string("\"p") + std::to_string(k) + R"(": {"type": "l)" + std::to_string(level - 1) + "\"}";
+    text += "}}";
+  }
+  text += R"(}, "components": {"all": {"type": "l5"}}})";
+  const std::string net = write(dir, "big.json", text);
+  const auto start = std::chrono::steady_clock::now();
+  const CommandResult r =
+      jourdain::test::run_command("timeout -s INT 0.5 " + exe() + " check --max-components 1000000 " + net);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CAPTURE(r.output);
+  if (seconds < 0.5) {
+    MESSAGE("the netlist loaded in " << seconds << " s, before the signal: nothing to check");
+    return;
+  }
+  CHECK(r.exit_code == 130);
+  CHECK(r.output.find("stopped by signal 2") != std::string::npos);
+}

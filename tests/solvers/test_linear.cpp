@@ -304,3 +304,157 @@ TEST_CASE("a fully driven mechanism and a model with no states: no independent s
   REQUIRE(g.linear.response.size() == 1);
   CHECK(std::abs(g.linear.response[0][0]) == doctest::Approx(1e5 / (1 + 1e4)).epsilon(1e-8));
 }
+
+// ------------------------------------------------------------------ issue 38
+
+TEST_CASE("pendulum started horizontal: the globalized search finds the hanging pose and ±i sqrt(g/L_eq)") {
+  // Released with the rod horizontal, the restoring stiffness is zero (the torque m g l
+  // cos θ is stationary there) and Newton's method alone has no direction to go: it once
+  // failed with "the mechanism cannot be brought back onto its constraints, |Φ| = 1.3e6".
+  // The hanging pose is a quarter turn away; there λ = ±i sqrt(g/L_eq), L_eq = I_O/(m l)
+  // for the bob's inertia 1e-6 about its centre (I_O = I + m l²). Tolerance: kRel, as for
+  // the pendulum found from 30° (the same differentiation at the same pose).
+  const double m = 1.0, g = 9.81, l = 1.0, I_O = 1e-6 + m * l * l, L_eq = I_O / (m * l);
+  const double w = std::sqrt(g / L_eq);
+  const LinearRunResult r = linear(pendulum(0.0, 10), R"({"at": "equilibrium"})");
+  const LinearModel& lm = r.linear;
+  // Hanging: θ = −π/2, the bob at (0, −1); Newton's method finishes to ~1e-15 rad, the
+  // assembly tolerance leaves 1e-10 in the position.
+  CHECK(r.operating_point.x[2] == doctest::Approx(-std::numbers::pi / 2).epsilon(1e-9));
+  CHECK(std::abs(r.operating_point.x[0]) < 1e-9);
+  CHECK(r.operating_point.x[1] == doctest::Approx(-1.0).epsilon(1e-9));
+  REQUIRE(lm.modes.size() == 1);
+  CHECK(lm.modes[0].oscillatory);
+  CHECK(lm.modes[0].eigenvalue.imag() == doctest::Approx(w).epsilon(kRel));
+  CHECK(std::abs(lm.modes[0].eigenvalue.real()) < kRel * w);
+  CHECK(lm.stability == "marginally stable");
+  // Which search found it, and how far it moved, are said.
+  const std::string how = r.summary["linear"]["operating_point"]["how"];
+  CHECK(how.find("pseudo-transient continuation") != std::string::npos);
+  CHECK(how.find("bob.theta") != std::string::npos);
+
+  // Started upright but a hair off (1e-3 rad), Newton's method finds the upright pose
+  // itself, and the analysis says it is unstable.
+  const LinearRunResult up = linear(pendulum(std::numbers::pi / 2 - 1e-3, 10), R"({"at": "equilibrium"})");
+  CHECK(up.linear.stability == "unstable");
+  bool warned = false;
+  for (const auto& text : up.warnings) warned = warned || text.find("equilibrium found is unstable") != std::string::npos;
+  CHECK(warned);
+}
+
+TEST_CASE("undamped modes: ζ is exactly 0, not a rounding's -0 or -4e-16") {
+  // The pendulum's pair has Re λ at rounding level (a few 1e-16 of |λ|, either sign):
+  // within axis_tolerance (1e-7 |λ|) it is on the axis, and ζ is reported as 0.
+  const LinearRunResult r = linear(pendulum(-std::numbers::pi / 2 + 0.5, 10), R"({"at": "equilibrium"})");
+  REQUIRE(r.linear.modes.size() == 1);
+  const double zeta = r.linear.modes[0].damping_ratio;
+  CHECK(zeta == 0.0);
+  CHECK_FALSE(std::signbit(zeta));
+  const nlohmann::json lj = to_json(r.linear);
+  CHECK(lj["modes"][0]["damping_ratio"].get<double>() == 0.0);
+  CHECK_FALSE(std::signbit(lj["modes"][0]["damping_ratio"].get<double>()));
+  // A damped one keeps its ζ (the mass-spring-damper's c/(2 sqrt(k m)) is checked above).
+}
+
+namespace {
+
+// A parallelogram four-bar (crank = rocker = a, coupler = ground = b) at crank angle t:
+// flat (t = 0) its links are collinear, Φ_q loses a rank and the other assembly branch
+// (the antiparallelogram) crosses this one.
+std::string parallelogram(double t) {
+  const double a = 0.3, b = 0.4;
+  const double ax = a * std::cos(t), ay = a * std::sin(t), bx = ax + b, by = ay;
+  auto body = [](const std::string& name, double len, double px, double py, double qx, double qy, const std::string& p,
+                 const std::string& q) {
+    return "\"" + name + "\": {\"type\": \"mechanical.body\", \"params\": {\"mass\": " + num(len) +
+           ", \"inertia\": " + num(len * len * len / 12) + ", \"points\": {\"" + p + "\": [" + num(-len / 2) +
+           ", 0], \"" + q + "\": [" + num(len / 2) + ", 0]}}, \"initial\": {\"x\": " + num((px + qx) / 2) +
+           ", \"y\": " + num((py + qy) / 2) + ", \"theta\": " + num(std::atan2(qy - py, qx - px)) + "}}";
+  };
+  return R"({"world": {"gravity": [0, -9.81]},
+    "components": {
+      "ground": {"type": "mechanical.ground", "params": {"points": {"O2": [0, 0], "O4": [)" +
+         num(b) + R"(, 0]}}},
+      )" + body("crank", a, 0, 0, ax, ay, "O2", "A") + ",\n" + body("coupler", b, ax, ay, bx, by, "A", "B") + ",\n" +
+         body("rocker", a, b, 0, bx, by, "O4", "B") + R"(,
+      "j1": {"type": "mechanical.revolute"}, "j2": {"type": "mechanical.revolute"},
+      "j3": {"type": "mechanical.revolute"}, "j4": {"type": "mechanical.revolute"}},
+    "connections": [["ground.O2", "j1.a"], ["crank.O2", "j1.b"], ["crank.A", "j2.a"], ["coupler.A", "j2.b"],
+                    ["coupler.B", "j3.a"], ["rocker.B", "j3.b"], ["ground.O4", "j4.a"], ["rocker.O4", "j4.b"]],
+    "solver": {"method": "dopri5", "t_end": 1}})";
+}
+
+}  // namespace
+
+TEST_CASE("a singular configuration is refused, a pose near one warned, a regular one neither") {
+  // Flat, the partition would find two independent coordinates (4 states) where the
+  // mechanism has one: the linear model once came out with a spurious pair.
+  Netlist flat = test::load(parallelogram(0.0));
+  LinearSettings initial;
+  initial.at = LinearSettings::At::Initial;
+  const LinearRunResult r = run_linear(flat, initial, {});
+  CHECK_FALSE(r.finished);
+  CAPTURE(r.failure);
+  CHECK(r.failure.find("singular configuration") != std::string::npos);
+  CHECK(r.failure.find("4 independent states where poses nearby have 2") != std::string::npos);
+
+  // 1e-6 rad off flat the rank is full (pivots 1e-6 of the largest, above the rank
+  // threshold 1e-9) but the partition amplifies errors by ~1e7: one pair, and a warning.
+  Netlist near = test::load(parallelogram(1e-6));
+  const LinearRunResult n = run_linear(near, initial, {});
+  REQUIRE(n.finished);
+  CHECK(n.linear.A.rows() == 2);
+  REQUIRE(n.linear.warnings.size() == 1);
+  CHECK(n.linear.warnings[0].find("near a singular configuration") != std::string::npos);
+  bool in_summary = false;
+  for (const auto& w : n.warnings) in_summary = in_summary || w.find("near a singular configuration") != std::string::npos;
+  CHECK(in_summary);
+
+  // Hanging (its equilibrium, found from 1.2 rad below horizontal): a regular pose, no
+  // warning. Each bar swings as a pendulum of the parallelogram's coupled motion: the
+  // coupler translates (its centre on a circle of radius a), so with bar masses 1 kg/m
+  // the generalized mass about the crank angle is I_crank + I_rocker + m_coupler a²
+  // = 2 (m a² / 3) + m_c a², and the gravity stiffness 2 m g a/2 + m_c g a.
+  const LinearRunResult h = linear(parallelogram(-1.2), R"({"at": "equilibrium"})");
+  CHECK(h.linear.warnings.empty());
+  REQUIRE(h.linear.modes.size() == 1);
+  const double a = 0.3, b = 0.4, g = 9.81, m = a, mc = b;
+  const double w = std::sqrt((2 * m * g * a / 2 + mc * g * a) / (2 * m * a * a / 3 + mc * a * a));
+  CHECK(h.linear.modes[0].natural_frequency == doctest::Approx(w).epsilon(kRel));
+}
+
+TEST_CASE("discrete states are reported held only where an event could change them") {
+  // A mass without end stops has no zero crossing: its contact flag is a constant of the
+  // run, and "held at 0" would say nothing (it once warned on every linear model).
+  const LinearRunResult free_mass = linear(msd(2.0, 800.0, 8.0, 0.05), R"({"at": "equilibrium"})");
+  CHECK(free_mass.linear.frozen.empty());
+  CHECK(free_mass.warnings.empty());
+  // With an end stop the contact can change at an event: held, and said so.
+  test::Oscillator osc{2.0, 800.0, 8.0, 0.05, true};
+  nlohmann::json doc = nlohmann::json::parse(osc.netlist(R"({"method": "dopri5", "t_end": 1})"));
+  doc["components"]["mass"]["params"]["x_min"] = -1.0;
+  const LinearRunResult stopped = linear(doc.dump(), R"({"at": "equilibrium"})");
+  REQUIRE(stopped.linear.frozen.size() == 2);
+  CHECK(stopped.linear.frozen[0].find("mass.contact = 0") != std::string::npos);
+  CHECK(stopped.linear.frozen[1].find("zero-crossing") != std::string::npos);
+}
+
+TEST_CASE("a frequency range: ends positive and finite, in order; else bad input naming the end") {
+  LinearSettings s;
+  const InputLocation from{"x.json", "/linear/frequency/from", "", ""}, to{"x.json", "/linear/frequency/to", "", ""};
+  CHECK_THROWS_WITH_AS(set_frequency_range(s, std::nullopt, std::numeric_limits<double>::infinity(), from, to),
+                       doctest::Contains("/linear/frequency/to"), InputError);
+  CHECK_THROWS_WITH_AS(set_frequency_range(s, 0.0, std::nullopt, from, to), doctest::Contains("/linear/frequency/from"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(set_frequency_range(s, 100.0, 1.0, from, to), doctest::Contains("must be above"), InputError);
+  CHECK_THROWS_AS(linear_settings_from_json(nlohmann::json::parse(R"({"frequency": {"from": 0}})"), {"x.json", "/linear", "", ""}),
+                  InputError);
+  // One end given, the other automatic: the automatic one keeps to its side.
+  set_frequency_range(s, std::nullopt, 1e-4, from, to);
+  CHECK(s.frequency_to == 1e-4);
+  CHECK(s.frequency_from == 0.0);
+  const LinearRunResult r = linear(msd(2.0, 800.0, 8.0, 0.05),
+                                   R"({"inputs": ["push.value"], "outputs": ["mass.x"], "frequency": {"to": "0.01 Hz"}})");
+  CHECK(r.linear.frequencies_hz[r.linear.frequencies_hz.size() - 1] == doctest::Approx(0.01).epsilon(1e-14));
+  CHECK(r.linear.frequencies_hz[0] == doctest::Approx(1e-5).epsilon(1e-12));
+}

@@ -31,6 +31,7 @@
 
 #include <complex>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,12 @@ struct LinearSettings {
 // "inputs": [...], "outputs": [...], "frequency": {"from": "0.1 Hz", "to": "1 kHz",
 // "points": 200}}. Throws InputError naming the path.
 LinearSettings linear_settings_from_json(const nlohmann::json& section, const InputLocation& where);
+// Sets the frequency response's range to the ends given (nullopt: the one already there,
+// 0 in it meaning automatic). A given end must be positive and finite, and "to" above
+// "from" when both are set (a log-spaced range); otherwise InputError naming `from_where`
+// or `to_where` (a JSON path, a command-line option).
+void set_frequency_range(LinearSettings& settings, std::optional<double> from_hz, std::optional<double> to_hz,
+                         const InputLocation& from_where, const InputLocation& to_where);
 // Its JSON Schema (for `jourdain schema`).
 nlohmann::json linear_settings_schema();
 // "equilibrium", "initial", or a time ("2.5", "2.5 s", "250 ms"); throws InputError.
@@ -82,7 +89,8 @@ struct LinearModel {
   double time = 0.0;
   double residual = 0.0;       // max |ẋ_j| / max(1, |x_j|) over the independent states
   Eigen::VectorXd x;           // every state there
-  std::vector<std::string> frozen;  // what is held there: discrete states, events
+  std::vector<std::string> frozen;  // what is held there: discrete states that can change, events
+  std::vector<std::string> warnings;  // what the linear model cannot vouch for (near a singular pose)
 
   std::vector<std::string> state_names;      // every state of the model (Context::x order)
   std::vector<int> independent;              // the states of A, indices into x (ascending)
@@ -102,13 +110,17 @@ struct LinearModel {
 
 // Brings ctx (initialized) to the operating point `settings` asks for: unchanged for
 // At::Initial, integrated to settings.time with `solver` for At::Time, Newton's method on
-// ẋ = 0 along the invariants for At::Equilibrium. Throws SimulationError when no
-// operating point is reached, InputError for a bad time.
+// ẋ = 0 along the invariants for At::Equilibrium, and where Newton's method fails from the
+// initial state, pseudo-transient continuation toward rest (linear.cpp says which motion)
+// finished by Newton's method. Throws SimulationError when no operating point is reached
+// (no equilibrium: a message that says so), InputError for a bad time.
 void reach_operating_point(const Model& model, Context& ctx, const LinearSettings& settings,
                            const SolverSettings& solver, const SolverRegistry& solvers, std::string* how = nullptr);
 
 // The linear model at ctx (evaluated at the operating point). Throws InputError for an
-// unknown input or output, SimulationError when an evaluation fails.
+// unknown input or output, SimulationError when an evaluation fails or the operating point
+// is a singular configuration of a mechanism (its constraints' Jacobian loses rank there:
+// no linear model of it exists at that pose).
 LinearModel linearize(const Model& model, const Context& ctx, const LinearSettings& settings);
 
 // linear.json's object (report.html's "Linear analysis" section reads the same).
