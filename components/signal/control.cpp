@@ -25,7 +25,12 @@ namespace jourdain::signal_library {
 //   Tt = 1 / ki                        for a pure integral controller (kp = kd = 0; it
 //                                      reads error and command in the same units).
 //   Tf = Td / 10 = kd / (10 kp)        (the usual derivative filter, N = 10).
-// With ki = 0 there is no integral action and I stays at its initial value. Gains are
+// With ki = 0 there is no integral action and I stays at its initial value. With kd = 0
+// in the netlist there is no derivative term and no filter state: an idle filter would be
+// a state of the model all the same, a mode of every linear model (λ = −1/Tf) that
+// nothing drives and nothing reads, and a term of every step's error estimate. Like kp
+// and kd both 0 (below), that is the netlist's structure: a run cannot make kd non-zero
+// then. Gains are
 // non-negative; for a reverse-acting loop, negate the error (signal.sum "-+").
 // Gains, limits and time constants are numeric parameters, so a run may give them other
 // values: the automatic Tf and Tt are worked out from the run's values where they are
@@ -39,7 +44,10 @@ class Pid final : public Component {
                        "error, and a run cannot make either non-zero)",
                        Range::non_negative());
     ki_ = declare_real("ki", "1/s", 0.0, "integral gain", Range::non_negative());
-    kd_ = declare_real("kd", "s", 0.0, "derivative gain (see kp)", Range::non_negative());
+    kd_ = declare_real("kd", "s", 0.0,
+                       "derivative gain (see kp; only with kd > 0 in the netlist has the controller its derivative "
+                       "filter, the state \"filter\", x_f' = (e - x_f)/Tf, and only then can a run change kd)",
+                       Range::non_negative());
     tf_ = declare_real("Tf", "s", 0.0, "time constant of the derivative filter (0: automatic, Td/10 = kd/(10 kp))",
                        Range::non_negative());
     u_min_ = declare_real("u_min", "", -inf, "lower limit of the command");
@@ -60,6 +68,7 @@ class Pid final : public Component {
     // (the evaluation order), so it follows the netlist's gains; check() refuses a run
     // whose gains would need the other structure.
     reads_error_ = netlist.kp != 0.0 || netlist.kd != 0.0;
+    has_filter_ = netlist.kd != 0.0;
     check(netlist);
     start_filter_at_error_ = boolean("start_filter_at_error");
 
@@ -68,13 +77,14 @@ class Pid final : public Component {
     if (reads_error_) set_dependencies(command_, {error_});
     else set_dependencies(command_, {});
     integral_ = declare_state("integral", "", 0.0, "integral term I (command units)");
-    filter_ = declare_state("filter", "", 0.0, "low-pass filtered error x_f used by the derivative term");
+    if (has_filter_)
+      filter_ = declare_state("filter", "", 0.0, "low-pass filtered error x_f used by the derivative term (kd > 0 only)");
     unsaturated_ = declare_observable("unsaturated", "", "command before the limits, v");
   }
 
   void initialize(Eval& e) const override {
     check(tuning(e));
-    if (start_filter_at_error_) e.set_state(filter_, e.in(error_, signal::value));
+    if (has_filter_ && start_filter_at_error_) e.set_state(filter_, e.in(error_, signal::value));
   }
 
   void calc_outputs(Eval& e) const override {
@@ -86,7 +96,7 @@ class Pid final : public Component {
   void calc_derivatives(Eval& e) const override {
     const Tuning g = tuning(e);
     const Terms t = terms(e, g);
-    e.set_derivative(filter_, (t.e - e.state(filter_)) / g.tf);
+    if (has_filter_) e.set_derivative(filter_, (t.e - e.state(filter_)) / g.tf);
     e.set_derivative(integral_, g.ki > 0.0 ? g.ki * t.e + (t.u - t.v) / g.tt : 0.0);
   }
 
@@ -100,7 +110,7 @@ class Pid final : public Component {
   Tuning tuning(Value value) const {
     Tuning g{value(kp_), value(ki_), value(kd_), value(tf_), value(tt_), value(u_min_), value(u_max_)};
     if (g.tf == 0.0) {
-      if (g.kd == 0.0) g.tf = 1.0;  // no derivative action: the filter only runs idle
+      if (g.kd == 0.0) g.tf = 1.0;  // no derivative action: no filter, Tf unused
       else if (g.kp > 0.0) g.tf = g.kd / (10.0 * g.kp);
       // else Tf stays 0: check() refuses it
     }
@@ -123,6 +133,10 @@ class Pid final : public Component {
                       "must stay 0 in this run: the netlist gives the controller neither proportional nor "
                       "derivative action, so its command was scheduled as independent of the error (give kp or kd "
                       "a non-zero value in the netlist to change it per run)");
+    else if (!has_filter_ && g.kd != 0.0)
+      parameter_error("kd", "must stay 0 in this run: the netlist gives the controller no derivative action, so it "
+                            "has no derivative filter state (give kd a non-zero value in the netlist to change it "
+                            "per run)");
   }
 
   struct Terms {
@@ -130,13 +144,14 @@ class Pid final : public Component {
   };
   Terms terms(const Eval& e, const Tuning& g) const {
     const double err = e.in(error_, signal::value);
-    const double d = g.kd * (err - e.state(filter_)) / g.tf;
+    const double d = has_filter_ ? g.kd * (err - e.state(filter_)) / g.tf : 0.0;
     const double v = g.kp * err + e.state(integral_) + d;
     return {err, v, std::clamp(v, g.u_min, g.u_max)};
   }
 
   RealParam kp_, ki_, kd_, tf_, u_min_, u_max_, tt_;
   bool reads_error_ = true;
+  bool has_filter_ = true;  // the netlist's kd > 0
   bool start_filter_at_error_ = true;
   PortId error_, command_;
   StateId integral_, filter_;

@@ -3,10 +3,12 @@
 // the run of a netlist written with that value, and configuration must be refused by
 // set_parameter with a message naming it. Values that are each in range but do not fit
 // together (lower above upper) are refused when the run starts.
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "jourdain/solvers/linear.hpp"
 #include "parameter_runs.hpp"
 #include "signal_test_util.hpp"
 
@@ -135,4 +137,35 @@ TEST_CASE("values that do not fit together are refused when the run starts, nami
   CHECK(msg.find("component 'pid'") != std::string::npos);
   CHECK(msg.find("parameter 'kp': must stay 0 in this run") != std::string::npos);
   CHECK(input_error([&] { (void)run_with(integral, {{"pid.ki", "3 1/s"}}); }) == "(no error)");
+}
+
+TEST_CASE("a PI controller (kd = 0) has no derivative filter state: no spurious mode in its linear model") {
+  // The loop's closed form: plant T y' = K u − y, u = kp e + I, I' = ki e, e = r − y:
+  // s² + s (1 + K kp)/T + K ki/T = 0, two states (plant.y, pid.integral). An idle filter
+  // once added a third, λ = −1/Tf = −1 s⁻¹, that nothing drives and nothing reads.
+  const double kp = 2, ki = 1.5, K = 2, T = 0.5;
+  const Netlist pi = load(pid_loop(R"({"kp": 2, "ki": "1.5 1/s"})"));
+  CHECK(pi.model.state_count() == 2);
+  for (const auto& name : pi.model.state_names()) CHECK(name != "pid.filter");
+  LinearSettings at_start;
+  at_start.at = LinearSettings::At::Initial;
+  const LinearRunResult r = run_linear(pi, at_start, {});
+  REQUIRE(r.finished);
+  REQUIRE(r.linear.A.rows() == 2);
+  // λ = −b/2 ± sqrt(b²/4 − c), b = (1 + K kp)/T = 10, c = K ki/T = 6: two real roots
+  // −5 ± sqrt(19), two modes. Central differences of a linear model: exact to ~1e-10 (linear.hpp).
+  const double b = (1 + K * kp) / T, c = K * ki / T;
+  std::vector<double> roots;
+  for (const auto& l : r.linear.eigenvalues) roots.push_back(l.real());
+  std::sort(roots.begin(), roots.end());
+  REQUIRE(roots.size() == 2);
+  CHECK(roots[0] == doctest::Approx(-b / 2 - std::sqrt(b * b / 4 - c)).epsilon(1e-8));
+  CHECK(roots[1] == doctest::Approx(-b / 2 + std::sqrt(b * b / 4 - c)).epsilon(1e-8));
+  // The structure follows the netlist, as for kp = kd = 0: a run cannot give it a
+  // derivative term; a netlist with kd > 0 keeps its filter and any kd per run.
+  const std::string msg = input_error([&] { (void)run_with(pi, {{"pid.kd", 0.1}}); });
+  CHECK(msg.find("parameter 'kd': must stay 0 in this run") != std::string::npos);
+  const Netlist pid = load(pid_loop(R"({"kp": 2, "ki": "1.5 1/s", "kd": "50 ms"})"));
+  CHECK(pid.model.state_count() == 3);
+  CHECK(input_error([&] { (void)run_with(pid, {{"pid.kd", 0.0}}); }) == "(no error)");
 }
