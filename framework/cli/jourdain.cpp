@@ -686,6 +686,14 @@ int main(int argc, char** argv) {
       return kInternalError;
     }
   }();
+  // A signal that came outside a run's integration (while loading, checking, exporting,
+  // linearizing) did not stop the work, but the command must not end as if none came:
+  // 128 + its number, as for a run it stops.
+  if (stop_signal != 0 && status != 128 + static_cast<int>(stop_signal)) {
+    spdlog::error("stopped by signal {} ({}){}", static_cast<int>(stop_signal), strsignal(static_cast<int>(stop_signal)),
+                  status == kOk ? " after the command had done its work: what it wrote is whole" : "");
+    return 128 + static_cast<int>(stop_signal);
+  }
   // What a command printed may still sit in the buffer: a full disk or a closed pipe
   // behind stdout shows only now, and must not pass for success.
   std::cout.flush();

@@ -1,6 +1,7 @@
 // The `jourdain` command line: normal use, the bad-input suite (exit code 2 and a
 // message naming the place), a simulation failure (exit code 1, results kept), an
 // internal error (exit code 3, results kept) and a summary.json that cannot be written.
+#include <chrono>
 #include <fstream>
 #include <sstream>
 
@@ -556,7 +557,7 @@ TEST_CASE("a signal while a command loads its netlist ends it with 128 + the sig
   const std::string net = write(dir, "big.json", text);
   const auto start = std::chrono::steady_clock::now();
   const CommandResult r =
-      jourdain::test::run_command("timeout -s INT 0.5 " + exe() + " check --max-components 1000000 " + net);
+      jourdain::test::run_command("timeout --preserve-status -s INT 0.5 " + exe() + " check --max-components 1000000 " + net);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CAPTURE(r.output);
   if (seconds < 0.5) {
