@@ -3,14 +3,16 @@ on dask.distributed.
 
     import jourdain
     model = jourdain.load("netlists/position_servo.json")
-    result = model.run({"controller.kp": 40})
+    model.parameters["pi.kp"]                   # the PI controller's gain: its unit, default, range
+    result = model.run({"pi.kp": 0.04, "load.mass": "120 kg"})
     result.to_pandas()
 
     study = jourdain.sweep("netlists/position_servo.json",
-                           jourdain.grid({"controller.kp": [10, 20, 40]}),
+                           jourdain.grid({"pi.kp": [0.01, 0.02, 0.04]}),
                            outputs=["load.x:max", "wall_time"])
 
-The README's "Python" and "Parameter studies" sections are the guide.
+The README's "Python" and "Parameter studies" sections are the guide (its examples, as
+this one, run from the project's root).
 """
 
 from ._jourdain import version as __version__

@@ -1,7 +1,7 @@
 """python3 -m jourdain sweep: parameter studies from the command line.
 
     python3 -m jourdain sweep netlists/position_servo.json \\
-        --param controller.kp=10:80:8 --param "load.mass=2 kg,4 kg" \\
+        --param pi.kp=0.01:0.05:5 --param "load.mass=80 kg,120 kg" \\
         --output load.x:max --output wall_time -o results/servo_study
 
 A parameter's values: ``START:STOP:COUNT [UNIT]`` (evenly spaced, both ends included),

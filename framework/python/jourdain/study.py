@@ -138,7 +138,10 @@ def output_value(spec: str | Callable, result: Result) -> dict[str, Any]:
 
     - ``"load.x"`` or ``"load.x:final"``: the last recorded value; ``:initial``, ``:min``,
       ``:max``, ``:absmax``, ``:mean`` (time average, trapezoidal), ``:tmin`` / ``:tmax``
-      (the time of the extremum).
+      (the time of the extremum). These are over the recorded rows (the output times and
+      the rows at events), not between them: a peak between two rows reads low, and its
+      time is a row's, up to one output interval off. A smaller ``output_interval`` in
+      the study's ``solver`` settings gives finer ones (README: "Parameter studies").
     - ``"wall_time"``: the run's wall time (s); ``"summary:statistics.steps"``,
       ``"summary:monitors.NAME.max_abs"``, ``"summary:events"`` (a list gives its length):
       any figure of summary.json.
