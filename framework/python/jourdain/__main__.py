@@ -9,12 +9,16 @@ a comma-separated list (``"180 bar,200 bar"``; a bare number is SI), or, with ``
 or ``--monte-carlo N``, a distribution: ``uniform:LOW:HIGH [UNIT]`` or
 ``normal:MEAN:STD [UNIT]``. Lists and ranges combine as a full factorial (``--zip``: the
 k-th values together). Exit codes as ``jourdain``: 0 done (every run finished), 1 done
-with failed runs (their rows say why), 2 bad input.
+with failed runs (their rows say why), 2 bad input, 128 + the signal's number when
+stopped by Ctrl-C (SIGINT, 130), SIGTERM (143) or SIGHUP (129): the rows done so far stay
+in rows.jsonl, and the same command runs the others.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
+import signal
 import sys
 
 from . import study
@@ -62,6 +66,43 @@ def build_runs(params: list[str], zip_lists: bool, lhs: int | None, monte_carlo:
     return study.zipped(values) if zip_lists else study.grid(values)
 
 
+class Stopped(KeyboardInterrupt):
+    """A signal asked the study to stop. A KeyboardInterrupt, as Ctrl-C is in Python, so
+    that it ends the study wherever it waits and no ``except Exception`` swallows it."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _stop(signum: int, _frame) -> None:
+    # As `jourdain run`: the first signal stops the study cleanly (the cluster is closed,
+    # the rows done are on disk), a second one ends the process at once.
+    for s in STOP_SIGNALS:
+        if signal.getsignal(s) is _stop:
+            signal.signal(s, signal.SIG_DFL)
+    raise Stopped(signum)
+
+
+def _stop_cleanly_on_signals() -> None:
+    """SIGINT, SIGTERM and SIGHUP stop the study as Ctrl-C does. A signal the process was
+    started with ignored stays ignored (nohup's SIGHUP, a background job's SIGINT)."""
+    for s in STOP_SIGNALS:
+        if signal.getsignal(s) is not signal.SIG_IGN:
+            signal.signal(s, _stop)
+
+
+def _rows_on_disk(folder: str) -> int:
+    try:
+        with open(f"{folder}/rows.jsonl", "rb") as rows:
+            return sum(1 for line in rows if line.endswith(b"\n"))
+    except OSError:
+        return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m jourdain", description="Jourdain parameter studies")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -85,6 +126,13 @@ def main(argv: list[str] | None = None) -> int:
     sweep.add_argument("-o", "--output-dir", required=True, help="sweep.csv, sweep.html, rows.jsonl (resumable)")
     sweep.add_argument("-q", "--quiet", action="store_true")
     args = parser.parse_args(argv)
+    if args.quiet:
+        # -q: errors only, dask's too (its warnings: a worker restarted, memory high, ...).
+        logging.getLogger("distributed").setLevel(logging.ERROR)
+    _stop_cleanly_on_signals()
+    # The progress line is drawn on a terminal only, and left unfinished when stopped.
+    progress_line = not args.quiet and sys.stderr.isatty()
+    runs = None
 
     try:
         runs = build_runs(args.param, args.zip, args.lhs, args.monte_carlo, args.seed)
@@ -99,19 +147,32 @@ def main(argv: list[str] | None = None) -> int:
                 solver[key] = value
 
         def progress(done: int, total: int) -> None:
-            if not args.quiet and sys.stderr.isatty():
+            if progress_line:
                 print(f"\r{done}/{total} runs", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
         frame = study.sweep(args.netlist, runs, args.output or ["wall_time"], output_dir=args.output_dir,
                             scheduler=args.scheduler, workers=args.workers, solver=solver, t_end=args.t_end,
-                            plugins=args.plugin, allow_plugins=args.allow_plugins, progress=progress)
+                            plugins=args.plugin, allow_plugins=args.allow_plugins, progress=progress,
+                            quiet=args.quiet)
+        not_finished = int((frame["status"] != "finished").sum())
+        if not args.quiet:
+            print(f"{len(frame)} runs, {not_finished} not finished: {args.output_dir}/sweep.csv, "
+                  f"{args.output_dir}/sweep.html")
+        return 1 if not_finished else 0
     except (InputError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    not_finished = int((frame["status"] != "finished").sum())
-    if not args.quiet:
-        print(f"{len(frame)} runs, {not_finished} not finished: {args.output_dir}/sweep.csv, {args.output_dir}/sweep.html")
-    return 1 if not_finished else 0
+    except KeyboardInterrupt as stop:  # Stopped, or a Ctrl-C before the handlers were in place
+        # Whatever dask still says as the interpreter exits (a cluster stopped while it was
+        # starting is closed then) is noise too.
+        study.silence_dask()
+        signum = getattr(stop, "signum", signal.SIGINT)
+        total = f" of {len(runs)}" if runs is not None else ""
+        # One line, on stderr as an error (also under -q), as `jourdain run` says it.
+        print(f"{chr(10) if progress_line else ''}error: study interrupted by signal {signum} "
+              f"({signal.strsignal(signum)}): {_rows_on_disk(args.output_dir)}{total} runs done, kept in "
+              f"{args.output_dir}/rows.jsonl; the same command runs the others", file=sys.stderr)
+        return 128 + signum
 
 
 if __name__ == "__main__":

@@ -12,15 +12,19 @@ interrupted study, started again with the same folder, runs only what is missing
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import itertools
 import json
+import logging
 import math
 import os
 import re
+import signal
 import socket
 import statistics
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -556,21 +560,109 @@ LOCAL_CLUSTER_CONFIG = {
 }
 
 
-def _connect(scheduler: Any, workers: int | None):
+def silence_dask() -> None:
+    """Nothing more from dask's loggers in this process (a study being stopped)."""
+    logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
+
+
+def _close(client) -> None:
+    """Closes a study's own client and its local cluster, if any.
+
+    The study is over, done or stopped (Ctrl-C), and its rows are on disk: what dask
+    logs as it shuts down is noise. Stopped, a cluster with tasks running logs keys it
+    could not gather, workers shut down or restarted, connections closed; done, a closing
+    cluster sometimes printed a CommClosedError traceback (a worker logs a heartbeat that
+    meets the scheduler's connection closed as an error, with its traceback). Its loggers
+    are quiet meanwhile, here and, for a local cluster, in the worker processes (told
+    first: a round trip of a few milliseconds)."""
+    cluster = getattr(client, "cluster", None)
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
+    try:
+        if cluster is not None:
+            with contextlib.suppress(Exception):
+                client.run(silence_dask)
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    finally:
+        logger.setLevel(level)
+
+
+def _connect(scheduler: Any, workers: int | None, quiet: bool = False):
     """The dask client of a study, and whether the study owns it (and closes it)."""
-    from dask.distributed import Client, LocalCluster
+    from dask.distributed import Client
     if isinstance(scheduler, Client):
         return scheduler, False
     if scheduler:
         return Client(scheduler), True
-    import dask
+    return _local_client(workers, quiet), True
 
-    # One single-threaded worker process per core: a run holds one core, and processes keep
-    # a crashing plugin from taking the study with it.
-    with dask.config.set(LOCAL_CLUSTER_CONFIG):
-        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-    return Client(cluster), True
+
+def _local_client(workers: int | None, quiet: bool):
+    """A client of a new local cluster whose processes leave the stop signals to this one.
+
+    Ctrl-C in a terminal signals the whole process group, the cluster's worker processes
+    too (and a service manager's SIGTERM every process): each printed a KeyboardInterrupt
+    traceback or died, and its nanny restarted it, while the study was stopping them
+    anyway. A signal mask is inherited by the threads and the processes started while it
+    holds, so the cluster is started from a thread that blocks SIGINT, SIGTERM and SIGHUP:
+    its event-loop thread and every worker it spawns (a restarted one too) keep them
+    blocked, and only this process acts on them, closing the cluster. (Dask stops its
+    workers through a queue, then SIGKILL, and a worker whose study process is gone exits
+    by itself.) This thread waits meanwhile with the signals open: stopped, it lets the
+    start finish, closes the cluster, and goes on stopping; a second signal, left to its
+    default action, ends the process at once, even if the start hangs.
+    """
+    import dask
+    from multiprocessing import resource_tracker
+
+    from dask.distributed import Client, LocalCluster
+
+    stop_signals = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    started: dict[str, Any] = {}
+
+    def start() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
+        try:
+            # multiprocessing's resource tracker process, when it starts, unblocks SIGINT
+            # and SIGTERM in the thread that starts it (it ignores them itself, not
+            # SIGHUP): it is started first, and the mask set again.
+            resource_tracker.ensure_running()
+            signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
+            # One single-threaded worker process per core: a run holds one core, and
+            # processes keep a crashing plugin from taking the study with it. No dashboard;
+            # the scheduler's HTTP server (health, metrics) still listens, on any free port:
+            # on its default 8787 a second study at once printed that the port was taken.
+            # The workers log warnings and errors (errors only, quiet) from their start on:
+            # dask's level applies once a worker runs, and before that a worker starting
+            # after one was killed said at INFO that it purged the dead one's folder. (Set
+            # in the environment the workers are spawned with, where dask reads its logging
+            # levels as it is imported; the user's own setting there comes first.)
+            level = logging.ERROR if quiet else logging.WARNING
+            spawn_environment = {**LOCAL_CLUSTER_CONFIG["distributed.nanny.pre-spawn-environ"],
+                                 "DASK_LOGGING__DISTRIBUTED": logging.getLevelName(level).lower()}
+            with dask.config.set({**LOCAL_CLUSTER_CONFIG, "distributed.nanny.pre-spawn-environ": spawn_environment}):
+                cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                                       processes=True, dashboard_address=None,
+                                       scheduler_kwargs={"dashboard_address": ":0"}, silence_logs=level)
+            started["client"] = Client(cluster)
+        except BaseException as exc:  # noqa: BLE001 (handed to the study's thread)
+            started["error"] = exc
+
+    thread = threading.Thread(target=start, name="jourdain: local cluster start", daemon=True)
+    thread.start()
+    try:
+        thread.join()
+    except BaseException:
+        thread.join()
+        if "client" in started:
+            _close(started["client"])
+        raise
+    if "error" in started:
+        raise started["error"]
+    return started["client"]
 
 
 def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]],
@@ -578,7 +670,7 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
           scheduler: Any = None, workers: int | None = None, solver: Mapping[str, Any] | None = None,
           t_end: float | None = None, plugins: Iterable[str] = (), allow_plugins: bool = False,
           file: str | os.PathLike | None = None,
-          progress: Callable[[int, int], None] | None = None):
+          progress: Callable[[int, int], None] | None = None, quiet: bool = False):
     """Runs ``netlist`` once per entry of ``runs`` on dask.distributed and returns a pandas
     DataFrame with one row per run (in the order of ``runs``).
 
@@ -586,7 +678,12 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
     a scheduler address (``"tcp://host:8786"``) or a ``dask.distributed.Client``. With
     ``output_dir`` the rows go to ``rows.jsonl`` as they complete, and ``sweep.csv`` and
     ``sweep.html`` are written at the end; a folder that already holds part of this same
-    study is resumed (finished runs are not run again).
+    study is resumed (finished runs are not run again). ``progress(done, total)`` is called
+    as rows come in. ``quiet``: a local cluster logs errors only (not dask's warnings,
+    such as a worker restarted).
+
+    Stopped (Ctrl-C: KeyboardInterrupt), it closes its cluster quietly and raises; the rows
+    done are in ``rows.jsonl``, and the same call runs the others.
     """
     runs = [dict(r) for r in runs]
     if not runs:
@@ -611,7 +708,7 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
     todo = [i for i in range(len(runs)) if i not in log.done]
 
     if todo:
-        client, owned = _connect(scheduler, workers)
+        client, owned = _connect(scheduler, workers, quiet)
         try:
             task = functools.partial(run_batch, netlist_text=text, netlist_file=path, plugins=plugins,
                                      allow_plugins=allow_plugins, outputs=outputs,
@@ -619,10 +716,7 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
             _dispatch(client, task, [(i, runs[i]) for i in todo], digest, log, progress, len(runs))
         finally:
             if owned:
-                cluster = getattr(client, "cluster", None)
-                client.close()
-                if cluster is not None:
-                    cluster.close()
+                _close(client)
 
     si_units = {**model.variables, **{name: p.unit for name, p in model.parameters.items()}}
     frame = _frame(runs, names, [log.done[i] for i in range(len(runs))], si_units)

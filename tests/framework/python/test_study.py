@@ -3,8 +3,11 @@ complete, resuming, and the study command line."""
 
 import json
 import math
+import os
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pandas as pd
@@ -165,6 +168,51 @@ def test_study_command_line(tmp_path):
     assert again.stdout == ""
     assert pd.read_csv(tmp_path / "from_jourdain" / "sweep.csv").drop(columns=["wall_time_s", "worker"]).equals(
         frame.drop(columns=["wall_time_s", "worker"]))
+
+
+def test_ctrl_c_stops_a_study_cleanly(tmp_path):
+    """Ctrl-C in a terminal signals the study's whole process group, its local cluster's
+    workers too: the study stops with one line and exit 130, no traceback and nothing from
+    dask, the rows done kept whole, and no process left behind."""
+    out = tmp_path / "study"
+    slow = {"t_end": 1000, "rtol": 1e-11, "atol": 1e-14, "output_interval": 1, "max_step": 1e-3}  # ~0.3 s a run
+    command = ["-m", "jourdain", "sweep", str(OSCILLATOR), "--param", "spring.stiffness=100:400:40",
+               "--output", "mass.x:final", "--workers", "2", "-o", str(out), "-q"]
+    command += [f"--solver={key}={value}" for key, value in slow.items()]
+    # As a terminal starts a command: its own process group, SIGINT not ignored (whatever
+    # this process was started with; a signal ignored at start stays ignored, as it should).
+    shim = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+            "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])")
+    study = subprocess.Popen([sys.executable, "-c", shim, *command], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    log = out / "rows.jsonl"
+    try:
+        deadline = time.monotonic() + 120
+        while not (log.exists() and log.read_text().count("\n") >= 1):
+            assert study.poll() is None and time.monotonic() < deadline, study.communicate()
+            time.sleep(0.05)
+        os.killpg(study.pid, signal.SIGINT)
+        stdout, stderr = study.communicate(timeout=60)
+    finally:
+        if study.poll() is None:
+            os.killpg(study.pid, signal.SIGKILL)
+            study.wait()
+    assert study.returncode == 130, stderr
+    assert stdout == "" and "Traceback" not in stderr
+    rows = [json.loads(line) for line in log.read_text().splitlines()]  # whole rows only
+    assert 1 <= len(rows) < 40 and all(row["status"] == "finished" for row in rows)
+    assert stderr.strip().splitlines() == [
+        f"error: study interrupted by signal 2 (Interrupt): {len(rows)} of 40 runs done, kept in {out}/rows.jsonl; "
+        f"the same command runs the others"]
+    # The cluster's processes (its workers) are gone with the study.
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            os.killpg(study.pid, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "processes of the study outlive it"
+        time.sleep(0.05)
 
 
 def test_a_state_in_a_study_sets_its_initial_value(client):
