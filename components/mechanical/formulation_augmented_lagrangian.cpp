@@ -36,8 +36,8 @@
 // the accelerations. Redundant constraints are a singular direction at every pose: the
 // multipliers converge to the least-norm set (in the A⁻¹ metric) that gives the motion.
 //
-// The penalty is scaled per group of equations (a joint, with a driver on the same pair of
-// bodies), A_g = p (Φ_q W⁻¹ Φ_qᵀ)_gg⁻¹ (PenaltyBlocks below), so that p
+// The penalty is scaled per group of equations (the equations of one joint or driver),
+// A_g = p (Φ_q W⁻¹ Φ_qᵀ)_gg⁻¹ (PenaltyBlocks below), so that p
 // (world.constraints.penalty, dimensionless) means the same for every equation whatever its
 // unit, the masses it moves and the directions of its rows. Larger p: faster convergence
 // and a smaller neighbourhood of a singular pose where the iteration stops short, but more
@@ -90,9 +90,9 @@ constexpr double kStall = 1e-13;
 // (its residual floor 1e-13 of the terms), and far below what a dependent row would leave.
 constexpr double kTreeStall = 1e-11;
 
-// The penalty A of (2): one block per group of equations, the equations that join one pair
-// of bodies (or tie one body to the ground; at most three a group: a revolute and its
-// driver), each equation naming more than two bodies a group of its own. Within a group,
+// The penalty A of (2): one block per group of equations, the equations of one joint or
+// driver (at most three), which are independent: redundant constraints (two hinges on one
+// pivot) stay in groups of their own, and the iteration shares their load as it did,
 //
 //     A_g = p S_g⁻¹,     S_g = (Φ_q W⁻¹ Φ_qᵀ)_gg,                           (2a)
 //
@@ -111,7 +111,7 @@ constexpr double kTreeStall = 1e-11;
 // S_g is symmetric positive semi-definite; its eigenvalues below 64 ε of its largest (a
 // row that vanishes at this pose, or the rounding that a direction of ~r²/I leaves on one
 // of ~1/m once I/(m r²) is below ε) are raised to that, and a group whose rows all vanish
-// keeps 1e-12 of the largest eigenvalue of the mechanism, rather than an infinite penalty.
+// keeps 1e-12 of the largest diagonal of S, rather than an infinite penalty.
 // The eigenvectors are found by a backward-stable symmetric eigensolver, accurate to
 // ε‖S_g‖/gap: the stiff and the soft directions stay apart to rounding even at a ratio of
 // 1e12 between them.
@@ -122,27 +122,22 @@ class PenaltyBlocks {
     int first, count;  // its equations: equations[first .. first + count)
   };
 
-  void analyze(const JacobianParts& parts) {
-    const int rows = static_cast<int>(parts.part_start.size()) - 1;
+  // `owner`: per equation, the constraint (joint or driver) it belongs to.
+  void analyze(const std::vector<int>& owner) {
+    const int rows = static_cast<int>(owner.size());
     groups_.clear();
     equations_.clear();
     group_of_.assign(rows, -1);
     slot_of_.assign(rows, 0);
-    std::map<std::pair<int, int>, int> open;  // (body, body or -1) → its group still taking equations
+    std::map<int, int> open;  // constraint → its group still taking equations
     std::vector<std::vector<int>> members;
     for (int i = 0; i < rows; ++i) {
-      const int first = parts.part_start[i], count = parts.part_start[i + 1] - first;
       int g = -1;
-      std::pair<int, int> key{-2, -2};
-      if (count >= 1 && count <= 2) {
-        const int a = parts.part_body[first], b = count == 2 ? parts.part_body[first + 1] : -1;
-        key = {b < 0 ? a : std::min(a, b), b < 0 ? -1 : std::max(a, b)};
-        if (const auto it = open.find(key); it != open.end() && members[it->second].size() < 3) g = it->second;
-      }
+      if (const auto it = open.find(owner[i]); it != open.end() && members[it->second].size() < 3) g = it->second;
       if (g < 0) {
         g = static_cast<int>(members.size());
         members.emplace_back();
-        if (key.first != -2) open[key] = g;
+        open[owner[i]] = g;
       }
       group_of_[i] = g;
       slot_of_[i] = static_cast<int>(members[g].size());
@@ -218,7 +213,7 @@ class PenaltyBlocks {
 };
 
 // L = W + Φ_qᵀ A Φ_q (2) in 3×3 blocks, one per pair of bodies a group of equations
-// couples, with its block Cholesky factorization (block_cholesky.hpp: linear in the bodies
+// couples (PenaltyBlocks), with its block Cholesky factorization (block_cholesky.hpp: linear in the bodies
 // of a tree). Each equation's row of Φ_q is gathered as one 3-vector u per body it
 // involves, so that a group's share of L is A_g(i, j) u_a u_bᵀ on the blocks of its bodies
 // for each pair of its equations (i, j) (a few fixed-size outer products). The pattern, the
@@ -227,8 +222,8 @@ class PenaltyBlocks {
 class LeadingMatrix {
  public:
   // Φ_q's values at this evaluation, by equation and body.
-  void gather(const SparseJacobian& J) {
-    if (!cholesky_.analyzed()) analyze(J);
+  void gather(const SparseJacobian& J, const MechanismSystem& system) {
+    if (!cholesky_.analyzed()) analyze(J, system);
     parts_.gather(J);
   }
   // A (2a) for W = diag(w), from the last gather.
@@ -251,9 +246,11 @@ class LeadingMatrix {
   struct Coupling {
     int block, group, row_slot, column_slot, row_part, column_part;
   };
-  void analyze(const SparseJacobian& J) {
+  void analyze(const SparseJacobian& J, const MechanismSystem& system) {
     parts_.analyze(J);
-    penalty_.analyze(parts_);
+    std::vector<int> owner(J.rows);
+    for (int i = 0; i < J.rows; ++i) owner[i] = system.equation(i).constraint;
+    penalty_.analyze(owner);
     const std::vector<int>& start = parts_.part_start;
     const std::vector<int>& body = parts_.part_body;
     // The parts of each group's equations.
@@ -374,7 +371,7 @@ class AugmentedLagrangianFormulation final : public Formulation {
   // W and A for the metric, and L factorized, at the Φ_q last gathered.
   MetricWork& prepared(const MechanismEval& me, AugmentedLagrangianScratch& s, bool mass) const {
     MetricWork& work = mass ? s.mass : s.euclidean;
-    work.L.gather(s.jacobian);
+    work.L.gather(s.jacobian, me.system);
     masses(me, work.w, mass);
     work.root = work.w.cwiseSqrt();
     work.L.penalize(work.w, penalty_);  // A (2a)
