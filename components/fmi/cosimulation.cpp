@@ -187,6 +187,7 @@ class Instance final : public ComponentWorkspace {
     const fmi2Status set = f().set_fmu_state(copy->handle_, state);
     f().free_fmu_state(handle_, &state);
     log_.clear();
+    unkept_ = 0;
     if (set > fmi2Warning) return nullptr;
     copy->phase = phase;
     copy->given = given;
@@ -195,8 +196,25 @@ class Instance final : public ComponentWorkspace {
 
   const Functions& f() const { return binary_->functions(); }
   fmi2Component handle() const { return handle_; }
-  void keep(fmi2Status status, std::string text) const { log_.emplace_back(status, std::move(text)); }
-  std::vector<std::pair<fmi2Status, std::string>> take_log() { return std::exchange(log_, {}); }
+  // What the FMU logs between two of our calls, bounded: an FMU that logs without end
+  // (a message per internal step) must not hold the run's memory. Messages beyond
+  // kMaxKept in one call are counted, and said as one.
+  static constexpr size_t kMaxKept = 100;
+  void keep(fmi2Status status, std::string text) const {
+    if (status == fmi2OK) return;  // information: the run's warnings take only what is worse
+    if (log_.size() < kMaxKept) log_.emplace_back(status, std::move(text));
+    else ++unkept_;
+  }
+  std::vector<std::pair<fmi2Status, std::string>> take_log() {
+    if (unkept_ > 0)
+      log_.emplace_back(fmi2Warning, std::to_string(std::exchange(unkept_, 0)) + " more messages in this call, not kept");
+    return std::exchange(log_, {});
+  }
+  // The run's warnings take an FMU's first kMaxWarnings warnings and say that later ones
+  // are left out (as the event log bounds its entries): 10^6 warnings made a 93 MB
+  // summary.json.
+  static constexpr long kMaxWarnings = 100;
+  long warnings_given = 0;
 
   Phase phase = Phase::Instantiated;
   std::vector<double> given;  // the Real parameters as last given to the FMU (SI; NaN for the others)
@@ -209,6 +227,7 @@ class Instance final : public ComponentWorkspace {
   // The FMU reports through the logger whenever it is called, also while a copy of the
   // instance is taken (clone(), which is const).
   mutable std::vector<std::pair<fmi2Status, std::string>> log_;
+  mutable long unkept_ = 0;
 };
 
 void log_message(fmi2ComponentEnvironment environment, fmi2String, fmi2Status status, fmi2String category,
@@ -554,8 +573,13 @@ class CoSimulation final : public Component {
   // naming the FMU, the call and what the FMU logged.
   void call(Eval& e, Instance& inst, fmi2Status status, const std::string& what) const {
     if (status == fmi2OK || status == fmi2Warning) {
-      for (auto& [level, text] : inst.take_log())
-        if (level != fmi2OK) e.warn("FMU " + file_ + ": " + text);
+      for (auto& [level, text] : inst.take_log()) {
+        if (level == fmi2OK) continue;
+        if (++inst.warnings_given <= Instance::kMaxWarnings) e.warn("FMU " + file_ + ": " + text);
+        if (inst.warnings_given == Instance::kMaxWarnings)
+          e.warn("FMU " + file_ + ": its first " + std::to_string(Instance::kMaxWarnings) +
+                 " warnings are listed; later ones are not");
+      }
       return;
     }
     fail(e, inst, status, what);

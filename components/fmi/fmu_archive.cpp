@@ -4,11 +4,13 @@
 #include <zip.h>
 
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <set>
 
 #include "jourdain/components/fmi.hpp"
 #include "jourdain/errors.hpp"
@@ -16,6 +18,17 @@
 namespace jourdain::fmi {
 
 namespace {
+
+// Bounds on what an archive may unpack to, counted on the bytes actually inflated (a
+// header's sizes can lie): a zip bomb (a few kilobytes that inflate to gigabytes, or a
+// million entries) is refused, saying which bound it met, instead of exhausting memory
+// or the disk. Far above any real FMU: its binaries are megabytes, its description a
+// few, its files some hundreds.
+constexpr std::uint64_t kMaxEntryBytes = std::uint64_t{512} << 20;  // one entry, unpacked
+constexpr std::uint64_t kMaxArchiveBytes = std::uint64_t{1} << 30;  // all of them
+constexpr long kMaxEntries = 10'000;
+
+std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
 // An open archive, closed when the object goes.
 struct ZipReader {
@@ -42,13 +55,25 @@ struct ZipReader {
     unzGetCurrentFileInfo64(file, &info, name.data(), static_cast<uLong>(name.size()), nullptr, 0, nullptr, 0);
     return name;
   }
-  // The current entry's bytes.
-  std::string read_current(const std::string& name) const {
+  // The current entry's bytes, at most kMaxEntryBytes and what is left of `budget` (the
+  // archive's bound, counted down).
+  std::string read_current(const std::string& name, std::uint64_t& budget) const {
     if (unzOpenCurrentFile(file) != UNZ_OK) throw FmuError("damaged zip archive (entry '" + name + "' cannot be opened)");
     std::string out;
     char buffer[1 << 16];
     int n = 0;
-    while ((n = unzReadCurrentFile(file, buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<size_t>(n));
+    while ((n = unzReadCurrentFile(file, buffer, sizeof buffer)) > 0) {
+      out.append(buffer, static_cast<size_t>(n));
+      const bool entry_too_large = out.size() > kMaxEntryBytes, archive_too_large = out.size() > budget;
+      if (entry_too_large || archive_too_large) {
+        unzCloseCurrentFile(file);
+        throw FmuError("entry '" + name + "' unpacks to more than " +
+                       (entry_too_large ? mib(kMaxEntryBytes) + ", the limit for one entry"
+                                        : "the archive's limit of " + mib(kMaxArchiveBytes) + " unpacked in all") +
+                       " (a zip bomb, or no FMU)");
+      }
+    }
+    budget -= out.size();
     // A CRC mismatch shows at the close.
     const int closed = unzCloseCurrentFile(file);
     if (n < 0 || closed != UNZ_OK) throw FmuError("damaged zip archive (entry '" + name + "' cannot be read)");
@@ -58,7 +83,12 @@ struct ZipReader {
   void each(Visit&& visit) const {
     int status = unzGoToFirstFile(file);
     if (status != UNZ_OK) throw FmuError("damaged zip archive (its directory cannot be read)");
-    for (; status == UNZ_OK; status = unzGoToNextFile(file)) visit(current_name());
+    long entries = 0;
+    for (; status == UNZ_OK; status = unzGoToNextFile(file)) {
+      if (++entries > kMaxEntries)
+        throw FmuError("the archive holds more than " + std::to_string(kMaxEntries) + " entries, the limit (a zip bomb, or no FMU)");
+      visit(current_name());
+    }
     if (status != UNZ_END_OF_LIST_OF_FILE) throw FmuError("damaged zip archive (its directory cannot be read)");
   }
 };
@@ -75,13 +105,19 @@ std::vector<std::string> zip_entries(const std::filesystem::path& archive) {
 std::string read_zip_entry(const std::filesystem::path& archive, const std::string& entry) {
   ZipReader zip(archive);
   if (unzLocateFile(zip.file, entry.c_str(), 1) != UNZ_OK) throw FmuError("the archive holds no '" + entry + "'");
-  return zip.read_current(entry);
+  std::uint64_t budget = kMaxArchiveBytes;
+  return zip.read_current(entry, budget);
 }
 
 void extract_zip(const std::filesystem::path& archive, const std::filesystem::path& folder) {
   ZipReader zip(archive);
+  std::uint64_t budget = kMaxArchiveBytes;
+  std::set<std::filesystem::path> unpacked;
   zip.each([&](const std::string& name) {
     const std::filesystem::path relative = std::filesystem::path(name).lexically_normal();
+    // Two entries of one name: which one the FMU's binary is would depend on the order.
+    if (!unpacked.insert(relative).second)
+      throw FmuError("the archive holds two entries named '" + name + "': which one is meant is not clear");
     if (relative.empty() || relative.is_absolute() || *relative.begin() == "..")
       throw FmuError("entry '" + name + "' would be written outside the folder it is unpacked into");
     const std::filesystem::path target = folder / relative;
@@ -90,7 +126,7 @@ void extract_zip(const std::filesystem::path& archive, const std::filesystem::pa
       return;
     }
     std::filesystem::create_directories(target.parent_path());
-    const std::string bytes = zip.read_current(name);
+    const std::string bytes = zip.read_current(name, budget);
     std::ofstream out(target, std::ios::binary);
     if (!(out << bytes) || !out.flush()) throw FmuError("cannot write " + target.string());
   });

@@ -2,8 +2,11 @@
 // (jourdain/components/fmi.hpp).
 #include <pugixml.hpp>
 
+#include <charconv>
 #include <cstdlib>
+#include <limits>
 #include <map>
+#include <system_error>
 
 #include "jourdain/components/fmi.hpp"
 
@@ -42,6 +45,39 @@ const UnitDefinition* ModelDescription::unit(const std::string& name) const {
     if (u.name == name) return &u;
   return nullptr;
 }
+
+namespace {
+
+// A valueReference: an unsigned 32-bit number written in decimal digits, nothing else
+// ("-1" and "2x" are refused, not read as 4294967295 or 2).
+unsigned int unsigned_attribute(const pugi::xml_attribute& a, const std::string& whose) {
+  const std::string text = a.value();
+  unsigned long long value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
+      value > std::numeric_limits<unsigned int>::max())
+    throw FmuError(whose + " has the valueReference '" + text + "', not an unsigned 32-bit integer");
+  return static_cast<unsigned int>(value);
+}
+
+// A start value must be one of its type, whole: "2abc" is no Real (strtod would read 2).
+void check_start(const ScalarVariable& var) {
+  const std::string& text = *var.start;
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  bool good = true;
+  switch (var.type) {
+    case VariableType::Real: std::strtod(begin, &end); good = end != begin && *end == '\0'; break;
+    case VariableType::Integer:
+    case VariableType::Enumeration: std::strtol(begin, &end, 10); good = end != begin && *end == '\0'; break;
+    case VariableType::Boolean: good = text == "true" || text == "false" || text == "1" || text == "0"; break;
+    case VariableType::String: break;
+  }
+  if (!good)
+    throw FmuError("variable '" + var.name + "' has the start value '" + text + "', which is no " + to_string(var.type));
+}
+
+}  // namespace
 
 ModelDescription parse_model_description(const std::string& xml) {
   pugi::xml_document doc;
@@ -94,7 +130,7 @@ ModelDescription parse_model_description(const std::string& xml) {
     var.name = v.attribute("name").value();
     if (var.name.empty()) throw FmuError("a <ScalarVariable> has no name");
     if (!v.attribute("valueReference")) throw FmuError("variable '" + var.name + "' has no valueReference");
-    var.value_reference = v.attribute("valueReference").as_uint();
+    var.value_reference = unsigned_attribute(v.attribute("valueReference"), "variable '" + var.name + "'");
     var.description = v.attribute("description").value();
     if (const char* c = v.attribute("causality").value(); *c) var.causality = c;
     if (const char* c = v.attribute("variability").value(); *c) var.variability = c;
@@ -111,13 +147,29 @@ ModelDescription parse_model_description(const std::string& xml) {
         var.type = type;
       }
     if (!typed) throw FmuError("variable '" + var.name + "' has no type element (Real, Integer, Boolean, String, Enumeration)");
-    if (const pugi::xml_attribute s = typed.attribute("start")) var.start = s.value();
+    if (const pugi::xml_attribute s = typed.attribute("start")) {
+      var.start = s.value();
+      check_start(var);
+    }
     if (var.type == VariableType::Real) {
       var.unit = typed.attribute("unit").value();
       if (const std::string declared = typed.attribute("declaredType").value(); var.unit.empty() && !declared.empty())
         if (auto it = type_units.find(declared); it != type_units.end()) var.unit = it->second;
     }
     md.variables.push_back(std::move(var));
+  }
+  // Variables of one type that share a value reference are aliases of one value (FMI 2.0
+  // section 2.2.7); an input is never an alias: what the importer sets would change an
+  // output, or a parameter, behind its back.
+  std::map<std::pair<VariableType, unsigned int>, const ScalarVariable*> by_reference;
+  for (const ScalarVariable& var : md.variables) {
+    const auto [it, fresh] = by_reference.try_emplace({var.type, var.value_reference}, &var);
+    if (fresh) continue;
+    const ScalarVariable& other = *it->second;
+    if (var.causality == "input" || other.causality == "input")
+      throw FmuError("variables '" + other.name + "' (" + other.causality + ") and '" + var.name + "' (" +
+                     var.causality + ") share the " + to_string(var.type) + " valueReference " +
+                     std::to_string(var.value_reference) + ": an input has no alias (FMI 2.0, section 2.2.7)");
   }
   return md;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <unordered_map>
 
 #include "jourdain/errors.hpp"
 #include "jourdain/suggest.hpp"
@@ -83,6 +84,22 @@ struct Component::Declarations {
   std::vector<ParamSpec> params_;
   nlohmann::json values_ = nlohmann::json::object();
   std::vector<PortSpec> ports_;
+  // Parameters and ports by name: an FMU declares tens of thousands of each, and a
+  // search through the list per declaration made loading it quadratic.
+  std::unordered_map<std::string, int> param_index_, port_index_;
+  int param(const std::string& name) const {
+    const auto it = param_index_.find(name);
+    return it == param_index_.end() ? -1 : it->second;
+  }
+  int port(const std::string& name) const {
+    const auto it = port_index_.find(name);
+    return it == port_index_.end() ? -1 : it->second;
+  }
+  void add_param(ParamSpec s) {
+    if (!param_index_.emplace(s.name, static_cast<int>(params_.size())).second)
+      throw std::logic_error("parameter '" + s.name + "' declared twice");
+    params_.push_back(std::move(s));
+  }
   std::vector<StateSpec> states_;
   std::vector<StateOutput> state_outputs_;
   std::vector<NamedSpec> discretes_;
@@ -233,36 +250,35 @@ RealParam Component::declare_real(std::string name, std::string unit, std::optio
 
 void Component::declare_config_real(std::string name, std::string unit, std::optional<double> default_value,
                                     std::string description, Range range) {
-  if (index_of(d_->params_, name) >= 0) throw std::logic_error("parameter '" + name + "' declared twice");
   ParamSpec s{std::move(name), ParamKind::Real, std::move(unit), {}, {}, range, {}, std::move(description)};
   if (default_value) s.default_value = *default_value;
-  d_->params_.push_back(std::move(s));
+  d_->add_param(std::move(s));
 }
 
 void Component::declare_integer(std::string name, std::optional<long> default_value, std::string description,
                                 Range range) {
   ParamSpec s{std::move(name), ParamKind::Integer, "", {}, {}, range, {}, std::move(description)};
   if (default_value) s.default_value = *default_value;
-  d_->params_.push_back(std::move(s));
+  d_->add_param(std::move(s));
 }
 
 void Component::declare_boolean(std::string name, bool default_value, std::string description) {
   ParamSpec s{std::move(name), ParamKind::Boolean, "", {}, default_value, Range::any(), {}, std::move(description)};
-  d_->params_.push_back(std::move(s));
+  d_->add_param(std::move(s));
 }
 
 void Component::declare_text(std::string name, std::optional<std::string> default_value, std::string description,
                              std::vector<std::string> choices) {
   ParamSpec s{std::move(name), ParamKind::Text, "", {}, {}, Range::any(), std::move(choices), std::move(description)};
   if (default_value) s.default_value = *default_value;
-  d_->params_.push_back(std::move(s));
+  d_->add_param(std::move(s));
 }
 
 void Component::declare_real_list(std::string name, std::string unit, std::optional<std::vector<double>> default_value,
                                   std::string description) {
   ParamSpec s{std::move(name), ParamKind::RealList, std::move(unit), {}, {}, Range::any(), {}, std::move(description)};
   if (default_value) s.default_value = *default_value;
-  d_->params_.push_back(std::move(s));
+  d_->add_param(std::move(s));
 }
 
 void Component::declare_named_vectors(std::string name, std::string unit, int size,
@@ -270,14 +286,14 @@ void Component::declare_named_vectors(std::string name, std::string unit, int si
   ParamSpec s{std::move(name), ParamKind::NamedVectors, std::move(unit), {}, std::move(default_value), Range::any(), {},
               std::move(description)};
   s.vector_size = size;
-  d_->params_.push_back(std::move(s));
+  d_->add_param(std::move(s));
 }
 
 void Component::declare_table(std::string name, std::vector<std::string> column_units, std::string description,
                               std::optional<nlohmann::json> default_value) {
   ParamSpec s{std::move(name), ParamKind::Table, "", std::move(column_units), std::move(default_value), Range::any(), {},
               std::move(description)};
-  d_->params_.push_back(std::move(s));
+  d_->add_param(std::move(s));
 }
 
 void Component::declare_path(std::string name, std::optional<std::string> default_value, std::string description,
@@ -288,7 +304,7 @@ void Component::declare_path(std::string name, std::optional<std::string> defaul
 }
 
 void Component::set_decides_parameters(const std::string& name) {
-  const int i = index_of(d_->params_, name);
+  const int i = d_->param(name);
   if (i < 0) throw std::logic_error("set_decides_parameters: undeclared parameter '" + name + "'");
   if (d_->params_[i].numeric()) throw std::logic_error("parameter '" + name + "' decides others: it must be configuration");
   d_->params_[i].decides_parameters = true;
@@ -296,7 +312,7 @@ void Component::set_decides_parameters(const std::string& name) {
 }
 
 bool Component::decides_parameters(const std::string& name) const {
-  const int i = index_of(d_->params_, name);
+  const int i = d_->param(name);
   return i >= 0 && d_->params_[i].decides_parameters;
 }
 
@@ -316,18 +332,19 @@ void Component::declare_dependents() {
 }
 
 void Component::set_example(const std::string& name, nlohmann::json value) {
-  const int i = index_of(d_->params_, name);
+  const int i = d_->param(name);
   if (i < 0) throw std::logic_error("example for undeclared parameter '" + name + "'");
   d_->params_[i].example = std::move(value);
 }
 
 PortId Component::declare_port(std::string name, const Domain& domain, PortSide side, std::string description) {
-  if (index_of(d_->ports_, name) >= 0) throw std::logic_error("port '" + name + "' declared twice");
+  if (d_->port(name) >= 0) throw std::logic_error("port '" + name + "' declared twice");
   PortSpec p;
   p.name = std::move(name);
   p.domain = &domain;
   p.side = side;
   p.description = std::move(description);
+  d_->port_index_.emplace(p.name, static_cast<int>(d_->ports_.size()));
   d_->ports_.push_back(std::move(p));
   return PortId{static_cast<int>(d_->ports_.size()) - 1};
 }
@@ -400,13 +417,13 @@ ZeroCrossingId Component::declare_zero_crossing(std::string name, CrossingDirect
   return ZeroCrossingId{static_cast<int>(d_->zero_crossings_.size()) - 1};
 }
 
-PortId Component::find_port(const std::string& name) const { return PortId{index_of(d_->ports_, name)}; }
+PortId Component::find_port(const std::string& name) const { return PortId{d_->port(name)}; }
 StateId Component::find_state(const std::string& name) const { return StateId{index_of(d_->states_, name)}; }
 
 // ---------------------------------------------------------------- parameter values
 
 const ParamSpec& Component::spec(const std::string& name) const {
-  int i = index_of(d_->params_, name);
+  int i = d_->param(name);
   if (i < 0) throw std::logic_error("component type '" + d_->type_name_ + "' reads undeclared parameter '" + name + "'");
   return d_->params_[i];
 }
@@ -428,13 +445,13 @@ double to_real(const nlohmann::json& v, const std::string& unit) {
 }  // namespace
 
 void Component::set_parameter(const std::string& name, const nlohmann::json& value) {
-  int i = index_of(d_->params_, name);
+  int i = d_->param(name);
   if (i >= 0 && d_->params_[i].decides_parameters && d_->dependents_declared_)
     throw std::logic_error("component type '" + d_->type_name_ + "': parameter '" + name +
                            "' decides others and is set after them");
   if (i < 0 && d_->has_deciding_parameters_ && !d_->dependents_declared_) {
     declare_dependents();
-    i = index_of(d_->params_, name);
+    i = d_->param(name);
   }
   if (i < 0) {
     std::string known;

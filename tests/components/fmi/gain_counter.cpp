@@ -157,7 +157,7 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean) {
     s->terminated = true;
     return fmi2Discard;
   }
-  if (step == s->warn_at) {
+  if (step == s->warn_at || s->warn_at == 0) {  // 0: at every step
     s->log(fmi2Warning, "logStatusWarning", "warning at step " + std::to_string(step) + " as asked");
     return fmi2Warning;
   }

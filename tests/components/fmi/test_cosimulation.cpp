@@ -270,6 +270,38 @@ TEST_CASE("FMUs that cannot be used are refused at load, naming the FMU (exit 2)
     zip.close();
     refused(file, "the archive holds no 'modelDescription.xml'");
   }
+  // Issue 40, point 7: a zip bomb was read whole into memory ("internal error:
+  // std::bad_alloc" after 20 s). The entries are counted, and what they inflate to.
+  SUBCASE("an archive of too many entries (a zip bomb)") {
+    const auto file = tmp.path() / "many.fmu";
+    fmi::ZipWriter zip(file);
+    zip.add("modelDescription.xml", description);
+    zip.add_file("binaries/linux64/gain_counter.so", GAIN_COUNTER_SO);
+    for (int k = 0; k < 10'000; ++k) zip.add("resources/" + std::to_string(k), "", /*fast=*/true);
+    zip.close();
+    refused(file, "the archive holds more than 10000 entries, the limit (a zip bomb, or no FMU)");
+  }
+  // Issue 40, point 16: descriptions read leniently.
+  SUBCASE("a negative valueReference, a start value that is no number, an input alias, a binary twice") {
+    auto changed = [&](const std::string& from, const std::string& to) {
+      std::string d = description;
+      REQUIRE(d.find(from) != std::string::npos);
+      return d.replace(d.find(from), from.size(), to);
+    };
+    refused(gain_counter_fmu(tmp.path(), changed(R"(name="u" valueReference="0")", R"(name="u" valueReference="-1")")),
+            "variable 'u' has the valueReference '-1', not an unsigned 32-bit integer");
+    refused(gain_counter_fmu(tmp.path(), changed(R"(<Real unit="bar/mm" start="2"/>)", R"(<Real unit="bar/mm" start="2abc"/>)")),
+            "variable 'gain' has the start value '2abc', which is no Real");
+    refused(gain_counter_fmu(tmp.path(), changed(R"(name="y" valueReference="1")", R"(name="y" valueReference="0")")),
+            "variables 'u' (input) and 'y' (output) share the Real valueReference 0: an input has no alias");
+    const auto file = tmp.path() / "twice.fmu";
+    fmi::ZipWriter zip(file);
+    zip.add("modelDescription.xml", description);
+    zip.add_file("binaries/linux64/gain_counter.so", GAIN_COUNTER_SO);
+    zip.add("binaries/linux64/gain_counter.so", "not the binary");
+    zip.close();
+    refused(file, "the archive holds two entries named 'binaries/linux64/gain_counter.so'");
+  }
   SUBCASE("a model description that is no XML") {
     refused(gain_counter_fmu(tmp.path(), "<fmiModelDescription"), "not well-formed XML");
   }
@@ -309,6 +341,24 @@ TEST_CASE("an fmi2Error during a run ends it (exit 1), naming the FMU and the ca
     CHECK(failed_at <= 1.01 + 1e-9);
     CHECK(summary["final_values"]["f.out"].get<double>() >= 100.0 * (1 - 1e-6));
   }
+}
+
+// Issue 40, point 9: an FMU's warnings were kept without bound (10^6 warnings: 565 MB of
+// memory, a 93 MB summary.json).
+TEST_CASE("an FMU that warns at every step: its first 100 warnings listed, then a note") {
+  TempDir tmp;
+  const RunResult r = run_fmu(R"({"components": {"f": {"type": "fmi.cosimulation", "params": {"fmu": )" +
+                              quoted(gain_counter_fmu(tmp.path())) + R"(, "warn_at_step": 0, "communication_step": 0.001}}},
+      "connections": [], "solver": {"method": "rk4", "t_end": 1, "output_interval": 0.01}, "record": ["f.steps"]})");
+  REQUIRE(r.finished);
+  CHECK(r.column("f.steps").back() == 1000);
+  long listed = 0, notes = 0;
+  for (const auto& w : r.warnings) {
+    listed += w.find("as asked") != std::string::npos;
+    notes += w.find("its first 100 warnings are listed; later ones are not") != std::string::npos;
+  }
+  CHECK(listed == 100);
+  CHECK(notes == 1);
 }
 
 // Issue 38, point 7: an FMU that ends the simulation (fmi2DoStep returns fmi2Discard, then
