@@ -39,10 +39,24 @@ bool is_c_identifier(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
+// The model identifier names the FMU's binary (binaries/linux64/<id>.so) and prefixes its
+// functions: a C identifier, short enough for a file name anywhere.
+constexpr size_t kMaxIdentifier = 64;
+
 std::string c_identifier(const std::string& name) {
   std::string out;
   for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "model_" + out;
+  return out.substr(0, kMaxIdentifier);
+}
+
+// Text for an XML attribute: XML 1.0 has no control characters but tab, newline and
+// carriage return (a netlist's name may hold any), so the others become spaces; the
+// writer escapes the rest.
+std::string xml_text(const std::string& text) {
+  std::string out = text;
+  for (char& c : out)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == '\x7f') c = ' ';
   return out;
 }
 
@@ -111,9 +125,9 @@ std::string model_description(const Netlist& net, const std::string& id, const s
   decl.append_attribute("encoding") = "UTF-8";
   pugi::xml_node root = doc.append_child("fmiModelDescription");
   root.append_attribute("fmiVersion") = "2.0";
-  root.append_attribute("modelName") = net.name.c_str();
+  root.append_attribute("modelName") = xml_text(net.name).c_str();
   root.append_attribute("guid") = guid.c_str();
-  if (!net.description.empty()) root.append_attribute("description") = net.description.c_str();
+  if (!net.description.empty()) root.append_attribute("description") = xml_text(net.description).c_str();
   root.append_attribute("generationTool") = "Jourdain " JOURDAIN_VERSION;
   root.append_attribute("variableNamingConvention") = "flat";
 
@@ -185,7 +199,7 @@ std::string model_description(const Netlist& net, const std::string& id, const s
     pugi::xml_node sv = list.append_child("ScalarVariable");
     sv.append_attribute("name") = v.manifest.name.c_str();
     sv.append_attribute("valueReference") = v.manifest.value_reference;
-    if (!v.description.empty()) sv.append_attribute("description") = v.description.c_str();
+    if (!v.description.empty()) sv.append_attribute("description") = xml_text(v.description).c_str();
     sv.append_attribute("causality") = to_string(v.manifest.causality);
     using C = ManifestVariable::Causality;
     sv.append_attribute("variability") = v.manifest.causality == C::Parameter ? "tunable" : "continuous";
@@ -338,6 +352,9 @@ ExportResult export_fmu(const std::filesystem::path& netlist_file, Registry& reg
 
   const std::string id = options.model_identifier.empty() ? c_identifier(net.name) : options.model_identifier;
   if (!is_c_identifier(id)) bad("--model-identifier", "'" + id + "' is not a C identifier (letters, digits, '_')");
+  if (id.size() > kMaxIdentifier)
+    bad("--model-identifier", "longer than " + std::to_string(kMaxIdentifier) +
+                                  " characters: it names the FMU's binary file, which every importer must unpack");
   std::error_code ec;
   if (!std::filesystem::is_regular_file(options.runtime, ec))
     throw InputError({options.runtime.string(), "", "", ""},

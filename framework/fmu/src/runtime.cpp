@@ -409,7 +409,9 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real currentCommunicationPoint, fmi2R
                       fmi2Boolean /*noSetFMUStatePriorToCurrentPoint*/) {
   return guarded(c, "fmi2DoStep", {Phase::StepComplete}, [&](Instance& inst) {
     const double t = currentCommunicationPoint, h = communicationStepSize;
-    if (!(h > 0.0)) throw std::runtime_error("the communication step must be positive (got " + std::to_string(h) + ")");
+    if (!(h > 0.0) || !std::isfinite(h))
+      throw std::runtime_error("the communication step must be positive and finite (got " + std::to_string(h) + ")");
+    if (!std::isfinite(t)) throw std::runtime_error("the communication point must be finite (got " + std::to_string(t) + ")");
     // The importer's time and the FMU's agree to rounding (steps of variable size are
     // accepted; going back needs fmi2SetFMUstate). The run goes on from its own time, not
     // the importer's rounding of it: a jump of one rounding unit could land a zero-crossing

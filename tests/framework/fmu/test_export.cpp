@@ -386,6 +386,49 @@ TEST_CASE("export-fmu never destroys what is at -o: its own inputs, a previous F
   }
 }
 
+// Issue 40, point 15: control characters in a netlist's name or description made
+// malformed XML, a 300-character name a binary file name too long to unpack, and
+// fmi2DoStep at a NaN time returned fmi2OK without advancing.
+TEST_CASE("an exported FMU holds well-formed XML and a short binary name whatever the netlist's texts") {
+  TempDir tmp;
+  const std::string long_name(300, 'n');
+  write_text(tmp.path() / "odd.json", R"({"name": "bad\u0001name\u001b[31m )" + long_name + R"(",
+    "description": "line one\nline two\u0007 \u007f end",
+    "components": {"m": {"type": "mechanical1d.mass"}}, "record": ["m.x"],
+    "solver": {"method": "rk4", "t_end": 1}})");
+  const auto fmu = tmp.path() / "odd.fmu";
+  const CommandResult r = run_command(shell_quote(jourdain_exe()) + " export-fmu " + shell_quote(tmp.path() / "odd.json") +
+                                      " -o " + shell_quote(fmu));
+  REQUIRE_MESSAGE(r.exit_code == 0, r.output);
+  const std::string xml = fmi::read_zip_entry(fmu, "modelDescription.xml");
+  const bool clean = std::all_of(xml.begin(), xml.end(), [](unsigned char c) {
+    return (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') && c != 0x7f;
+  });
+  CHECK(clean);
+  const auto md = fmi::parse_model_description(xml);
+  CHECK(md.model_identifier.size() == 64);
+  CHECK(md.model_identifier.rfind("bad_name__31m_nnn", 0) == 0);
+  const auto entries = fmi::zip_entries(fmu);
+  CHECK(std::find(entries.begin(), entries.end(), "binaries/linux64/" + md.model_identifier + ".so") != entries.end());
+  // xmllint, an XML parser of its own, reads it.
+  write_text(tmp.path() / "md.xml", xml);
+  CHECK(run_command("xmllint --noout " + shell_quote(tmp.path() / "md.xml")).exit_code == 0);
+  // A long identifier asked for is refused, naming the option.
+  const CommandResult refused = run_command(shell_quote(jourdain_exe()) + " export-fmu " +
+                                            shell_quote(tmp.path() / "odd.json") + " -o " + shell_quote(fmu) +
+                                            " --model-identifier " + std::string(65, 'x'));
+  CHECK(refused.exit_code == 2);
+  CHECK_MESSAGE(refused.output.find("--model-identifier: longer than 64 characters") != std::string::npos, refused.output);
+
+  UnpackedFmu unpacked(fmu);
+  fmi_test::Binary binary(unpacked.folder(), unpacked.md.model_identifier);
+  for (const auto& [t, h] : {std::pair{std::nan(""), 0.1}, {0.0, std::numeric_limits<double>::infinity()}}) {
+    fmi_test::Instance inst(binary, "odd", unpacked.md.guid);
+    REQUIRE(inst.start(0.0) == fmi2OK);
+    CHECK(inst.step(t, h) == fmi2Error);
+  }
+}
+
 TEST_CASE("jourdain export-fmu: what it writes, and what it refuses (exit 2, naming the option)") {
   TempDir tmp;
   auto cli = [&](const std::string& netlist, const std::string& options) {
