@@ -8,6 +8,7 @@ number of runs, in threads at once (the GIL is released while a run integrates).
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
@@ -30,18 +31,41 @@ class SimulationFailed(SimulationError):
         self.result = result
 
 
-def _value_text(value: Any) -> str:
+# The largest netlist text read, as for a file (framework/src/netlist_levels.cpp).
+_MAX_NETLIST_BYTES = 64 << 20
+
+
+def _value_text(value: Any, name: str = "", what: str = "parameter") -> str:
     """A parameter or initial value as the JSON the core reads: a number (SI) or a string
-    with a unit ("250 bar"). numpy scalars become Python numbers first."""
+    with a unit ("250 bar"). numpy scalars become Python numbers first. NaN and infinities
+    are bad input, named here: JSON has no spelling for them."""
     if isinstance(value, (np.floating, np.integer)):
         value = value.item()
+    named = f"{what} '{name}': " if name else ""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise TypeError(f"expected a number or a string with a unit, not {value!r}")
+        raise TypeError(f"{named}expected a number or a string with a unit, not {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InputError(f"{named}{value!r} is not a finite number")
     return json.dumps(value)
 
 
-def _named_values(values: Mapping[str, Any] | None) -> list[tuple[str, str]]:
-    return [(str(name), _value_text(value)) for name, value in (values or {}).items()]
+def _named_values(values: Mapping[str, Any] | None, what: str = "parameter") -> list[tuple[str, str]]:
+    if values is not None and not isinstance(values, Mapping):
+        raise TypeError(f"{what} values must be a mapping of names to values, not {type(values).__name__}")
+    return [(str(name), _value_text(value, str(name), what)) for name, value in (values or {}).items()]
+
+
+def _solver_text(solver: Mapping[str, Any] | None) -> str:
+    """The run's solver settings as JSON, each value checked as the netlist's would be."""
+    if solver is not None and not isinstance(solver, Mapping):
+        raise TypeError(f"solver must be a mapping of the netlist's solver keys, not {type(solver).__name__}")
+    settings = {}
+    for key, value in (solver or {}).items():
+        value = _plain(value)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InputError(f"solver '{key}': {value!r} is not a finite number")
+        settings[str(key)] = value
+    return json.dumps(settings)
 
 
 def _plain(value: Any) -> Any:
@@ -93,21 +117,32 @@ class Library:
         ``JOURDAIN_LIBRARY_PATH``) only, unless ``allow_any_path``; and it may stand for at
         most ``max_components`` components (README: "Running netlists from others").
         """
-        sets = [f"{name}={_value_text(value) if not isinstance(value, str) else value}"
+        if isinstance(max_components, bool) or not isinstance(max_components, (int, np.integer)):
+            raise TypeError(f"max_components must be a whole number, not {max_components!r}")
+        if max_components < 0:
+            raise InputError(f"max_components must be 0 (no limit) or more, not {max_components}")
+        sets = [f"{name}={_value_text(value, name) if not isinstance(value, str) else value}"
                 for name, value in (configuration or {}).items()]
         trust = {"allow_plugins": bool(allow_plugins), "allow_any_path": bool(allow_any_path),
                  "max_components": int(max_components),
                  "plugin_folders": _folders_from_environment("JOURDAIN_PLUGIN_PATH"),
                  "library_folders": [os.fspath(f) for f in library_folders]
                  + _folders_from_environment("JOURDAIN_LIBRARY_PATH")}
+        if isinstance(source, (bytes, bytearray)) and bytes(source).lstrip().startswith(b"{"):
+            source = bytes(source).decode("utf-8")  # JSON text, as a str would be
         if isinstance(source, Mapping):
-            text = json.dumps(source)
+            try:
+                text = json.dumps(source, allow_nan=False)
+            except ValueError as error:
+                raise InputError(f"the netlist holds a number JSON cannot write (NaN or infinity): {error}") from None
         elif isinstance(source, str) and source.lstrip().startswith("{"):
             text = source
         else:
             path = os.fspath(source)
             return Model(_jourdain.load_file(self._core, path, sets, trust), self)
         name = os.fspath(file) if file is not None else os.path.join(os.getcwd(), "<netlist>.json")
+        if len(text.encode("utf-8")) > _MAX_NETLIST_BYTES:
+            raise InputError(f"{name}: is larger than 64 MiB, the limit for a netlist")
         return Model(_jourdain.load_text(self._core, text, name, sets, trust), self)
 
 
@@ -177,8 +212,14 @@ class Model:
         warning (``Result.accuracy_warnings``: results not vouched for) a failed one, as
         ``jourdain run --strict``.
         """
-        raw = self._core.run(_named_values(parameters), _named_values(initial),
-                             json.dumps({k: _plain(v) for k, v in (solver or {}).items()}), t_end,
+        if t_end is not None:
+            if isinstance(t_end, bool) or not isinstance(t_end, (int, float, np.integer, np.floating)):
+                raise TypeError(f"t_end must be a number of seconds, not {t_end!r}")
+            if not math.isfinite(float(t_end)):
+                raise InputError(f"t_end: {float(t_end)!r} is not a finite time")
+            t_end = float(t_end)
+        raw = self._core.run(_named_values(parameters), _named_values(initial, "initial value"),
+                             _solver_text(solver), t_end,
                              os.fspath(output_dir) if output_dir is not None else "", report, strict)
         result = Result(columns=raw["columns"], data=raw["rows"], summary=json.loads(raw["summary"]),
                         warnings=list(raw["warnings"]), failure=raw["failure"], wall_time_s=raw["wall_time_s"],

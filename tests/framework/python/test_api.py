@@ -106,6 +106,32 @@ def test_bad_run_values_raise_input_errors():
         jourdain.load(NETLISTS / "no_such_file.json")
 
 
+def test_values_python_can_hold_and_json_cannot_are_named():
+    """Issue 40, point 14: NaN from Python raised a RuntimeError quoting the JSON parser and
+    naming nothing; wrong types gave type errors from deep inside or blamed --t-end."""
+    model = jourdain.load(NETLISTS / "mass_spring_damper.json")
+    with pytest.raises(jourdain.InputError, match=r"parameter 'spring.stiffness': nan is not a finite number"):
+        model.run({"spring.stiffness": float("nan")})
+    with pytest.raises(jourdain.InputError, match=r"initial value 'mass.x': inf is not a finite number"):
+        model.run(initial={"mass.x": np.inf})
+    with pytest.raises(jourdain.InputError, match=r"solver 'rtol': nan is not a finite number"):
+        model.run(solver={"rtol": np.float64("nan")})
+    with pytest.raises(jourdain.InputError, match=r"t_end: nan is not a finite time"):
+        model.run(t_end=float("nan"))
+    with pytest.raises(TypeError, match=r"solver must be a mapping"):
+        model.run(solver=[1])
+    with pytest.raises(TypeError, match=r"parameter values must be a mapping"):
+        model.run([("spring.stiffness", 1.0)])
+    with pytest.raises(jourdain.InputError, match=r"max_components must be 0 \(no limit\) or more, not -1"):
+        jourdain.load(NETLISTS / "mass_spring_damper.json", max_components=-1)
+    with pytest.raises(jourdain.InputError, match=r"NaN or infinity"):
+        jourdain.load({"components": {"m": {"type": "mechanical1d.mass", "params": {"mass": float("nan")}}}})
+    with pytest.raises(jourdain.InputError, match=r"larger than 64 MiB"):
+        jourdain.load('{"name": "' + "x" * (65 << 20) + '"}')
+    # JSON text as bytes is read as text.
+    assert "m.x" in jourdain.load(b'{"components": {"m": {"type": "mechanical1d.mass"}}}').states
+
+
 def test_a_failed_run_carries_its_partial_result(tmp_path):
     model = jourdain.load(NETLISTS / "mass_spring_damper.json")
     with pytest.raises(jourdain.SimulationFailed, match="max_steps") as failure:
