@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import signal
 import sys
 
@@ -34,10 +35,17 @@ def parse_values(text: str, sampled: bool):
         if parts[0] in ("uniform", "normal"):
             if not sampled:
                 raise ValueError("a distribution needs --lhs N or --monte-carlo N")
-            low, high = float(parts[1]), float(parts[2])
+            low, high = _finite(parts[1]), _finite(parts[2])
+            if parts[0] == "uniform" and not low < high:
+                raise ValueError(f"uniform:LOW:HIGH needs LOW < HIGH")
+            if parts[0] == "normal" and not high > 0:
+                raise ValueError(f"normal:MEAN:STD needs STD > 0")
             return study.Uniform(low, high, unit) if parts[0] == "uniform" else study.Normal(low, high, unit)
         if len(parts) == 3:
-            return study.linspace(float(parts[0]), float(parts[1]), int(parts[2]), unit)
+            count = int(parts[2])
+            if count < 1:
+                raise ValueError("START:STOP:COUNT needs COUNT >= 1")
+            return study.linspace(_finite(parts[0]), _finite(parts[1]), count, unit)
     except (IndexError, ValueError) as exc:
         raise InputError(f"--param value '{text}': {exc}") from None
     if sampled:
@@ -45,11 +53,20 @@ def parse_values(text: str, sampled: bool):
     values = []
     for item in text.split(","):
         number, unit = study.split_quantity(item)
+        if isinstance(number, float) and not math.isfinite(number):
+            raise InputError(f"--param value '{text}': '{item.strip()}' is not a finite number")
         if not isinstance(number, float):
             raise InputError(f"--param value '{text}': '{item.strip()}' is not a number (with a unit), "
                              f"START:STOP:COUNT, or a distribution")
         values.append(item.strip() if unit else number)
     return values
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"'{text}' is not a finite number")
+    return value
 
 
 def build_runs(params: list[str], zip_lists: bool, lhs: int | None, monte_carlo: int | None, seed: int):
@@ -58,6 +75,8 @@ def build_runs(params: list[str], zip_lists: bool, lhs: int | None, monte_carlo:
         name, eq, text = spec.partition("=")
         if not eq or not name or not text:
             raise InputError(f"--param '{spec}': expected NAME=VALUES")
+        if name.strip() in values:
+            raise InputError(f"--param {name.strip()}: given twice (one --param a parameter)")
         values[name.strip()] = parse_values(text, sampled=bool(lhs or monte_carlo))
     if lhs:
         return study.latin_hypercube(values, lhs, seed)
@@ -145,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
                 solver[key] = float(value) if key != "method" else value
             except ValueError:
                 solver[key] = value
+        if args.t_end is not None and not (math.isfinite(args.t_end) and args.t_end > 0):
+            raise InputError(f"--t-end {args.t_end}: not a positive, finite time")
 
         def progress(done: int, total: int) -> None:
             if progress_line:
@@ -162,6 +183,10 @@ def main(argv: list[str] | None = None) -> int:
     except (InputError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a scheduler out of reach, a full disk: said in one line
+        study.silence_dask()
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt as stop:  # Stopped, or a Ctrl-C before the handlers were in place
         # Whatever dask still says as the interpreter exits (a cluster stopped while it was
         # starting is closed then) is noise too.

@@ -700,6 +700,10 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
     if unknown:
         raise InputError(f"{path}: no numeric parameter or state named {', '.join(repr(n) for n in unknown)}; "
                          f"parameters: {', '.join(sorted(model.parameters))}")
+    _check_outputs(model, outputs, path)
+    _check_solver(model, solver, t_end, path)
+    if output_dir is not None:
+        _check_output_folder(output_dir)
     folder = Path(output_dir) if output_dir is not None else None
     digest = _study_digest(text, path, runs, outputs, solver, t_end)
     description = {"netlist": path, "runs": len(runs), "parameters": names,
@@ -723,6 +727,56 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
     if folder is not None:
         _write_study(folder, frame, names, outputs, path)
     return frame
+
+
+def _check_outputs(model, outputs: Sequence[str | Callable], path: str) -> None:
+    """Every output a study asks for names a recorded variable and a known statistic:
+    checked before any run, not found as an empty column after all of them."""
+    recorded = model.record
+    for spec in outputs:
+        if callable(spec) or spec == "wall_time" or spec.startswith("summary:"):
+            continue
+        variable, _, stat = spec.rpartition(":") if ":" in spec else (spec, "", "final")
+        if stat not in STATISTICS:
+            raise InputError(f"output '{spec}': unknown statistic '{stat}' (one of {', '.join(STATISTICS)})")
+        if variable not in recorded:
+            hint = (f": it is recordable, add it to the netlist's record list" if variable in model.variables
+                    else f"; recorded: {', '.join(recorded)}")
+            raise InputError(f"{path}: output '{spec}': no recorded variable '{variable}'{hint}")
+
+
+def _check_solver(model, solver: Mapping[str, Any], t_end: float | None, path: str) -> None:
+    """The study's solver settings as the netlist's are checked (keys the methods know,
+    finite numbers), before the cluster starts: a bad one would fail every run alike."""
+    methods = {m["name"]: m for m in model.library.solvers()["methods"]}
+    method = solver.get("method", model.solver.get("method", "dopri5"))
+    if method not in methods:
+        raise InputError(f"solver 'method': unknown method '{method}'; registered methods: {', '.join(sorted(methods))}")
+    known = {setting["key"] for m in methods.values() for setting in m["settings"]}
+    for key, value in solver.items():
+        if key == "method":
+            continue
+        if key not in known:
+            raise InputError(f"solver '{key}': no method has this setting; {method}'s: "
+                             f"{', '.join(s['key'] for s in methods[method]['settings'])}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InputError(f"solver '{key}': {value!r} is not a finite number")
+    if t_end is not None and not (isinstance(t_end, (int, float)) and math.isfinite(t_end) and t_end > 0):
+        raise InputError(f"t_end: {t_end!r} is not a positive, finite time")
+
+
+def _check_output_folder(output_dir: str | os.PathLike) -> None:
+    """A study's folder: named, and a folder (or one that can be made), checked before any run."""
+    text = os.fspath(output_dir)
+    if not text:
+        raise InputError("the study's output folder is not named (an empty path)")
+    folder = Path(text)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{text}: is not a folder (the study writes rows.jsonl, sweep.csv and sweep.html into one)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"{text}: cannot create the study's folder: {error.strerror or error}") from None
 
 
 def _frame(runs: Sequence[Mapping], names: Sequence[str], rows: Sequence[dict], si_units: Mapping[str, str]):

@@ -145,6 +145,37 @@ def test_bad_study_input_is_refused_before_anything_runs(tmp_path):
         jourdain.sweep(NETLISTS / "no_such.json", [{}], scheduler="tcp://127.0.0.1:1")
 
 
+@pytest.mark.parametrize("arguments, said", [
+    (["--output", "mass.x:median"], "unknown statistic 'median'"),
+    (["--output", "nope.x"], "no recorded variable 'nope.x'"),
+    (["--solver", "bogus=1"], "solver 'bogus': no method has this setting"),
+    (["--solver", "method=rk5"], "unknown method 'rk5'"),
+    (["--t-end", "nan"], "--t-end nan: not a positive, finite time"),
+    (["--param", "spring.stiffness=1e400"], "'1e400' is not a finite number"),
+    (["--param", "mass.mass=1,2"], "--param mass.mass: given twice"),
+    (["--lhs", "4", "--param", "damper.damping=uniform:2:1"], "needs LOW < HIGH"),
+    (["-o", ""], "output folder is not named"),
+    (["-o", "FILE"], "is not a folder"),
+    (["-o", "/proc/jourdain_study"], "cannot create the study's folder"),
+])
+def test_bad_study_arguments_exit_2_before_any_cluster(arguments, said, tmp_path):
+    """Issue 40, point 13: typos in outputs passed silently with an empty column; bad
+    solver settings, t_end and values started the cluster and failed every row (exit 1);
+    a repeated --param silently won; bad folders ended in tracebacks. Each is refused,
+    exit 2 with one line, before a cluster starts (the scheduler named cannot be reached,
+    so a study that started one would fail otherwise)."""
+    (tmp_path / "FILE").write_text("not a folder\n")
+    command = [sys.executable, "-m", "jourdain", "sweep", str(OSCILLATOR), "--param", "mass.mass=1,2",
+               "--scheduler", "tcp://127.0.0.1:1", "-o", str(tmp_path / "study")]
+    command += [a if a != "FILE" else str(tmp_path / "FILE") for a in arguments]
+    if "--lhs" in arguments:
+        command.remove("--param"), command.remove("mass.mass=1,2")
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert said in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_study_command_line(tmp_path):
     out = tmp_path / "study"
     command = [sys.executable, "-m", "jourdain", "sweep", str(OSCILLATOR), "--param", "spring.stiffness=100:400:3 N/m",
