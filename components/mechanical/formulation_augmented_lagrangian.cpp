@@ -56,6 +56,7 @@
 #include <limits>
 #include <map>
 
+#include <Eigen/LU>
 #include <Eigen/Eigenvalues>
 
 #include "block_cholesky.hpp"
@@ -117,6 +118,10 @@ constexpr double kTreeStall = 1e-11;
 // 1e12 between them.
 class PenaltyBlocks {
  public:
+  // det of a group's correlation matrix below which its rows count as correlated and the
+  // group takes the block penalty (2a); above, a penalty per equation contracts each of
+  // its directions by at least 1/(1 + p kCorrelated).
+  static constexpr double kCorrelated = 1e-2;
   using Block = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3>;
   struct Group {
     int first, count;  // its equations: equations[first .. first + count)
@@ -163,9 +168,15 @@ class PenaltyBlocks {
       const Group& group = groups_[g];
       Block& s = blocks_[g];
       s.setZero(group.count, group.count);
-      for (int a = 0; a < group.count; ++a)
-        for (int b = 0; b <= a; ++b) {
-          const int i = equation(group, a), j = equation(group, b);
+      for (int a = 0; a < group.count; ++a) {
+        const int i = equation(group, a);
+        // The diagonal: row i's squared norm in the W⁻¹ metric, a sum over its bodies.
+        double norm = 0.0;
+        for (int p = parts.part_start[i]; p < parts.part_start[i + 1]; ++p)
+          norm += parts.u[p].cwiseAbs2().cwiseQuotient(w.segment<3>(3 * parts.part_body[p])).sum();
+        s(a, a) = norm;
+        for (int b = 0; b < a; ++b) {
+          const int j = equation(group, b);
           double sum = 0.0;
           for (int p = parts.part_start[i]; p < parts.part_start[i + 1]; ++p)
             for (int q = parts.part_start[j]; q < parts.part_start[j + 1]; ++q)
@@ -173,12 +184,33 @@ class PenaltyBlocks {
                 sum += parts.u[p].dot(parts.u[q].cwiseQuotient(w.segment<3>(3 * parts.part_body[p])));
           s(a, b) = s(b, a) = sum;
         }
+      }
       largest = std::max(largest, s.diagonal().maxCoeff());
     }
     const double floor = std::max(largest, std::numeric_limits<double>::min()) * 1e-12;
     for (Block& s : blocks_) {
-      if (s.rows() == 1) {
-        s(0, 0) = penalty / std::max(s(0, 0), floor);
+      // Where a group's rows are near-independent in the W⁻¹ metric (its correlation
+      // matrix C = D^{-1/2} S_g D^{-1/2}, D = diag S_g, far from singular: det C ≥
+      // kCorrelated bounds its smallest eigenvalue from below), the penalty per equation,
+      // p / (S_g)_ii, contracts every direction of the group by at least 1/(1 + p det C):
+      // A_g diagonal, as for a single equation. That is every joint between bodies whose
+      // inertias are not far below m r² (the chains, four-bars and arms of the examples),
+      // at the cost of a scalar per equation. Rows strongly correlated (a bob of small
+      // inertia on a pin: det C → 0 as I/(m r²) → 0, but for the poses where the rows
+      // line up with the bob's axes) take the block (2a).
+      const Eigen::Index n = s.rows();
+      double det_c = 1.0;
+      if (n > 1) {
+        Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1> d = s.diagonal().cwiseMax(floor).cwiseSqrt().cwiseInverse();
+        const Block c = d.asDiagonal() * s * d.asDiagonal();
+        det_c = n == 2 ? c(0, 0) * c(1, 1) - c(0, 1) * c(1, 0) : Eigen::Matrix3d(c).determinant();
+      }
+      if (det_c >= kCorrelated) {
+        for (Eigen::Index k = 0; k < n; ++k) {
+          const double diagonal = s(k, k);
+          s.row(k).setZero();
+          s(k, k) = penalty / std::max(diagonal, floor);
+        }
         continue;
       }
       solver_.compute(s);
@@ -235,8 +267,8 @@ class LeadingMatrix {
     for (int b = 0; b < cholesky_.bodies(); ++b)
       cholesky_.block(cholesky_.block_of(b, b)).diagonal() += w.segment<3>(3 * b);
     for (const Coupling& c : couplings_)
-      cholesky_.block(c.block).noalias() += penalty_.block(c.group)(c.row_slot, c.column_slot) *
-                                            parts_.u[c.row_part] * parts_.u[c.column_part].transpose();
+      if (const double a = penalty_.block(c.group)(c.row_slot, c.column_slot); a != 0.0)  // a diagonal A_g: no cross terms
+        cholesky_.block(c.block).noalias() += a * parts_.u[c.row_part] * parts_.u[c.column_part].transpose();
     return cholesky_.factorize();
   }
   void solve(const Eigen::VectorXd& rhs, Eigen::VectorXd& x) const { cholesky_.solve(rhs, x); }

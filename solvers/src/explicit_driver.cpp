@@ -85,7 +85,9 @@ double initial_step(RightHandSide& f, double t, const Eigen::VectorXd& x, const 
 //   power iteration on finite-difference products J v (kPowerIterations evaluations of
 //   the model each). A mode that is stiff only inside the steps (a relief valve that
 //   opens and closes again within each step, a sawtooth whose every step ends closed)
-//   shows at the stages, never at the ends. Stage secants can overestimate |λ| where the states' scales differ widely (a
+//   shows at the stages, never at the ends. A mode beyond the limit is reported when a
+//   second confirmation, a window later, finds it still there: a transient of a few steps
+//   (a mechanism through a singular pose) makes no sawtooth. Stage secants can overestimate |λ| where the states' scales differ widely (a
 //   non-normal Jacobian); the power iteration's growth rate tends to the spectral radius
 //   itself, whatever the scaling. Only a confirmed h ρ(J) beyond the limit is reported
 //   (once); an unconfirmed screening waits twice as long before the next confirmation.
@@ -102,6 +104,7 @@ class FixedStepStabilityWatch {
     beyond_ += static_cast<int>(beyond) - static_cast<int>(recent_[next_]);
     recent_[next_] = beyond;
     next_ = (next_ + 1) % kWindow;
+    ++steps_;
     if (wait_ > 0) --wait_;
     if (warned_ || beyond_ < kBeyond || wait_ > 0) return;
     // Where the stages met the stiff dynamics first: they may be there only inside the
@@ -120,7 +123,14 @@ class FixedStepStabilityWatch {
       }
     }
     if (const double r = spectral_radius(f, t1, x1, f1, h); !(h * rho > limit) && r > rho) rho = r, at = t1;
-    if (h * rho > limit) {
+    // Confirmed twice, a window apart: the mode stays beyond the limit, as in a sawtooth,
+    // rather than for the few steps of a transient (a mechanism passing a singular pose,
+    // whose stiff regularized direction the projection damps: no oscillation follows).
+    const bool persists = confirmed_at_ >= 0 && steps_ - confirmed_at_ <= 3 * kWindow;
+    if (h * rho > limit && !persists) {
+      confirmed_at_ = steps_;
+      wait_ = kWindow;
+    } else if (h * rho > limit) {
       warned_ = true;
       std::ostringstream msg;
       msg.precision(3);
@@ -131,6 +141,7 @@ class FixedStepStabilityWatch {
           << " s, or method \"bdf\" for a stiff model";
       f.ctx.warnings.emplace_back(msg.str(), Warning::Kind::Accuracy);
     } else {
+      confirmed_at_ = -1;
       backoff_ *= 2;
       wait_ = backoff_;
     }
@@ -174,6 +185,7 @@ class FixedStepStabilityWatch {
   std::array<bool, kWindow> recent_{};
   int next_ = 0, beyond_ = 0;
   int wait_ = 0, backoff_ = kWindow / 2;
+  long steps_ = 0, confirmed_at_ = -1;  // steps so far; the step of a first confirmation
   bool warned_ = false;
 };
 
