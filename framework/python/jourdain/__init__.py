@@ -16,12 +16,12 @@ this one, run from the project's root).
 """
 
 from ._jourdain import version as __version__
-from .model import (Error, InputError, Library, LinearModel, Model, OutputError, Parameter, Result, SimulationError,
-                    SimulationFailed, load)
+from .model import (Error, InputError, Library, LinearModel, Model, OutputError, Parameter, Result, RunInterrupted,
+                    SimulationError, SimulationFailed, load)
 from .study import (Normal, LogNormal, Uniform, grid, latin_hypercube, linspace, monte_carlo, sweep, zipped)
 
 __all__ = [
-    "Error", "InputError", "Library", "LinearModel", "Model", "OutputError", "Parameter", "Result", "SimulationError",
+    "Error", "InputError", "Library", "LinearModel", "Model", "OutputError", "Parameter", "Result", "RunInterrupted", "SimulationError",
     "SimulationFailed", "load", "Normal", "LogNormal", "Uniform", "grid", "latin_hypercube", "linspace",
     "monte_carlo", "sweep", "zipped", "__version__",
 ]

@@ -23,6 +23,17 @@ SimulationError = _jourdain.SimulationError
 OutputError = _jourdain.OutputError  # a file that cannot be written (an OSError): before a run
 
 
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or another signal whose handler raises) during :meth:`Model.run`: the run
+    stopped cleanly, and ``result`` holds everything it computed (all of it when the signal
+    came as it ended). Caught as a KeyboardInterrupt, as any Ctrl-C."""
+
+    def __init__(self, result: "Result"):
+        super().__init__(f"run interrupted at t = {result.time[-1] if len(result.time) else 0:g} s"
+                         f" ({'finished' if result.finished else 'stopped'}; the result is kept)")
+        self.result = result
+
+
 class SimulationFailed(SimulationError):
     """A run that ended before its end time. ``result`` holds everything up to the failure."""
 
@@ -224,6 +235,8 @@ class Model:
         result = Result(columns=raw["columns"], data=raw["rows"], summary=json.loads(raw["summary"]),
                         warnings=list(raw["warnings"]), failure=raw["failure"], wall_time_s=raw["wall_time_s"],
                         parameters=dict(parameters or {}), accuracy_warnings=list(raw["accuracy_warnings"]))
+        if raw["interruption"] is not None:
+            raise RunInterrupted(result) from raw["interruption"]
         if check and not result.finished:
             raise SimulationFailed(result)
         return result

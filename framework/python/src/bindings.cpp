@@ -14,6 +14,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -136,6 +137,26 @@ py::dict run(const LoadedNetlist& loaded, const NamedValues& parameters, const N
     page.emplace(net.model, net.record, report::ReportSettings{}, net.display_units);
     options.listeners.push_back(&*page);
   }
+  // Ctrl-C reaches a run: Python's signal handlers run only when the interpreter does, and
+  // a run holds no GIL. Every 50 ms the run takes the GIL and lets Python handle a pending
+  // signal (PyErr_CheckSignals; it does nothing outside the main thread): SIGINT's handler
+  // raises KeyboardInterrupt, the run stops cleanly with its rows, and the Python layer
+  // raises it on, carrying the result. A signal that comes as the run ends is caught the
+  // same way, so that a finished result is not lost to it.
+  py::object interruption;
+  auto check_signals = [&interruption] {
+    if (PyErr_CheckSignals() != 0) interruption = py::reinterpret_borrow<py::object>(py::error_already_set().value());
+    return static_cast<bool>(interruption);
+  };
+  auto last_check = std::chrono::steady_clock::now();
+  options.stop_requested = [&] {
+    if (interruption) return true;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_check < std::chrono::milliseconds(50)) return false;
+    last_check = now;
+    py::gil_scoped_acquire gil;
+    return check_signals();
+  };
   RunResult r;
   {
     py::gil_scoped_release release;
@@ -150,10 +171,12 @@ py::dict run(const LoadedNetlist& loaded, const NamedValues& parameters, const N
       }
     }
   }
+  if (!interruption) check_signals();
   py::dict out;
   out["finished"] = r.finished;
   out["failure"] = r.failure;
   out["failure_time"] = r.failure_time;
+  out["interruption"] = interruption ? interruption : py::none();  // or the exception a signal raised
   out["columns"] = r.columns;
   out["rows"] = rows_array(r.rows, r.columns.size());
   out["warnings"] = r.warnings;

@@ -269,3 +269,28 @@ def test_a_netlists_plugins_and_subsystem_files_need_consent(tmp_path):
     assert jourdain.load(uses, file=tmp_path / "case" / "net.json", library_folders=[partslib]).states
     with pytest.raises(jourdain.InputError, match="more than 1 components"):
         jourdain.load(uses, file=tmp_path / "case" / "net.json", allow_any_path=True, max_components=1)
+
+
+def test_ctrl_c_stops_a_run_from_python_and_keeps_its_result():
+    """Issue 40, point 4: Ctrl-C could not interrupt a Python run (the KeyboardInterrupt came
+    only when the run ended, 5.2 s after the signal), and a finished run's result was lost
+    to it. The run checks for signals as the command line does: it stops cleanly, and
+    RunInterrupted (a KeyboardInterrupt) carries what it computed."""
+    import signal
+
+    model = jourdain.load(NETLISTS / "mass_spring_damper.json")
+    # Ten million rk4 steps: many seconds unless the signal stops it.
+    solver = {"method": "rk4", "step": 1e-5, "output_interval": 0.5}
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(jourdain.RunInterrupted) as stopped:
+            model.run(solver=solver, t_end=100.0)
+    finally:
+        timer.cancel()
+    result = stopped.value.result
+    assert isinstance(stopped.value, KeyboardInterrupt)
+    assert not result.finished
+    assert result.summary["status"] == "interrupted"
+    assert 0.0 < result.time[-1] < 100.0
+    assert len(result.time) >= 2  # the rows up to the signal
