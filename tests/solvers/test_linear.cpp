@@ -133,8 +133,34 @@ TEST_CASE("pendulum: sqrt(m g l / I_O) below, one unstable real pair above") {
 
 namespace {
 
-// A four-bar under gravity: uniform bars (mass 1 kg/m × length, I = m L² / 12), crank
-// O2A, coupler AB, rocker O4B; ground pivots O2 = (0, 0), O4 = (d, 0).
+// The netlist of a four-bar of uniform bars (mass 1 kg/m × length, I = m L² / 12) under
+// gravity: crank O2A (length a), coupler AB (b), rocker O4B (c), ground pivots O2 = (0, 0)
+// and O4 = (d, 0), at the pose whose joints A and B are given; `world_constraints`, when
+// not empty, is the world's "constraints" object.
+std::string four_bar_netlist(double a, double b, double c, double d, double ax, double ay, double bx, double by,
+                             const std::string& world_constraints = "") {
+  auto body = [](const std::string& name, double len, double px, double py, double qx, double qy, const std::string& p,
+                 const std::string& q) {
+    return "\"" + name + "\": {\"type\": \"mechanical.body\", \"params\": {\"mass\": " + num(len) +
+           ", \"inertia\": " + num(len * len * len / 12) + ", \"points\": {\"" + p + "\": [" + num(-len / 2) +
+           ", 0], \"" + q + "\": [" + num(len / 2) + ", 0]}}, \"initial\": {\"x\": " + num((px + qx) / 2) +
+           ", \"y\": " + num((py + qy) / 2) + ", \"theta\": " + num(std::atan2(qy - py, qx - px)) + "}}";
+  };
+  const std::string constraints = world_constraints.empty() ? "" : R"(, "constraints": )" + world_constraints;
+  return R"({"world": {"gravity": [0, -9.81])" + constraints + R"(},
+    "components": {
+      "ground": {"type": "mechanical.ground", "params": {"points": {"O2": [0, 0], "O4": [)" +
+         num(d) + R"(, 0]}}},
+      )" + body("crank", a, 0, 0, ax, ay, "O2", "A") + ",\n" + body("coupler", b, ax, ay, bx, by, "A", "B") + ",\n" +
+         body("rocker", c, d, 0, bx, by, "O4", "B") + R"(,
+      "j1": {"type": "mechanical.revolute"}, "j2": {"type": "mechanical.revolute"},
+      "j3": {"type": "mechanical.revolute"}, "j4": {"type": "mechanical.revolute"}},
+    "connections": [["ground.O2", "j1.a"], ["crank.O2", "j1.b"], ["crank.A", "j2.a"], ["coupler.A", "j2.b"],
+                    ["coupler.B", "j3.a"], ["rocker.B", "j3.b"], ["ground.O4", "j4.a"], ["rocker.O4", "j4.b"]],
+    "solver": {"method": "dopri5", "t_end": 1}})";
+}
+
+// A four-bar under gravity (four_bar_netlist) and its closed forms.
 struct FourBar {
   double a = 0.1, b = 0.35, c = 0.3, d = 0.4, g = 9.81;
 
@@ -172,26 +198,7 @@ struct FourBar {
   std::string netlist(double t, double alpha, double beta) const {
     double ax, ay, bx, by;
     points(t, ax, ay, bx, by);
-    auto body = [](const std::string& name, double len, double px, double py, double qx, double qy,
-                   const std::string& p, const std::string& q) {
-      return "\"" + name + "\": {\"type\": \"mechanical.body\", \"params\": {\"mass\": " + num(len) +
-             ", \"inertia\": " + num(len * len * len / 12) + ", \"points\": {\"" + p + "\": [" +
-             num(-len / 2) + ", 0], \"" + q + "\": [" + num(len / 2) +
-             ", 0]}}, \"initial\": {\"x\": " + num((px + qx) / 2) + ", \"y\": " + num((py + qy) / 2) +
-             ", \"theta\": " + num(std::atan2(qy - py, qx - px)) + "}}";
-    };
-    return R"({"world": {"gravity": [0, -9.81], "constraints": {"alpha": )" + num(alpha) + R"(, "beta": )" +
-           num(beta) + R"(}},
-      "components": {
-        "ground": {"type": "mechanical.ground", "params": {"points": {"O2": [0, 0], "O4": [)" + num(d) +
-           R"(, 0]}}},
-        )" + body("crank", a, 0, 0, ax, ay, "O2", "A") + ",\n" + body("coupler", b, ax, ay, bx, by, "A", "B") + ",\n" +
-           body("rocker", c, d, 0, bx, by, "O4", "B") + R"(,
-        "j1": {"type": "mechanical.revolute"}, "j2": {"type": "mechanical.revolute"},
-        "j3": {"type": "mechanical.revolute"}, "j4": {"type": "mechanical.revolute"}},
-      "connections": [["ground.O2", "j1.a"], ["crank.O2", "j1.b"], ["crank.A", "j2.a"], ["coupler.A", "j2.b"],
-                      ["coupler.B", "j3.a"], ["rocker.B", "j3.b"], ["ground.O4", "j4.a"], ["rocker.O4", "j4.b"]],
-      "solver": {"method": "dopri5", "t_end": 1}})";
+    return four_bar_netlist(a, b, c, d, ax, ay, bx, by, R"({"alpha": )" + num(alpha) + R"(, "beta": )" + num(beta) + "}");
   }
 };
 
@@ -364,24 +371,7 @@ namespace {
 std::string parallelogram(double t) {
   const double a = 0.3, b = 0.4;
   const double ax = a * std::cos(t), ay = a * std::sin(t), bx = ax + b, by = ay;
-  auto body = [](const std::string& name, double len, double px, double py, double qx, double qy, const std::string& p,
-                 const std::string& q) {
-    return "\"" + name + "\": {\"type\": \"mechanical.body\", \"params\": {\"mass\": " + num(len) +
-           ", \"inertia\": " + num(len * len * len / 12) + ", \"points\": {\"" + p + "\": [" + num(-len / 2) +
-           ", 0], \"" + q + "\": [" + num(len / 2) + ", 0]}}, \"initial\": {\"x\": " + num((px + qx) / 2) +
-           ", \"y\": " + num((py + qy) / 2) + ", \"theta\": " + num(std::atan2(qy - py, qx - px)) + "}}";
-  };
-  return R"({"world": {"gravity": [0, -9.81]},
-    "components": {
-      "ground": {"type": "mechanical.ground", "params": {"points": {"O2": [0, 0], "O4": [)" +
-         num(b) + R"(, 0]}}},
-      )" + body("crank", a, 0, 0, ax, ay, "O2", "A") + ",\n" + body("coupler", b, ax, ay, bx, by, "A", "B") + ",\n" +
-         body("rocker", a, b, 0, bx, by, "O4", "B") + R"(,
-      "j1": {"type": "mechanical.revolute"}, "j2": {"type": "mechanical.revolute"},
-      "j3": {"type": "mechanical.revolute"}, "j4": {"type": "mechanical.revolute"}},
-    "connections": [["ground.O2", "j1.a"], ["crank.O2", "j1.b"], ["crank.A", "j2.a"], ["coupler.A", "j2.b"],
-                    ["coupler.B", "j3.a"], ["rocker.B", "j3.b"], ["ground.O4", "j4.a"], ["rocker.O4", "j4.b"]],
-    "solver": {"method": "dopri5", "t_end": 1}})";
+  return four_bar_netlist(a, b, a, b, ax, ay, bx, by);
 }
 
 }  // namespace
