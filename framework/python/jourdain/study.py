@@ -21,6 +21,7 @@ import logging
 import math
 import os
 import re
+import stat
 import signal
 import socket
 import statistics
@@ -529,10 +530,20 @@ def _netlist_source(netlist: str | os.PathLike | Mapping, file: str | os.PathLik
     if isinstance(netlist, str) and netlist.lstrip().startswith("{"):
         return netlist, os.path.abspath(file or "<netlist>.json")
     path = os.path.abspath(os.fspath(netlist))
+    # The command line's checks (framework/src/netlist_levels.cpp): a regular file of at
+    # most 64 MiB; /dev/zero or a FIFO would be read until memory runs out, or forever.
     try:
-        return Path(path).read_text(encoding="utf-8"), path
+        status = os.stat(path)
     except OSError as exc:
         raise InputError(f"{path}: cannot read the netlist: {exc.strerror}") from None
+    if not stat.S_ISREG(status.st_mode):
+        raise InputError(f"{path}: is not a regular file (a device, a FIFO or a folder): netlists are read from files only")
+    if status.st_size > 64 << 20:
+        raise InputError(f"{path}: is larger than 64 MiB, the limit for a netlist file")
+    try:
+        return Path(path).read_text(encoding="utf-8"), path
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the netlist: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 # The dask settings of the local clusters a study starts (_connect; tests/bench/bench_sweep.py

@@ -157,6 +157,7 @@ def test_bad_study_input_is_refused_before_anything_runs(tmp_path):
     (["-o", ""], "output folder is not named"),
     (["-o", "FILE"], "is not a folder"),
     (["-o", "/proc/jourdain_study"], "cannot create the study's folder"),
+    (["NETLIST", "/dev/zero"], "is not a regular file"),
 ])
 def test_bad_study_arguments_exit_2_before_any_cluster(arguments, said, tmp_path):
     """Issue 40, point 13: typos in outputs passed silently with an empty column; bad
@@ -167,6 +168,8 @@ def test_bad_study_arguments_exit_2_before_any_cluster(arguments, said, tmp_path
     (tmp_path / "FILE").write_text("not a folder\n")
     command = [sys.executable, "-m", "jourdain", "sweep", str(OSCILLATOR), "--param", "mass.mass=1,2",
                "--scheduler", "tcp://127.0.0.1:1", "-o", str(tmp_path / "study")]
+    if arguments[0] == "NETLIST":  # another netlist in the place of the oscillator
+        command[4], arguments = arguments[1], arguments[2:]
     command += [a if a != "FILE" else str(tmp_path / "FILE") for a in arguments]
     if "--lhs" in arguments:
         command.remove("--param"), command.remove("mass.mass=1,2")
