@@ -500,9 +500,12 @@ TEST_CASE("jourdain linearize: a frequency range that is not one is bad input na
   TempDir dir;
   const std::string net = jourdain::test::netlist_path("mass_spring_damper").string();
   const std::string io = " --input mass.mass --output mass.x -o " + (dir.path() / "bad").string();
-  for (const auto& [options, named] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& option_and_name : std::vector<std::pair<std::string, std::string>>{
            {"--to inf", "--to"}, {"--from 100 --to 1", "--to"}, {"--from 0", "--from"}, {"--from -3", "--from"},
            {"--to 0", "--to"}, {"--from nan", "--from"}}) {
+    // Named copies, not structured bindings: CAPTURE's lambda cannot take those in C++20.
+    const std::string& options = option_and_name.first;
+    const std::string& named = option_and_name.second;
     CAPTURE(options);
     const CommandResult r = cli("linearize -q " + net + " " + options + io);
     CAPTURE(r.output);

@@ -422,10 +422,10 @@ TEST_CASE("an exported FMU holds well-formed XML and a short binary name whateve
 
   UnpackedFmu unpacked(fmu);
   fmi_test::Binary binary(unpacked.folder(), unpacked.md.model_identifier);
-  for (const auto& [t, h] : {std::pair{std::nan(""), 0.1}, {0.0, std::numeric_limits<double>::infinity()}}) {
+  for (const auto& step : {std::pair{std::nan(""), 0.1}, {0.0, std::numeric_limits<double>::infinity()}}) {
     fmi_test::Instance inst(binary, "odd", unpacked.md.guid);
     REQUIRE(inst.start(0.0) == fmi2OK);
-    CHECK(inst.step(t, h) == fmi2Error);
+    CHECK(inst.step(step.first, step.second) == fmi2Error);
   }
 }
 
