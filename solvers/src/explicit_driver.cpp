@@ -87,8 +87,8 @@ double initial_step(RightHandSide& f, double t, const Eigen::VectorXd& x, const 
 //   opens and closes again within each step, a sawtooth whose every step ends closed)
 //   shows at the stages, never at the ends. A mode beyond the limit is reported when a
 //   second confirmation, a window later, finds it still there: a transient of a few steps
-//   (a mechanism through a singular pose) makes no sawtooth. Stage secants can overestimate |λ| where the states' scales differ widely (a
-//   non-normal Jacobian); the power iteration's growth rate tends to the spectral radius
+//   (a mechanism through a singular pose) makes no sawtooth. Stage secants can
+//   overestimate |λ| where the states' scales differ widely (a non-normal Jacobian); the power iteration's growth rate tends to the spectral radius
 //   itself, whatever the scaling. Only a confirmed h ρ(J) beyond the limit is reported
 //   (once); an unconfirmed screening waits twice as long before the next confirmation.
 class FixedStepStabilityWatch {
@@ -188,6 +188,19 @@ class FixedStepStabilityWatch {
   long steps_ = 0, confirmed_at_ = -1;  // steps so far; the step of a first confirmation
   bool warned_ = false;
 };
+
+// Where in a bracket [ta, tb] the earliest crossing lies, as a fraction of its width: the
+// secant root, through the ends, of each function that crosses in it (values weighted by
+// wa and wb, the Illinois method's), the earliest of them. 1 when none has a secant.
+double secant_fraction(const Model& model, const Eigen::VectorXd& ga, const Eigen::VectorXd& gb, double wa = 1.0,
+                       double wb = 1.0) {
+  double fraction = 1.0;
+  for (int i : model.crossed(ga, gb)) {
+    const double a = wa * ga[i], b = wb * gb[i];
+    if (a != b) fraction = std::min(fraction, a / (a - b));
+  }
+  return fraction;
+}
 
 }  // namespace
 
@@ -333,14 +346,9 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
           const double width = tb - ta;
           double tm = 0.5 * (ta + tb);
           if (width <= 0.5 * widths[0]) {
-            double fraction = 1.0;
-            for (int i : model.crossed(ga, gb)) {
-              const double a = wa * ga[i], b = wb * gb[i];
-              if (a != b) fraction = std::min(fraction, a / (a - b));
-            }
             // Half the tolerance from either end at least, so that the bracket shrinks.
             const double margin = std::min(0.5 * s.event_tolerance, 0.25 * width);
-            tm = std::clamp(ta + fraction * width, ta + margin, tb - margin);
+            tm = std::clamp(ta + secant_fraction(model, ga, gb, wa, wb) * width, ta + margin, tb - margin);
           }
           if (tm <= ta || tm >= tb) break;  // ta, tb adjacent doubles: no finer bracket exists
           method.dense((tm - t) / hh, dense_x);
@@ -360,10 +368,8 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
         // the crossing. One more trial a few rounding units past the secant root brings
         // the event there when the function is smooth.
         if (tb - ta > 0.0) {
-          double fraction = 1.0;
-          for (int i : model.crossed(ga, gb))
-            if (ga[i] != gb[i]) fraction = std::min(fraction, ga[i] / (ga[i] - gb[i]));
-          const double tm = ta + fraction * (tb - ta) + 8.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(tb));
+          const double tm = ta + secant_fraction(model, ga, gb) * (tb - ta) +
+                            8.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(tb));
           if (tm > ta && tm < tb) {
             method.dense((tm - t) / hh, dense_x);
             zero_crossings_at(tm, dense_x, gm);
