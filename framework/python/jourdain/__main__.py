@@ -78,11 +78,12 @@ def build_runs(params: list[str], zip_lists: bool, lhs: int | None, monte_carlo:
         if name.strip() in values:
             raise InputError(f"--param {name.strip()}: given twice (one --param a parameter)")
         values[name.strip()] = parse_values(text, sampled=bool(lhs or monte_carlo))
+    # Lazy designs: a study of 10^7 runs does not hold them (study.Design).
     if lhs:
-        return study.latin_hypercube(values, lhs, seed)
+        return study.latin_hypercube(values, lhs, seed, lazy=True)
     if monte_carlo:
-        return study.monte_carlo(values, monte_carlo, seed)
-    return study.zipped(values) if zip_lists else study.grid(values)
+        return study.monte_carlo(values, monte_carlo, seed, lazy=True)
+    return study.zipped(values, lazy=True) if zip_lists else study.grid(values, lazy=True)
 
 
 class Stopped(KeyboardInterrupt):

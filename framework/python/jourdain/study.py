@@ -30,7 +30,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -45,19 +45,43 @@ def linspace(start: float, stop: float, count: int, unit: str = "") -> list:
     return [_with_unit(float(v), unit) for v in np.linspace(start, stop, int(count))]
 
 
-def grid(parameters: Mapping[str, Sequence[Any]]) -> list[dict]:
-    """Full factorial: every combination of the listed values (the last parameter varies fastest)."""
+class Design:
+    """Runs made one at a time as a study takes them, for studies too large to hold: the
+    count is known (``len()``), the runs are not held, and each iteration makes them again,
+    the same ones. What ``lazy=True`` gives from :func:`grid`, :func:`zipped`,
+    :func:`latin_hypercube` and :func:`monte_carlo` (10^7 runs held as dicts took 4.3 GB)."""
+
+    def __init__(self, count: int, make: Callable[[], Iterator[dict]]):
+        self._count = count
+        self._make = make
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[dict]:
+        return self._make()
+
+
+def grid(parameters: Mapping[str, Sequence[Any]], lazy: bool = False) -> list[dict] | Design:
+    """Full factorial: every combination of the listed values (the last parameter varies
+    fastest). ``lazy``: a :class:`Design` that makes them as the study takes them."""
     names = list(parameters)
-    return [dict(zip(names, combo)) for combo in itertools.product(*(list(parameters[n]) for n in names))]
+    values = [list(parameters[n]) for n in names]
+    design = Design(math.prod(len(v) for v in values),
+                    lambda: (dict(zip(names, combo)) for combo in itertools.product(*values)))
+    return design if lazy else list(design)
 
 
-def zipped(parameters: Mapping[str, Sequence[Any]]) -> list[dict]:
-    """The k-th run takes the k-th value of every list (the lists must be of one length)."""
+def zipped(parameters: Mapping[str, Sequence[Any]], lazy: bool = False) -> list[dict] | Design:
+    """The k-th run takes the k-th value of every list (the lists must be of one length).
+    ``lazy``: a :class:`Design` that makes them as the study takes them."""
     lengths = {name: len(values) for name, values in parameters.items()}
     if len(set(lengths.values())) > 1:
         raise ValueError(f"zipped parameters need lists of one length, got {lengths}")
     names = list(parameters)
-    return [dict(zip(names, combo)) for combo in zip(*(parameters[n] for n in names))]
+    design = Design(next(iter(lengths.values()), 0),
+                    lambda: (dict(zip(names, combo)) for combo in zip(*(parameters[n] for n in names))))
+    return design if lazy else list(design)
 
 
 @dataclass(frozen=True)
@@ -94,24 +118,41 @@ class LogNormal:
         return self.median * np.exp(Normal(0.0, self.sigma).quantile(u))
 
 
-def latin_hypercube(distributions: Mapping[str, Any], count: int, seed: int) -> list[dict]:
+def latin_hypercube(distributions: Mapping[str, Any], count: int, seed: int, lazy: bool = False) -> list[dict] | Design:
     """``count`` runs, each parameter's range cut into ``count`` strata of equal probability
     and each stratum sampled once (McKay, Beckman & Conover 1979), independently shuffled
-    per parameter. The same seed gives the same runs."""
+    per parameter. The same seed gives the same runs. ``lazy``: a :class:`Design` that
+    holds the samples' probabilities (8 bytes a parameter and run) and makes the runs as
+    the study takes them."""
     rng = np.random.default_rng(seed)
-    columns = {}
-    for name, dist in distributions.items():
-        strata = (rng.permutation(count) + rng.random(count)) / count
-        columns[name] = [_with_unit(float(v), dist.unit) for v in dist.quantile(strata)]
-    return zipped(columns)
+    probabilities = {name: (rng.permutation(count) + rng.random(count)) / count for name in distributions}
+    design = _sampled(distributions, probabilities)
+    return design if lazy else list(design)
 
 
-def monte_carlo(distributions: Mapping[str, Any], count: int, seed: int) -> list[dict]:
-    """``count`` independent random runs (the same seed gives the same runs)."""
+def monte_carlo(distributions: Mapping[str, Any], count: int, seed: int, lazy: bool = False) -> list[dict] | Design:
+    """``count`` independent random runs (the same seed gives the same runs). ``lazy``: as
+    for :func:`latin_hypercube`."""
     rng = np.random.default_rng(seed)
-    columns = {name: [_with_unit(float(v), dist.unit) for v in dist.quantile(rng.random(count))]
-               for name, dist in distributions.items()}
-    return zipped(columns)
+    design = _sampled(distributions, {name: rng.random(count) for name in distributions})
+    return design if lazy else list(design)
+
+
+def _sampled(distributions: Mapping[str, Any], probabilities: Mapping[str, np.ndarray]) -> Design:
+    """The runs whose k-th value of each parameter is its distribution's quantile at its
+    k-th probability. The quantiles are taken a block at a time as the runs are made
+    (Normal's is a Python loop: all at once, its floats for 10^7 runs took 320 MB)."""
+    names = list(distributions)
+    count = len(next(iter(probabilities.values()), ()))
+    block = 4096
+
+    def make() -> Iterator[dict]:
+        for start in range(0, count, block):
+            columns = [[_with_unit(float(v), distributions[n].unit)
+                        for v in distributions[n].quantile(probabilities[n][start:start + block])] for n in names]
+            yield from (dict(zip(names, values)) for values in zip(*columns))
+
+    return Design(count, make)
 
 
 def _with_unit(value: float, unit: str):

@@ -41,6 +41,13 @@ def test_designs():
     # Standard errors: 0.5/√4000 ≈ 0.008 for the mean; ≈ 0.0056 for the standard deviation.
     assert abs(mc.mean() - 5.0) < 0.04 and abs(mc.std() - 0.5) < 0.03
     assert study.split_quantity("250 bar") == (250.0, "bar") and study.split_quantity(3) == (3.0, "")
+    # Lazy designs make the same runs, one at a time, each time they are iterated.
+    design = jourdain.latin_hypercube({"k": jourdain.Uniform(100, 200, "N/m"), "m": jourdain.Uniform(1, 2)}, n, 7,
+                                      lazy=True)
+    assert len(design) == n and list(design) == lhs and list(design) == lhs
+    assert list(jourdain.grid({"a": [1, 2, 3], "b": ["1 bar", "2 bar"]}, lazy=True)) == runs
+    assert len(jourdain.zipped({"a": [1, 2], "b": [3, 4]}, lazy=True)) == 2
+
 
 
 def test_outputs_of_a_known_result():
