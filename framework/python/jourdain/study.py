@@ -12,6 +12,8 @@ interrupted study, started again with the same folder, runs only what is missing
 
 from __future__ import annotations
 
+import array
+import collections
 import contextlib
 import functools
 import hashlib
@@ -30,7 +32,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, Sized
 
 import numpy as np
 
@@ -251,7 +253,9 @@ def run_one(index: int, values: Mapping[str, Any], netlist_text: str, netlist_fi
     """Runs one point of a study and returns its row. Never raises for a property of the
     model or of the values: a bad value, a failed run or a failing output function is the
     row's status and error."""
-    row: dict[str, Any] = {"run": index}
+    # The row carries its values: the study's table is made from its rows, and a resumed
+    # study checks that its runs are those of the rows in its folder.
+    row: dict[str, Any] = {"run": index, "values": dict(values)}
     started = time.perf_counter()
     status, error, result = "finished", "", None
     try:
@@ -338,14 +342,23 @@ class _Placement:
     them half an overhead before its rows arrive, where the overhead of a task is its
     round trip less its runs' time (the median of the tasks placed on idle workers)."""
 
-    def __init__(self, runs: int):
+    def __init__(self, runs: int = 0):
         self.left = runs  # runs not yet placed
         self.loads: dict[Any, _WorkerLoad] = {}
         self.run_times: list[float] = []
         self.overheads: list[float] = []
 
+    def more(self, runs: int) -> None:
+        """Notes runs to place: taken from the study's runs, or back from a lost task."""
+        self.left += runs
+
     def join(self, worker: Any) -> None:
         self.loads.setdefault(worker, _WorkerLoad())
+
+    def leave(self, worker: Any) -> None:
+        """Forgets a worker that left the cluster (its tasks returned or lost): it would
+        otherwise keep a share of the runs that no worker asks for."""
+        self.loads.pop(worker, None)
 
     def _half_overhead(self) -> float:
         return statistics.median(self.overheads[-16:]) / 2 if self.overheads else 0.0
@@ -370,7 +383,10 @@ class _Placement:
 
     def returned(self, worker: Any, runs: int, run_times: Sequence[float], placed_at: float, was_idle: bool,
                  now: float) -> None:
-        load = self.loads[worker]
+        load = self.loads.get(worker)
+        if load is None:  # a worker that left: its last rows came in after it was gone
+            self.run_times.extend(run_times)
+            return
         load.tasks -= 1
         load.runs -= runs
         load.run_times.extend(run_times)
@@ -423,9 +439,33 @@ class _Placement:
         return max(1, min(cap, round(share), self.left))
 
 
-def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
-              progress: Callable[[int, int], None] | None, total: int) -> None:
-    """Runs ``points`` on the cluster, recording each row as its task completes.
+# A run whose worker process died while running it runs again by itself on another
+# worker; when that one dies too, the run is an error row: the crash is its own (a plugin
+# or an FMU that segfaults on its values), not a neighbour's in the same task.
+RUN_DEATHS = 2
+# How often the study looks at the cluster when no rows come in: workers that joined get
+# work, and the tasks of workers that left are run again.
+LOOK_SECONDS = 1.0
+
+
+@dataclass
+class _Task:
+    future: Any
+    batch: list                     # its points: (index, values)
+    address: Any                    # the worker it was placed on
+    placed_at: float
+    was_idle: bool
+
+
+class _WorkerLost(Exception):
+    """A task's worker died or left the cluster before its rows came back."""
+
+
+def _dispatch(client, task: Callable, points: Iterator[tuple[int, dict]], digest: str, log: "_RowLog",
+              report: Callable[[], None]) -> None:
+    """Runs ``points``, taken from the iterator as the workers need them (the study holds
+    a window of two full tasks a worker, not its runs), recording each row as its task
+    completes and calling ``report()`` then.
 
     Each worker starts with two tasks, of one run and of two: the run times they report
     size the later tasks, and the second keeps the worker busy while the first one's row
@@ -438,14 +478,25 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
     position_servo runs from 1.79 to 1.54 times the serial loop); a long one goes in tasks
     of a second, the last of which even out. The price is that runs much longer than the
     median, met late, are not redistributed. The tasks are placed here rather than by the
-    scheduler, whose duration estimates cannot know that tasks differ in size; the
-    placement is loose, so a task whose worker died runs on another (dask retries it; if
-    its workers keep dying, it becomes error rows).
-    """
-    from dask.distributed import as_completed
+    scheduler, whose duration estimates cannot know that tasks differ in size.
 
-    def workers_now() -> list:
-        return sorted(client.scheduler_info().get("workers", {}))
+    A worker process that dies (a plugin or an FMU that crashes, memory exhausted) takes
+    its tasks with it. The study runs their points again, each in a task of its own on a
+    worker that holds nothing else, so that a point that crashes its worker is found
+    among the innocent ones of its task; one whose worker dies RUN_DEATHS times is an error
+    row saying so. It does not wait on dask for this: a task placed on a worker is
+    restricted to it loosely, and dask (2022.12) never runs such a task again once every
+    worker it could run on is gone (it waits for the named worker, which a restarted one
+    is not), nor the task whose rows were lost with its worker before they were fetched:
+    a study whose workers all died at once waited for good.
+    """
+    from concurrent.futures import CancelledError
+
+    from dask.distributed import as_completed
+    from distributed.scheduler import KilledWorker
+
+    def workers_now() -> set:
+        return set(client.scheduler_info().get("workers", {}))
 
     # A cluster may still be starting its workers (a batch system's jobs come when they
     # come): the study waits for the first one and gives work to each that joins later.
@@ -455,75 +506,188 @@ def _dispatch(client, task: Callable, points: list, digest: str, log: "_RowLog",
     if not addresses:
         client.wait_for_workers(1)
         addresses = workers_now()
-    plan = _Placement(len(points))
-    for address in addresses:
+    plan = _Placement()
+    for address in sorted(addresses):
         plan.join(address)
-    last_look = time.monotonic()
     # Keys unique to this call: the same study run again on the same cluster (a resumed
     # or repeated one) never shares a key with its previous call's tasks, which the
-    # scheduler may still hold while it forgets them.
+    # scheduler may still hold while it forgets them; and a point run again has a key of
+    # its own (the serial number).
     call = uuid.uuid4().hex[:12]
-    pending = list(reversed(points))
+    serial = itertools.count()
     # Not as_completed(with_results=True): with Debian's dask and tornado its background
     # gathers can fail inside tornado (an AssertionError in IOStream's write buffer when
     # several share the scheduler's connection), and the future is then never reported:
     # the study waited forever in 2 of 10 runs of tests/bench/bench_sweep.py. Each result
     # is fetched here instead, one at a time.
     running = as_completed()
-    placed: dict[str, tuple] = {}
+    placed: dict[str, _Task] = {}
+    waiting: collections.deque = collections.deque()  # points taken from `points`, not placed
+    suspects: collections.deque = collections.deque()  # points of lost tasks: each runs alone
+    deaths: dict[int, list] = {}                      # the workers that died running a point
+    alone: set = set()                                # workers running a suspect
 
-    def submit(address: Any, size: int) -> None:
-        batch = [pending.pop() for _ in range(min(size, len(pending)))]
-        future = _submit(client, task, batch, key=f"jourdain-{digest}-{call}-{batch[0][0]}-{batch[-1][0]}", pure=False,
-                         retries=2, workers=[address], allow_other_workers=True)
-        placed[future.key] = (batch, address, *plan.placed(address, len(batch), time.monotonic()))
+    def take_points() -> None:
+        # What the workers could take at once: two full tasks each.
+        while len(waiting) < 2 * TASK_RUNS * max(1, len(plan.loads)):
+            point = next(points, None)
+            if point is None:
+                return
+            waiting.append(point)
+            plan.more(1)
+
+    def submit(address: Any, batch: list) -> None:
+        future = _submit(client, task, batch, key=f"jourdain-{digest}-{call}-{batch[0][0]}-{batch[-1][0]}-{next(serial)}",
+                         pure=False, retries=2, workers=[address], allow_other_workers=True)
+        placed[future.key] = _Task(future, batch, address, *plan.placed(address, len(batch), time.monotonic()))
         running.add(future)
 
+    def give_work(address: Any, now: float) -> None:
+        if address not in plan.loads or address in alone:
+            return
+        if suspects:  # only to a worker that holds nothing: then it has nothing else to run
+            if plan.loads[address].tasks == 0:
+                alone.add(address)
+                submit(address, [suspects.popleft()])
+            return
+        take_points()
+        while waiting and (size := plan.next_task(address, now)):
+            submit(address, [waiting.popleft() for _ in range(min(size, len(waiting)))])
+
+    def returned(done: _Task, rows: list, now: float) -> None:
+        alone.discard(done.address)
+        log.extend(rows)
+        plan.returned(done.address, len(done.batch), [r["wall_time_s"] for r in rows
+                                                       if isinstance(r.get("wall_time_s"), float)
+                                                       and math.isfinite(r["wall_time_s"])],
+                      done.placed_at, done.was_idle, now)
+        report()
+
+    def lost(gone: _Task, now: float) -> None:
+        placed.pop(gone.future.key, None)
+        gone.future.cancel()
+        alone.discard(gone.address)
+        plan.returned(gone.address, len(gone.batch), [], gone.placed_at, False, now)
+        if len(gone.batch) > 1:
+            suspects.extend(gone.batch)
+            plan.more(len(gone.batch))
+            return
+        index, values = gone.batch[0]
+        deaths.setdefault(index, []).append(gone.address)
+        if len(deaths[index]) < RUN_DEATHS:
+            suspects.append(gone.batch[0])
+            plan.more(1)
+            return
+        log.extend([_error_row(index, values, "worker process died while running this point, on "
+                               f"{' and on '.join(map(str, deaths.pop(index)))} (a crash in a plugin, an FMU "
+                               f"or the solver, or memory exhausted: the worker's log says which)")])
+        report()
+
+    def look(now: float) -> None:
+        """Runs again the tasks of the workers that left, forgets those, and gives work to
+        the workers that can take some (those that joined too)."""
+        present = workers_now()
+        for gone in [t for t in placed.values() if t.address not in present]:
+            lost(gone, now)
+        for address in set(plan.loads) - present:
+            plan.leave(address)
+        for address in sorted(present):
+            plan.join(address)
+            give_work(address, now)
+
+    def rows_of(done: _Task) -> list:
+        # A finished task's rows are on its worker until fetched: a worker that dies then
+        # takes them along, and dask waits for the task to run again, which it may never
+        # do (above). Fetched a second at a time, while the worker is there.
+        while True:
+            try:
+                return done.future.result(timeout=LOOK_SECONDS)
+            except TimeoutError:
+                if done.address not in workers_now():
+                    raise _WorkerLost() from None
+
+    take_points()
     for size in (1, 2):
         for address in list(plan.loads):
-            if pending:
-                submit(address, size)
-    for future in running:
-        batch, address, placed_at, was_idle = placed.pop(future.key)
-        try:
-            rows = future.result()
-        except Exception as exc:  # noqa: BLE001 (the task's workers died more often than dask retries)
-            rows = [{"run": index, "status": "error", "error": f"{type(exc).__name__}: {exc}", "wall_time_s": math.nan,
-                     "worker": ""} for index, _ in batch]
+            take_points()
+            if waiting:
+                submit(address, [waiting.popleft() for _ in range(min(size, len(waiting)))])
+    last_look = time.monotonic()
+    while placed or waiting or suspects:
+        future = _next_completed(running, LOOK_SECONDS)
         now = time.monotonic()
-        log.extend(rows)
-        plan.returned(address, len(batch), [r["wall_time_s"] for r in rows if isinstance(r.get("wall_time_s"), float)
-                                            and math.isfinite(r["wall_time_s"])], placed_at, was_idle, now)
-        if progress:
-            progress(len(log.done), total)
-        while size := plan.next_task(address, now):
-            submit(address, size)
+        done = placed.pop(future.key, None) if future is not None else None
+        if done is not None:
+            try:
+                rows = rows_of(done)
+            except (_WorkerLost, KilledWorker, CancelledError):
+                # Its worker is gone (work goes to those look() finds): so are the other
+                # tasks there, which dask may never report.
+                lost(done, now)
+                last_look = -math.inf
+            except Exception as exc:  # noqa: BLE001 (the task failed as a whole: dask's retries did not help)
+                returned(done, [_error_row(index, values, f"{type(exc).__name__}: {exc}")
+                                for index, values in done.batch], now)
+                give_work(done.address, now)
+            else:
+                returned(done, rows, now)
+                give_work(done.address, now)
         # Asking the scheduler for its workers is a round trip: once a second at most.
-        if pending and now - last_look >= 1.0:
+        if now - last_look >= LOOK_SECONDS:
             last_look = now
-            for joined in set(workers_now()) - plan.loads.keys():
-                plan.join(joined)
-                if size := plan.next_task(joined, now):  # two joining as the last runs go: 0 for the second
-                    submit(joined, size)
+            look(now)
+        if not (placed or waiting or suspects):
+            take_points()
 
 
-def _study_digest(netlist_text: str, netlist_file: str, runs: Sequence[Mapping], outputs: Sequence,
-                  solver: Mapping, t_end: float | None) -> str:
-    """What makes two studies the same one (resuming one folder with another study's
-    rows would mix them)."""
-    key = json.dumps({"netlist": netlist_text, "file": netlist_file, "runs": runs,
+def _next_completed(running, seconds: float):
+    """The next future of ``running`` (a dask as_completed) that completes, or None when
+    none does within ``seconds``: its own iteration waits for good."""
+    deadline = time.monotonic() + seconds
+    with running.thread_condition:
+        while not running.has_ready() and (left := deadline - time.monotonic()) > 0:
+            running.thread_condition.wait(left)
+    return next(running) if running.has_ready() else None
+
+
+def _error_row(index: int, values: Mapping[str, Any], error: str) -> dict:
+    """The row of a point that made no row of its own (its task failed or was lost)."""
+    return {"run": index, "values": dict(values), "status": "error", "error": error, "wall_time_s": math.nan,
+            "worker": ""}
+
+
+def _study_digest(netlist_text: str, netlist_file: str, outputs: Sequence, solver: Mapping, t_end: float | None) -> str:
+    """What makes two studies the same one, but for their runs (resuming one folder with
+    another study's rows would mix them). The runs are compared one at a time, with the
+    values their rows carry, as the study takes them (_RowLog.was_done): the study does
+    not hold them to hash them at once."""
+    key = json.dumps({"netlist": netlist_text, "file": netlist_file, "rows": "with their values",
                       "outputs": [_output_name(o) for o in outputs], "solver": solver, "t_end": t_end},
                      sort_keys=True, default=str)
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
+def _fingerprint(values: Mapping[str, Any]) -> int:
+    """A run's values in 8 bytes, never 0 (_RowLog: not run): as given and as read back
+    from rows.jsonl alike."""
+    text = json.dumps(values, sort_keys=True, default=_json_default)
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little") | 1
+
+
 class _RowLog:
     """rows.jsonl: one JSON line per finished run, appended and flushed to disk as each run
-    completes, so that a study stopped at any moment keeps every row it had."""
+    completes, so that a study stopped at any moment keeps every row it had.
+
+    A study's memory does not grow with its rows while it runs: with a folder, what it
+    keeps of the rows a previous start made is the fingerprint of each one's values (8
+    bytes a run), and the rows are read back at the end for the table. Without one, the
+    rows are held: they are the study's result."""
 
     def __init__(self, folder: Path | None, digest: str, description: dict):
         self.path = None
-        self.done: dict[int, dict] = {}
+        self.rows: list[dict] = []    # without a folder
+        self.count = 0                # runs with a row
+        self._before = np.zeros(0, dtype=np.uint64)  # by run: its values' fingerprint, 0 if not run
         if folder is None:
             return
         folder.mkdir(parents=True, exist_ok=True)
@@ -532,22 +696,46 @@ class _RowLog:
         if manifest.exists():
             previous = json.loads(manifest.read_text())
             if previous.get("digest") != digest:
-                raise InputError(f"{folder}: holds the rows of another study (netlist, runs, outputs or solver "
-                                 f"differ); choose another folder or empty this one")
+                raise self._another_study()
             if self.path.exists():
-                text = self.path.read_text(encoding="utf-8")
-                complete, _, torn = text.rpartition("\n")
-                if torn:  # a row cut short by a crash: that run is made again
-                    self.path.write_text(complete + "\n" if complete else "", encoding="utf-8")
-                for line in complete.splitlines():
-                    row = json.loads(line)
-                    self.done[int(row["run"])] = row
+                self._read_previous_rows()
         manifest.write_text(json.dumps({**description, "digest": digest}, indent=2, default=str) + "\n")
 
+    def _another_study(self, detail: str = "netlist, outputs or solver differ") -> InputError:
+        return InputError(f"{self.path.parent}: holds the rows of another study ({detail}); choose another folder "
+                          f"or empty this one")
+
+    def _read_previous_rows(self) -> None:
+        runs, prints = array.array("q"), array.array("Q")
+        with open(self.path, "rb+") as rows:
+            whole = 0
+            for line in rows:
+                if not line.endswith(b"\n"):
+                    break  # a row cut short by a crash: that run is made again
+                row = json.loads(line)
+                runs.append(int(row["run"]))
+                prints.append(_fingerprint(row.get("values", {})))
+                whole += len(line)
+            rows.truncate(whole)
+        self._before = np.zeros(max(runs, default=-1) + 1, dtype=np.uint64)
+        self._before[np.asarray(runs, dtype=np.int64)] = np.asarray(prints, dtype=np.uint64)
+        self.count = int(np.count_nonzero(self._before))
+
+    def was_done(self, index: int, values: Mapping[str, Any]) -> bool:
+        """Whether the folder holds the row of this run (a previous start of the study
+        made it); refuses a run whose row there has other values."""
+        if index >= len(self._before) or not self._before[index]:
+            return False
+        if int(self._before[index]) != _fingerprint(values):
+            raise self._another_study(f"run {index} has other values")
+        return True
+
     def extend(self, rows: Sequence[dict]) -> None:
-        for row in rows:
-            self.done[int(row["run"])] = row
-        if self.path is None or not rows:
+        self.count += len(rows)
+        if self.path is None:
+            self.rows.extend(rows)
+            return
+        if not rows:
             return
         # One write of whole lines, synced: a study killed at any moment leaves whole rows (at
         # worst one torn last line, dropped when the study resumes).
@@ -555,6 +743,18 @@ class _RowLog:
             out.write("".join(json.dumps(row, default=_json_default) + "\n" for row in rows))
             out.flush()
             os.fsync(out.fileno())
+
+    def table(self, runs: int) -> list[dict]:
+        """The rows of runs 0 to ``runs`` - 1, in order (read back from the folder)."""
+        if self.path is None:
+            return sorted(self.rows, key=lambda row: row["run"])
+        by_run = {}
+        with open(self.path, encoding="utf-8") as lines:
+            for line in lines:
+                row = json.loads(line)
+                if row["run"] < runs:
+                    by_run[row["run"]] = row
+        return [by_run[index] for index in sorted(by_run)]
 
 
 def _json_default(value: Any):
@@ -609,6 +809,10 @@ LOCAL_CLUSTER_CONFIG = {
     # two workers from 1.66x to 1.70x the serial loop (with tasks of three quarters of the
     # fair share; ten studies each).
     "distributed.admin.tick.interval": "1s",
+    # A task whose worker dies fails at once (KilledWorker) rather than being run again by
+    # the scheduler on any worker, next to other tasks: the study runs its points again
+    # itself, each alone on a worker, to find the one that crashes (_dispatch).
+    "distributed.scheduler.allowed-failures": 0,
 }
 
 
@@ -722,60 +926,89 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
           scheduler: Any = None, workers: int | None = None, solver: Mapping[str, Any] | None = None,
           t_end: float | None = None, plugins: Iterable[str] = (), allow_plugins: bool = False,
           file: str | os.PathLike | None = None,
-          progress: Callable[[int, int], None] | None = None, quiet: bool = False):
+          progress: Callable[[int, int | None], None] | None = None, quiet: bool = False):
     """Runs ``netlist`` once per entry of ``runs`` on dask.distributed and returns a pandas
     DataFrame with one row per run (in the order of ``runs``).
 
+    ``runs`` is taken as the workers need it: a list, a lazy design (``grid(...,
+    lazy=True)``) or any iterable, a generator too, whose runs are never all held.
     ``scheduler``: None for a local cluster of ``workers`` processes (default: one per core),
     a scheduler address (``"tcp://host:8786"``) or a ``dask.distributed.Client``. With
     ``output_dir`` the rows go to ``rows.jsonl`` as they complete, and ``sweep.csv`` and
     ``sweep.html`` are written at the end; a folder that already holds part of this same
     study is resumed (finished runs are not run again). ``progress(done, total)`` is called
-    as rows come in. ``quiet``: a local cluster logs errors only (not dask's warnings,
-    such as a worker restarted).
+    as rows come in (``total`` is None while the count of an iterable without ``len()`` is
+    unknown). ``quiet``: a local cluster logs errors only (not dask's warnings, such as a
+    worker restarted).
 
     Stopped (Ctrl-C: KeyboardInterrupt), it closes its cluster quietly and raises; the rows
     done are in ``rows.jsonl``, and the same call runs the others.
     """
-    runs = [dict(r) for r in runs]
-    if not runs:
+    if isinstance(runs, Sized) and not len(runs):
         raise ValueError("a study needs at least one run")
     outputs = list(outputs)
     solver = dict(solver or {})
     plugins = tuple(os.path.abspath(p) for p in plugins)
     text, path = _netlist_source(netlist, file)
-    # Checked here, before any cluster starts: the netlist loads and every name exists.
+    # Checked here, before any cluster starts: the netlist loads and every name exists (of
+    # every run for a list, which is held anyway; else of each run as the study takes it,
+    # the first before the cluster starts).
     model = Library(plugins).load(text, file=path, allow_plugins=allow_plugins)
-    names = sorted({name for run in runs for name in run})
     states = frozenset(model.states)
-    unknown = [n for n in names if n not in model.parameters and n not in states]
-    if unknown:
-        raise InputError(f"{path}: no numeric parameter or state named {', '.join(repr(n) for n in unknown)}; "
-                         f"parameters: {', '.join(sorted(model.parameters))}")
+
+    def check_names(values: Mapping[str, Any]) -> None:
+        unknown = [n for n in values if n not in model.parameters and n not in states]
+        if unknown:
+            raise InputError(f"{path}: no numeric parameter or state named {', '.join(repr(n) for n in unknown)}; "
+                             f"parameters: {', '.join(sorted(model.parameters))}")
+
+    if isinstance(runs, Sequence):
+        for values in runs:
+            check_names(values)
     _check_outputs(model, outputs, path)
     _check_solver(model, solver, t_end, path)
-    if output_dir is not None:
-        _check_output_folder(output_dir)
     folder = Path(output_dir) if output_dir is not None else None
-    digest = _study_digest(text, path, runs, outputs, solver, t_end)
-    description = {"netlist": path, "runs": len(runs), "parameters": names,
-                   "outputs": [_output_name(o) for o in outputs], "solver": solver, "t_end": t_end}
+    if folder is not None:
+        _check_output_folder(output_dir)
+    total = len(runs) if isinstance(runs, Sized) else None
+    description = {"netlist": path, "runs": total, "outputs": [_output_name(o) for o in outputs],
+                   "solver": solver, "t_end": t_end}
+    digest = _study_digest(text, path, outputs, solver, t_end)
     log = _RowLog(folder, digest, description)
-    todo = [i for i in range(len(runs)) if i not in log.done]
+    taken = 0  # runs taken from `runs`
 
-    if todo:
+    def numbered() -> Iterator[tuple[int, dict]]:
+        nonlocal taken, total
+        for values in runs:
+            values = dict(values)
+            check_names(values)
+            taken += 1
+            yield taken - 1, values
+        total = taken
+
+    todo = ((index, values) for index, values in numbered() if not log.was_done(index, values))
+    first = next(todo, None)
+    if not taken:
+        raise ValueError("a study needs at least one run")
+    if first is not None:
         client, owned = _connect(scheduler, workers, quiet)
         try:
             task = functools.partial(run_batch, netlist_text=text, netlist_file=path, plugins=plugins,
                                      allow_plugins=allow_plugins, outputs=outputs,
                                      solver=solver, t_end=t_end, initial_names=states)
-            _dispatch(client, task, [(i, runs[i]) for i in todo], digest, log, progress, len(runs))
+            _dispatch(client, task, itertools.chain([first], todo), digest, log,
+                      lambda: progress(log.count, total) if progress else None)
         finally:
             if owned:
                 _close(client)
+    else:
+        for _ in todo:  # every run has its row: each is checked against its row all the same
+            pass
 
+    rows = log.table(taken)
+    names = sorted({name for row in rows for name in row["values"]})
     si_units = {**model.variables, **{name: p.unit for name, p in model.parameters.items()}}
-    frame = _frame(runs, names, [log.done[i] for i in range(len(runs))], si_units)
+    frame = _frame([row["values"] for row in rows], names, rows, si_units)
     if folder is not None:
         _write_study(folder, frame, names, outputs, path)
     return frame
@@ -851,7 +1084,7 @@ def _frame(runs: Sequence[Mapping], names: Sequence[str], rows: Sequence[dict], 
     output_columns: list[str] = []
     for row in rows:
         for key in row:
-            if key not in ("run", "status", "error", "wall_time_s", "worker") and key not in output_columns:
+            if key not in ("run", "values", "status", "error", "wall_time_s", "worker") and key not in output_columns:
                 output_columns.append(key)
     for key in output_columns:
         table[key] = [row.get(key, math.nan) for row in rows]

@@ -49,7 +49,6 @@ def test_designs():
     assert len(jourdain.zipped({"a": [1, 2], "b": [3, 4]}, lazy=True)) == 2
 
 
-
 def test_outputs_of_a_known_result():
     t = np.linspace(0.0, math.pi, 2001)
     result = jourdain.Result(columns=["time", "x"], data=np.column_stack([t, np.sin(t)]),
@@ -143,6 +142,68 @@ def test_an_interrupted_study_resumes_without_rerunning_finished_rows(client, tm
     # Another study in the same folder is refused rather than mixed in.
     with pytest.raises(jourdain.InputError, match="another study"):
         jourdain.sweep(OSCILLATOR, runs, ["mass.x:max"], scheduler=client, solver=solver, output_dir=tmp_path)
+
+
+def test_a_study_takes_its_runs_as_the_workers_need_them(client, tmp_path):
+    """Issue 40, point 11: a study held every point and every row in memory (10^7 points:
+    4.3 GB before the first run). It takes its runs from a generator as the workers need
+    them, and keeps its rows on disk; resumed, it checks each run against its row there."""
+    count, taken = 1200, []
+
+    def runs(changed_at=None):
+        for k in range(count):
+            taken.append(k)
+            yield {"spring.stiffness": 100.0 + k + (0.5 if k == changed_at else 0.0)}
+
+    ahead = []
+    frame = jourdain.sweep(OSCILLATOR, runs(), ["mass.x:final"], scheduler=client, solver={"t_end": 0.01},
+                           output_dir=tmp_path, progress=lambda done, total: ahead.append((len(taken) - done, total)))
+    assert list(frame["spring.stiffness"]) == [100.0 + k for k in range(count)]
+    assert (frame["status"] == "finished").all()
+    # Taken ahead of the rows done: at most a window of two full tasks a worker waiting,
+    # and two tasks a worker out. The count is known once the generator is exhausted.
+    assert max(runs_ahead for runs_ahead, _ in ahead) <= 4 * study.TASK_RUNS * 2
+    assert ahead[0][1] is None and ahead[-1] == (0, count)
+    # Resumed from a fresh generator: only the runs whose rows are missing run again.
+    log = tmp_path / "rows.jsonl"
+    kept = [line for line in log.read_text().splitlines() if json.loads(line)["run"] % 3]
+    log.write_text("\n".join(kept) + "\n")
+    taken.clear()
+    done = []
+    resumed = jourdain.sweep(OSCILLATOR, runs(), ["mass.x:final"], scheduler=client, solver={"t_end": 0.01},
+                             output_dir=tmp_path, progress=lambda n, total: done.append(n))
+    assert done[-1] == count and len(log.read_text().splitlines()) == count
+    assert resumed.drop(columns=["wall_time_s", "worker"]).equals(frame.drop(columns=["wall_time_s", "worker"]))
+    # A run whose row in the folder has other values belongs to another study.
+    with pytest.raises(jourdain.InputError, match="another study \\(run 5 has other values\\)"):
+        jourdain.sweep(OSCILLATOR, runs(changed_at=5), ["mass.x:final"], scheduler="tcp://127.0.0.1:1",
+                       solver={"t_end": 0.01}, output_dir=tmp_path)
+
+
+def segfault_at_666(result):
+    """An output function that crashes its worker process on one value, as a plugin or an
+    FMU that segfaults does (it runs in the worker, after the run)."""
+    if result.parameters.get("spring.stiffness") == 666.0:
+        os.kill(os.getpid(), signal.SIGSEGV)
+    return 0.0
+
+
+def test_a_run_that_kills_its_worker_is_an_error_row_and_the_study_ends(tmp_path):
+    """Issue 40, point 5: a study hung for good when all its workers died at once, as a
+    run that crashes its worker process makes them: no row, no error row, no end. Runs 0
+    and 1, the first task of each of the two workers, crash both at once; run 17 crashes
+    its worker later, inside a task of several runs. Each is an error row that says so,
+    the other runs of their tasks finish, and the study ends (its local cluster restarts
+    the workers)."""
+    runs = [{"spring.stiffness": 666.0 if k in (0, 1, 17) else 100.0 + k} for k in range(24)]
+    frame = jourdain.sweep(OSCILLATOR, runs, [segfault_at_666], workers=2, solver={"t_end": 0.1},
+                           output_dir=tmp_path, quiet=True)
+    crashed = frame[frame["status"] != "finished"]
+    assert list(crashed["run"]) == [0, 1, 17]
+    assert (crashed["status"] == "error").all()
+    assert crashed["error"].str.startswith("worker process died while running this point, on tcp://").all()
+    assert sorted(json.loads(line)["run"] for line in (tmp_path / "rows.jsonl").read_text().splitlines()) == \
+        list(range(24))
 
 
 def test_bad_study_input_is_refused_before_anything_runs(tmp_path):
