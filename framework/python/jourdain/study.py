@@ -15,6 +15,7 @@ from __future__ import annotations
 import array
 import collections
 import contextlib
+import fcntl
 import functools
 import hashlib
 import itertools
@@ -936,10 +937,10 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
     a scheduler address (``"tcp://host:8786"``) or a ``dask.distributed.Client``. With
     ``output_dir`` the rows go to ``rows.jsonl`` as they complete, and ``sweep.csv`` and
     ``sweep.html`` are written at the end; a folder that already holds part of this same
-    study is resumed (finished runs are not run again). ``progress(done, total)`` is called
-    as rows come in (``total`` is None while the count of an iterable without ``len()`` is
-    unknown). ``quiet``: a local cluster logs errors only (not dask's warnings, such as a
-    worker restarted).
+    study is resumed (finished runs are not run again), and a folder another study is
+    using is refused. ``progress(done, total)`` is called as rows come in (``total`` is
+    None while the count of an iterable without ``len()`` is unknown). ``quiet``: a local
+    cluster logs errors only (not dask's warnings, such as a worker restarted).
 
     Stopped (Ctrl-C: KeyboardInterrupt), it closes its cluster quietly and raises; the rows
     done are in ``rows.jsonl``, and the same call runs the others.
@@ -970,48 +971,79 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
     folder = Path(output_dir) if output_dir is not None else None
     if folder is not None:
         _check_output_folder(output_dir)
-    total = len(runs) if isinstance(runs, Sized) else None
-    description = {"netlist": path, "runs": total, "outputs": [_output_name(o) for o in outputs],
-                   "solver": solver, "t_end": t_end}
-    digest = _study_digest(text, path, outputs, solver, t_end)
-    log = _RowLog(folder, digest, description)
-    taken = 0  # runs taken from `runs`
+    with _folder_taken(folder) if folder is not None else contextlib.nullcontext():
+        total = len(runs) if isinstance(runs, Sized) else None
+        description = {"netlist": path, "runs": total, "outputs": [_output_name(o) for o in outputs],
+                       "solver": solver, "t_end": t_end}
+        digest = _study_digest(text, path, outputs, solver, t_end)
+        log = _RowLog(folder, digest, description)
+        taken = 0  # runs taken from `runs`
 
-    def numbered() -> Iterator[tuple[int, dict]]:
-        nonlocal taken, total
-        for values in runs:
-            values = dict(values)
-            check_names(values)
-            taken += 1
-            yield taken - 1, values
-        total = taken
+        def numbered() -> Iterator[tuple[int, dict]]:
+            nonlocal taken, total
+            for values in runs:
+                values = dict(values)
+                check_names(values)
+                taken += 1
+                yield taken - 1, values
+            total = taken
 
-    todo = ((index, values) for index, values in numbered() if not log.was_done(index, values))
-    first = next(todo, None)
-    if not taken:
-        raise ValueError("a study needs at least one run")
-    if first is not None:
-        client, owned = _connect(scheduler, workers, quiet)
+        todo = ((index, values) for index, values in numbered() if not log.was_done(index, values))
+        first = next(todo, None)
+        if not taken:
+            raise ValueError("a study needs at least one run")
+        if first is not None:
+            client, owned = _connect(scheduler, workers, quiet)
+            try:
+                task = functools.partial(run_batch, netlist_text=text, netlist_file=path, plugins=plugins,
+                                         allow_plugins=allow_plugins, outputs=outputs,
+                                         solver=solver, t_end=t_end, initial_names=states)
+                _dispatch(client, task, itertools.chain([first], todo), digest, log,
+                          lambda: progress(log.count, total) if progress else None)
+            finally:
+                if owned:
+                    _close(client)
+        else:
+            for _ in todo:  # every run has its row: each is checked against its row all the same
+                pass
+
+        rows = log.table(taken)
+        names = sorted({name for row in rows for name in row["values"]})
+        si_units = {**model.variables, **{name: p.unit for name, p in model.parameters.items()}}
+        frame = _frame([row["values"] for row in rows], names, rows, si_units)
+        if folder is not None:
+            _write_study(folder, frame, names, outputs, path)
+        return frame
+
+
+@contextlib.contextmanager
+def _folder_taken(folder: Path):
+    """Holds a study's folder while the study runs: flock on ``.jourdain.lock`` there, the
+    file a run takes its own folder with (framework/src/recorder.cpp), with the same note of
+    who holds it. Two studies in one folder would make every run twice and mix their rows;
+    the kernel releases the lock whatever ends the study."""
+    lock_file = folder / ".jourdain.lock"
+    try:
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    except OSError as error:
+        raise InputError(f"{lock_file}: cannot create the file: {error.strerror}") from None
+    try:
         try:
-            task = functools.partial(run_batch, netlist_text=text, netlist_file=path, plugins=plugins,
-                                     allow_plugins=allow_plugins, outputs=outputs,
-                                     solver=solver, t_end=t_end, initial_names=states)
-            _dispatch(client, task, itertools.chain([first], todo), digest, log,
-                      lambda: progress(log.count, total) if progress else None)
-        finally:
-            if owned:
-                _close(client)
-    else:
-        for _ in todo:  # every run has its row: each is checked against its row all the same
-            pass
-
-    rows = log.table(taken)
-    names = sorted({name for row in rows for name in row["values"]})
-    si_units = {**model.variables, **{name: p.unit for name, p in model.parameters.items()}}
-    frame = _frame([row["values"] for row in rows], names, rows, si_units)
-    if folder is not None:
-        _write_study(folder, frame, names, outputs, path)
-    return frame
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 255, 0).decode(errors="replace").replace("\n", "").replace("\r", "")
+            raise InputError(f"{folder}: the study's folder is in use by another study or run"
+                             f"{f' ({holder})' if holder else ''}: two studies in one folder would make every run "
+                             f"twice; wait for that one to end, or give this one another folder") from None
+        except OSError as error:
+            raise InputError(f"{lock_file}: cannot lock the study's folder: {error.strerror}") from None
+        note = f"process {os.getpid()}, since {time.strftime('%Y-%m-%d %H:%M:%S')}\n"
+        with contextlib.suppress(OSError):  # the lock holds without its note; a refused study then names no holder
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, note.encode(), 0)
+        yield
+    finally:
+        os.close(fd)
 
 
 def _check_outputs(model, outputs: Sequence[str | Callable], path: str) -> None:

@@ -180,6 +180,36 @@ def test_a_study_takes_its_runs_as_the_workers_need_them(client, tmp_path):
                        solver={"t_end": 0.01}, output_dir=tmp_path)
 
 
+def test_a_study_folder_in_use_is_refused(client, tmp_path):
+    """Issue 40, point 3: two identical sweeps into one folder did all the work twice. A
+    study holds its folder as a run does (an advisory lock on .jourdain.lock, which names
+    the holder); a second one is refused, exit 2 from the command line."""
+    runs = jourdain.grid({"spring.stiffness": [100.0, 200.0, 300.0]})
+    refused = []
+
+    def second_study(done, total):
+        if refused:
+            return
+        with pytest.raises(jourdain.InputError) as error:
+            jourdain.sweep(OSCILLATOR, runs, scheduler="tcp://127.0.0.1:1", solver={"t_end": 0.1}, output_dir=tmp_path)
+        refused.append(str(error.value))
+        refused.append(subprocess.run([sys.executable, "-m", "jourdain", "sweep", str(OSCILLATOR), "--param",
+                                       "spring.stiffness=100,200,300", "--solver", "t_end=0.1", "--scheduler",
+                                       "tcp://127.0.0.1:1", "-o", str(tmp_path)],
+                                      capture_output=True, text=True, timeout=120))
+
+    first = jourdain.sweep(OSCILLATOR, runs, scheduler=client, solver={"t_end": 0.1}, output_dir=tmp_path,
+                           progress=second_study)
+    holder = f"{tmp_path}: the study's folder is in use by another study or run (process {os.getpid()}, since 20"
+    assert refused[0].startswith(holder)
+    assert refused[1].returncode == 2 and refused[1].stderr.startswith(f"error: {holder}"), refused[1].stderr
+    assert "Traceback" not in refused[1].stderr
+    assert len((tmp_path / "rows.jsonl").read_text().splitlines()) == 3
+    # Released when the study ends: the same study again has nothing left to run.
+    again = jourdain.sweep(OSCILLATOR, runs, scheduler="tcp://127.0.0.1:1", solver={"t_end": 0.1}, output_dir=tmp_path)
+    assert again["worker"].equals(first["worker"])
+
+
 def segfault_at_666(result):
     """An output function that crashes its worker process on one value, as a plugin or an
     FMU that segfaults does (it runs in the worker, after the run)."""
