@@ -53,6 +53,10 @@ struct ZipReader {
       throw FmuError("damaged zip archive (an entry's header cannot be read)");
     std::string name(info.size_filename, '\0');
     unzGetCurrentFileInfo64(file, &info, name.data(), static_cast<uLong>(name.size()), nullptr, 0, nullptr, 0);
+    // The file system would cut the name at a NUL: "x.so\0a" would be unpacked onto
+    // "x.so", past the check for two entries of one name, and be the binary loaded.
+    if (const size_t nul = name.find('\0'); nul != std::string::npos)
+      throw FmuError("entry '" + name.substr(0, nul) + "\\0...' has a NUL byte in its name");
     return name;
   }
   // The current entry's bytes, at most kMaxEntryBytes and what is left of `budget` (the
@@ -121,11 +125,18 @@ void extract_zip(const std::filesystem::path& archive, const std::filesystem::pa
     if (relative.empty() || relative.is_absolute() || *relative.begin() == "..")
       throw FmuError("entry '" + name + "' would be written outside the folder it is unpacked into");
     const std::filesystem::path target = folder / relative;
+    // Where an entry "a/b" follows a file entry "a", or the name is too long for the file
+    // system: the archive's fault, said as such (not a std::filesystem error).
+    auto make_folder = [&](const std::filesystem::path& path) {
+      std::error_code ec;
+      std::filesystem::create_directories(path, ec);
+      if (ec) throw FmuError("entry '" + name + "' cannot be unpacked: " + ec.message() + " (" + path.string() + ")");
+    };
     if (!name.empty() && name.back() == '/') {  // a folder entry
-      std::filesystem::create_directories(target);
+      make_folder(target);
       return;
     }
-    std::filesystem::create_directories(target.parent_path());
+    make_folder(target.parent_path());
     const std::string bytes = zip.read_current(name, budget);
     std::ofstream out(target, std::ios::binary);
     if (!(out << bytes) || !out.flush()) throw FmuError("cannot write " + target.string());

@@ -3,6 +3,7 @@
 #include <pugixml.hpp>
 
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -48,16 +49,35 @@ const UnitDefinition* ModelDescription::unit(const std::string& name) const {
 
 namespace {
 
-// A valueReference: an unsigned 32-bit number written in decimal digits, nothing else
-// ("-1" and "2x" are refused, not read as 4294967295 or 2).
-unsigned int unsigned_attribute(const pugi::xml_attribute& a, const std::string& whose) {
-  const std::string text = a.value();
-  unsigned long long value = 0;
+// An integer from `low` to `high` written in decimal digits, with a '-' only where `low`
+// is negative, and nothing else: "-1" and "2x" are no valueReference, not read as
+// 4294967295 or 2. Empty when the text is no such integer.
+std::optional<long long> whole_number(const std::string& text, long long low, long long high) {
+  long long value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
-      value > std::numeric_limits<unsigned int>::max())
-    throw FmuError(whose + " has the valueReference '" + text + "', not an unsigned 32-bit integer");
-  return static_cast<unsigned int>(value);
+  if (text.empty() || (low >= 0 && text[0] == '-') || error != std::errc() || end != text.data() + text.size() ||
+      value < low || value > high)
+    return std::nullopt;
+  return value;
+}
+
+// A valueReference: an unsigned 32-bit number.
+unsigned int unsigned_attribute(const pugi::xml_attribute& a, const std::string& whose) {
+  const auto value = whole_number(a.value(), 0, std::numeric_limits<unsigned int>::max());
+  if (!value) throw FmuError(whose + " has the valueReference '" + a.value() + "', not an unsigned 32-bit integer");
+  return static_cast<unsigned int>(*value);
+}
+
+// An exponent of a <BaseUnit>: at most 100 either way, the bound of Jourdain's units
+// (framework/src/units.cpp); "-2147483648" would overflow where the unit is negated.
+int exponent_attribute(const pugi::xml_node& base, const char* attribute, const std::string& unit) {
+  const pugi::xml_attribute a = base.attribute(attribute);
+  if (!a) return 0;
+  const auto value = whole_number(a.value(), -100, 100);
+  if (!value)
+    throw FmuError("unit '" + unit + "' has the exponent " + attribute + "=\"" + a.value() +
+                   "\", not an integer from -100 to 100");
+  return static_cast<int>(*value);
 }
 
 // A start value must be one of its type, whole: "2abc" is no Real (strtod would read 2).
@@ -68,8 +88,10 @@ void check_start(const ScalarVariable& var) {
   bool good = true;
   switch (var.type) {
     case VariableType::Real: std::strtod(begin, &end); good = end != begin && *end == '\0'; break;
-    case VariableType::Integer:
-    case VariableType::Enumeration: std::strtol(begin, &end, 10); good = end != begin && *end == '\0'; break;
+    case VariableType::Integer:  // an fmi2Integer: 32 bits ("99999999999" would be cut short)
+    case VariableType::Enumeration:
+      good = whole_number(text, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()).has_value();
+      break;
     case VariableType::Boolean: good = text == "true" || text == "false" || text == "1" || text == "0"; break;
     case VariableType::String: break;
   }
@@ -114,7 +136,7 @@ ModelDescription parse_model_description(const std::string& xml) {
     if (const pugi::xml_node base = u.child("BaseUnit")) {
       def.has_base_unit = true;
       static const char* names[] = {"kg", "m", "s", "A", "K", "mol", "cd", "rad"};
-      for (int k = 0; k < 8; ++k) def.exponents[k] = base.attribute(names[k]).as_int(0);
+      for (int k = 0; k < 8; ++k) def.exponents[k] = exponent_attribute(base, names[k], def.name);
       def.factor = number(base, "factor").value_or(1.0);
       def.offset = number(base, "offset").value_or(0.0);
     }

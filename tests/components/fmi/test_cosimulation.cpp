@@ -302,6 +302,28 @@ TEST_CASE("FMUs that cannot be used are refused at load, naming the FMU (exit 2)
     zip.close();
     refused(file, "the archive holds two entries named 'binaries/linux64/gain_counter.so'");
   }
+  // Issue 40, the FMU fuzzers (tests/fuzz): an Integer start beyond fmi2Integer, an
+  // exponent whose negation overflowed, an entry below a file entry (a std::filesystem
+  // error, not an FmuError).
+  SUBCASE("a 33-bit Integer start, a BaseUnit exponent of -2^31, an entry below a file") {
+    auto changed = [&](const std::string& from, const std::string& to) {
+      std::string d = description;
+      REQUIRE(d.find(from) != std::string::npos);
+      return d.replace(d.find(from), from.size(), to);
+    };
+    refused(gain_counter_fmu(tmp.path(), changed(R"(<Integer start="-1"/>)", R"(<Integer start="4294967296"/>)")),
+            "variable 'fail_at_step' has the start value '4294967296', which is no Integer");
+    refused(gain_counter_fmu(tmp.path(), changed(R"(<BaseUnit m="1" factor="0.001"/>)", R"(<BaseUnit m="-2147483648"/>)")),
+            "unit 'mm' has the exponent m=\"-2147483648\", not an integer from -100 to 100");
+    const auto file = tmp.path() / "below.fmu";
+    fmi::ZipWriter zip(file);
+    zip.add("modelDescription.xml", description);
+    zip.add_file("binaries/linux64/gain_counter.so", GAIN_COUNTER_SO);
+    zip.add("resources", "a file");
+    zip.add("resources/table.txt", "0 1");
+    zip.close();
+    refused(file, "entry 'resources/table.txt' cannot be unpacked: Not a directory");
+  }
   SUBCASE("a model description that is no XML") {
     refused(gain_counter_fmu(tmp.path(), "<fmiModelDescription"), "not well-formed XML");
   }
