@@ -187,7 +187,9 @@ std::string describe_type_text(const ComponentType& type, const Registry* regist
     out << "  " << p["name"].get<std::string>() << " (" << p["kind"].get<std::string>();
     if (p.contains("unit") && !p["unit"].get<std::string>().empty()) out << ", " << p["unit"].get<std::string>();
     out << ")";
-    if (p.contains("default")) out << " = " << p["default"].dump();
+    // A file's component (an FMU) gives its own texts, which need not be UTF-8: shown with
+    // U+FFFD as `describe --json` shows them, not thrown at the user as an internal error.
+    if (p.contains("default")) out << " = " << p["default"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     else out << " REQUIRED";
     if (p.contains("range")) out << "  range " << p["range"].get<std::string>();
     if (p.contains("choices")) out << "  one of " << p["choices"].dump();
