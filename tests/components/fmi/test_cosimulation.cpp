@@ -237,6 +237,12 @@ TEST_CASE("FMUs that cannot be used are refused at load, naming the FMU (exit 2)
     CHECK_MESSAGE(r.output.find("component 'plant'") != std::string::npos, r.output);
     CHECK_MESSAGE(r.output.find(why) != std::string::npos, r.output);
   };
+  // gain_counter's description with `from` replaced by `to`.
+  auto changed = [&](const std::string& from, const std::string& to) {
+    std::string d = description;
+    REQUIRE(d.find(from) != std::string::npos);
+    return d.replace(d.find(from), from.size(), to);
+  };
   SUBCASE("a file that is no zip archive") {
     write_text(tmp.path() / "broken.fmu", "this is not a zip archive");
     refused(tmp.path() / "broken.fmu", "not a zip archive");
@@ -283,11 +289,6 @@ TEST_CASE("FMUs that cannot be used are refused at load, naming the FMU (exit 2)
   }
   // Issue 40, point 16: descriptions read leniently.
   SUBCASE("a negative valueReference, a start value that is no number, an input alias, a binary twice") {
-    auto changed = [&](const std::string& from, const std::string& to) {
-      std::string d = description;
-      REQUIRE(d.find(from) != std::string::npos);
-      return d.replace(d.find(from), from.size(), to);
-    };
     refused(gain_counter_fmu(tmp.path(), changed(R"(name="u" valueReference="0")", R"(name="u" valueReference="-1")")),
             "variable 'u' has the valueReference '-1', not an unsigned 32-bit integer");
     refused(gain_counter_fmu(tmp.path(), changed(R"(<Real unit="bar/mm" start="2"/>)", R"(<Real unit="bar/mm" start="2abc"/>)")),
@@ -306,11 +307,6 @@ TEST_CASE("FMUs that cannot be used are refused at load, naming the FMU (exit 2)
   // exponent whose negation overflowed, an entry below a file entry (a std::filesystem
   // error, not an FmuError).
   SUBCASE("a 33-bit Integer start, a BaseUnit exponent of -2^31, an entry below a file") {
-    auto changed = [&](const std::string& from, const std::string& to) {
-      std::string d = description;
-      REQUIRE(d.find(from) != std::string::npos);
-      return d.replace(d.find(from), from.size(), to);
-    };
     refused(gain_counter_fmu(tmp.path(), changed(R"(<Integer start="-1"/>)", R"(<Integer start="4294967296"/>)")),
             "variable 'fail_at_step' has the start value '4294967296', which is no Integer");
     refused(gain_counter_fmu(tmp.path(), changed(R"(<BaseUnit m="1" factor="0.001"/>)", R"(<BaseUnit m="-2147483648"/>)")),
