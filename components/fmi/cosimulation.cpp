@@ -299,12 +299,16 @@ class CoSimulation final : public Component {
 
   void configure() override {
     description_ = std::make_shared<const ModelDescription>(md_);
-    try {
-      binary_ = std::make_shared<const FmuBinary>(file_, md_);  // whether it can be loaded here, now
-    } catch (const FmuError& e) {
-      parameter_error("fmu", file_ + ": " + e.what());
-    } catch (const std::filesystem::filesystem_error& e) {
-      parameter_error("fmu", file_ + ": cannot be unpacked: " + e.what());
+    // Described only (`jourdain describe model.fmu`): the XML says it all, and loading the
+    // binary would run its code (a library's constructors run at dlopen).
+    if (!describing()) {
+      try {
+        binary_ = std::make_shared<const FmuBinary>(file_, md_);  // whether it can be loaded here, now
+      } catch (const FmuError& e) {
+        parameter_error("fmu", file_ + ": " + e.what());
+      } catch (const std::filesystem::filesystem_error& e) {
+        parameter_error("fmu", file_ + ": cannot be unpacked: " + e.what());
+      }
     }
     for (Exchange& x : exchanges_) {
       const ScalarVariable& v = md_.variables[x.variable];

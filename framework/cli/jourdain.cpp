@@ -78,9 +78,14 @@ void stop_cleanly_on_signals() {
   std::signal(SIGXFSZ, SIG_IGN);
 }
 
-// Text from a netlist or the command line echoed to a terminal: control characters (an
-// escape sequence in a component's description or a key) are shown as \xNN, never sent.
-std::string printable(const std::string& text) {
+// Text from a netlist, an FMU or the command line echoed to a terminal: control
+// characters (an escape sequence in a component's description or a key) are shown as
+// \xNN, never sent. A message's own further lines are indented (an algebraic loop's
+// ports); a line break followed by anything else came from the input ("mechanical1d.ma
+// \nss") and is shown as \x0A, so that one message stays one line to whoever reads the
+// log. Whole pages (`describe`) keep their line breaks.
+enum class LineBreaks { Indented, Kept };
+std::string printable(const std::string& text, LineBreaks breaks = LineBreaks::Indented) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
@@ -88,7 +93,9 @@ std::string printable(const std::string& text) {
     // C1 controls in UTF-8 (U+0080..U+009F) are the bytes C2 80..C2 9F.
     const bool c1 = c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
                     static_cast<unsigned char>(text[i + 1]) <= 0x9F;
-    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F || c1) {
+    const bool line_break_kept =
+        c == '\n' && (breaks == LineBreaks::Kept || (i + 1 < text.size() && text[i + 1] == ' '));
+    if ((c < 0x20 && !line_break_kept && c != '\t') || c == 0x7F || c1) {
       const unsigned char shown = c1 ? static_cast<unsigned char>(text[++i]) : c;
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\x%02X", shown);
@@ -98,6 +105,15 @@ std::string printable(const std::string& text) {
     }
   }
   return out;
+}
+
+// A signal that came while a command loaded or checked its netlist ends the command
+// there, before anything is run or written: 128 + its number, as for a run it stops.
+std::optional<int> stopped_while(const char* phase) {
+  if (stop_signal == 0) return std::nullopt;
+  const int signal = static_cast<int>(stop_signal);
+  spdlog::error("stopped by signal {} ({}) while {}: nothing run, nothing written", signal, strsignal(signal), phase);
+  return 128 + signal;
 }
 
 // What the user allows a netlist (netlist.hpp, NetlistOverrides): the command line's
@@ -114,6 +130,7 @@ struct Trust {
     o.max_components = max_components;
     o.allow_plugins = allow_plugins;
     o.allow_any_path = allow_any_path;
+    o.stop_requested = [] { return stop_signal != 0; };
     for (const auto& folder : library_folders) o.library_folders.emplace_back(folder);
     // JOURDAIN_PLUGIN_PATH and JOURDAIN_LIBRARY_PATH: folders the user trusts, ':'-separated.
     auto folders = [](const char* variable, std::vector<std::filesystem::path>& into) {
@@ -186,6 +203,7 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
             const std::vector<std::string>& sets, const Trust& trust, std::optional<double> t_end, bool report,
             bool quiet, bool strict) {
   Netlist net = load_netlist(file, registry, trust.overrides(sets));
+  if (auto stopped = stopped_while("loading the netlist")) return *stopped;
   if (net.linear_analysis) return run_linear_analysis(registry, net, out_dir, {}, report, quiet);
   std::filesystem::path dir = out_dir.empty() ? default_output_folder(net.name) : std::filesystem::path(out_dir);
   // Read here for the progress bar and the log line; run_netlist reads them again and
@@ -198,6 +216,13 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
   options.strict = strict;
   options.progress = [&](double t) { bar.update(t); };
   options.stop_requested = [] { return stop_signal != 0; };
+  // A kinematic or static run integrates nothing: it names its analysis, not a method.
+  const bool integrates = net.analysis == Analysis::Dynamic;
+  options.started = [&] {
+    spdlog::info("running {} ({} components, {} states, {})", net.name, net.model.components().size(),
+                 net.model.state_count(),
+                 integrates ? "method " + settings.method : std::string(to_string(net.analysis)) + " analysis");
+  };
   // The run and its report meet here: the report listens to the recorded rows (keeping
   // a bounded digest of them in memory) and is written from it and the run's summary
   // once the run ends, after a failure too. Neither library knows the other.
@@ -207,11 +232,6 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
     options.listeners.push_back(&*page);
   }
   options.solvers = &solvers(registry);
-  // A kinematic or static run integrates nothing: it names its analysis, not a method.
-  const bool integrates = net.analysis == Analysis::Dynamic;
-  spdlog::info("running {} ({} components, {} states, {})", net.name, net.model.components().size(),
-               net.model.state_count(),
-               integrates ? "method " + settings.method : std::string(to_string(net.analysis)) + " analysis");
   RunResult r = run_netlist(net, options);
   bar.finish();
   for (const auto& w : r.warnings) {
@@ -273,6 +293,7 @@ int cmd_linear(Registry& registry, const std::string& file, const std::string& o
                const std::vector<std::string>& sets, const Trust& trust, const LinearRequest& request, bool report,
                bool quiet) {
   const Netlist net = load_netlist(file, registry, trust.overrides(sets));
+  if (auto stopped = stopped_while("loading the netlist")) return *stopped;
   return run_linear_analysis(registry, net, out_dir, request, report, quiet);
 }
 
@@ -288,13 +309,16 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
   LinearRunOptions options;
   options.output_dir = dir;
   options.solvers = &solvers(registry);
+  options.stop_requested = [] { return stop_signal != 0; };
+  options.started = [&] {
+    spdlog::info("linear analysis of {} ({} components, {} states)", net.name, net.model.components().size(),
+                 net.model.state_count());
+  };
   std::optional<report::Report> page;
   if (report) {
     page.emplace(net.model, net.record, report::ReportSettings{}, net.display_units);
     options.listeners.push_back(&*page);
   }
-  spdlog::info("linear analysis of {} ({} components, {} states)", net.name, net.model.components().size(),
-               net.model.state_count());
   LinearRunResult r = run_linear(net, settings, options);
   for (const auto& w : r.warnings) spdlog::warn("{}", printable(w));
   std::string report_line, report_failure;
@@ -313,6 +337,12 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
     } catch (const OutputError& e) {  // a full disk: the other files are whole
       report_failure = std::string(e.what()) + " (linear.json, the CSV files and summary.json are complete)";
     }
+  }
+  if (r.interrupted) {
+    const int signal = static_cast<int>(stop_signal);
+    spdlog::error("linear analysis {} by signal {} ({})", printable(r.failure), signal, strsignal(signal));
+    if (!quiet) std::cout << "summary: " << (dir / "summary.json").string() << "\n" << report_line;
+    return 128 + signal;
   }
   if (!r.finished) {
     spdlog::error("linear analysis failed {}", printable(r.failure));
@@ -349,6 +379,7 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
 
 int cmd_check(Registry& registry, const std::string& file, const Trust& trust) {
   Netlist net = load_netlist(file, registry, trust.overrides({}));
+  if (auto stopped = stopped_while("loading the netlist")) return *stopped;
   const Model& m = net.model;
   std::vector<std::string> warnings;
   const SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""}, solvers(registry), &warnings);
@@ -361,6 +392,7 @@ int cmd_check(Registry& registry, const std::string& file, const Trust& trust) {
   Context ctx = m.make_context(settings.t_start);
   ctx.analysis = net.analysis;
   m.initialize(ctx);
+  if (auto stopped = stopped_while("checking the netlist")) return *stopped;
   std::vector<const Component*> comps;
   for (const auto& c : m.components()) comps.push_back(c.get());
   std::cout << "netlist " << net.name << ": OK\n"
@@ -414,9 +446,12 @@ int cmd_describe(const Registry& registry, const std::string& type, bool all, bo
     const ComponentType* t = registry.find(kind->type);
     if (!t) throw InputError({type, "", "", ""}, "no component type '" + kind->type + "' is registered for this file");
     const nlohmann::json values = {{kind->parameter, std::filesystem::absolute(type).lexically_normal().string()}};
-    if (json) std::cout << describe_type(*t, &registry, values).dump(2) << "\n";
-    else std::cout << type << ": a " << t->name << " component with " << kind->parameter << " = \"" << type << "\"\n\n"
-                   << describe_type_text(*t, &registry, values);
+    // The FMU's texts (names, descriptions, units) are the file's: shown escaped. JSON
+    // escapes control characters itself; bytes that are no UTF-8 become U+FFFD.
+    if (json) std::cout << describe_type(*t, &registry, values).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    else std::cout << printable(type + ": a " + t->name + " component with " + kind->parameter + " = \"" + type + "\"\n\n" +
+                                    describe_type_text(*t, &registry, values),
+                                LineBreaks::Kept);
     return kOk;
   }
   std::vector<const ComponentType*> types;
@@ -450,7 +485,14 @@ int cmd_export_fmu(Registry& registry, const std::string& file, const Trust& tru
                    bool quiet) {
   options.runtime = fmu_runtime();
   options.load = trust.overrides({});
+  options.stop_requested = [] { return stop_signal != 0; };
   const fmu::ExportResult r = fmu::export_fmu(file, registry, options);
+  if (r.stopped) {
+    const int signal = static_cast<int>(stop_signal);
+    spdlog::error("export stopped by signal {} ({}): {} not written (what was there is untouched)", signal,
+                  strsignal(signal), options.output.string());
+    return 128 + signal;
+  }
   if (!quiet)
     std::cout << "FMU: " << options.output.string() << " (FMI 2.0 Co-Simulation, model identifier " << r.model_identifier
               << ": " << r.inputs << " inputs, " << r.outputs << " outputs, " << r.parameters << " parameters; "
@@ -564,9 +606,16 @@ int main(int argc, char** argv) {
   std::vector<std::string> sets;
   std::optional<double> t_end;
   bool as_json = false, no_report = false, strict = false;
+  // An empty -o (a script's unset variable) would write into the default folder, or the
+  // working one: refused, as any other bad argument.
+  const CLI::Validator named(
+      [](std::string& value) {
+        return value.empty() ? std::string("an empty name: give a path, or leave the option out") : std::string();
+      },
+      "PATH");
   auto* run = app.add_subcommand("run", "simulate a netlist; writes results.csv, summary.json and report.html");
   run->add_option("netlist", netlist, "netlist file (JSON)")->required();
-  run->add_option("-o,--output", out_dir, "output folder (default: results/<netlist name>)");
+  run->add_option("-o,--output", out_dir, "output folder (default: results/<netlist name>)")->check(named);
   run->add_option("--set", sets, "override a parameter: component.parameter=value (value may carry a unit)")
       ->allow_extra_args(false);
   run->add_option("--t-end", t_end, "end time [s], overriding the netlist's solver.t_end");
@@ -585,7 +634,7 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   auto* from_option = linearize->add_option("--from", from_hz, "lowest frequency of the response [Hz]");
   auto* to_option = linearize->add_option("--to", to_hz, "highest frequency of the response [Hz]");
-  linearize->add_option("-o,--output-dir", out_dir, "output folder (default: results/<netlist name>)");
+  linearize->add_option("-o,--output-dir", out_dir, "output folder (default: results/<netlist name>)")->check(named);
   linearize->add_option("--set", sets, "override a parameter: component.parameter=value (value may carry a unit)")
       ->allow_extra_args(false);
   linearize->add_flag("--no-report", no_report, "do not write report.html");
@@ -600,7 +649,7 @@ int main(int argc, char** argv) {
   describe->add_flag("--markdown", markdown, "with --all: the component reference (components/README.md)")->excludes("--json");
   std::string schema_file;
   auto* schema = app.add_subcommand("schema", "write the netlist's JSON Schema (for editors: \"$schema\" in a netlist)");
-  schema->add_option("-o,--output", schema_file, "file to write (default: standard output)");
+  schema->add_option("-o,--output", schema_file, "file to write (default: standard output)")->check(named);
   auto* solver_list = app.add_subcommand("solvers", "the solver methods (built-in and from plugins) and their settings");
   solver_list->add_option("method", method, "one method, e.g. rk4");
   solver_list->add_flag("--json", as_json, "machine-readable schema");
@@ -609,7 +658,7 @@ int main(int argc, char** argv) {
   auto* export_fmu = app.add_subcommand("export-fmu", "write the netlist as an FMI 2.0 Co-Simulation FMU (for Simulink, "
                                                       "OpenModelica, Dymola, Amesim, Python co-simulation)");
   export_fmu->add_option("netlist", netlist, "netlist file (JSON)")->required();
-  export_fmu->add_option("-o,--output", fmu_file, "the .fmu file to write")->required();
+  export_fmu->add_option("-o,--output", fmu_file, "the .fmu file to write")->required()->check(named);
   export_fmu->add_option("--inputs", export_options.inputs,
                          "inputs: signal.input components, or numeric parameters comp.param (default: every signal.input)")
       ->delimiter(',');
@@ -665,6 +714,10 @@ int main(int argc, char** argv) {
     } catch (const InputError& e) {
       spdlog::error("{}", printable(e.what()));
       return kBadInput;
+    } catch (const Stopped& e) {
+      const int signal = static_cast<int>(stop_signal);
+      spdlog::error("{} by signal {} ({}): nothing run, nothing written", printable(e.what()), signal, strsignal(signal));
+      return 128 + signal;
     } catch (const SimulationError& e) {
       spdlog::error("simulation failed {}", printable(e.what()));
       return kSimulationFailed;

@@ -112,6 +112,7 @@ struct Component::Declarations {
   bool has_deciding_parameters_ = false;
   bool dependents_declared_ = false;
   const World* configuring_world_ = nullptr;  // set while configure() runs
+  bool describing_ = false;                    // configured to be described only
 };
 
 Component::Component() : d_(std::make_unique<Declarations>()) {}
@@ -544,7 +545,7 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
   }
 }
 
-void Component::finish_configuration(const World& world) {
+void Component::finish_configuration(const World& world, Purpose purpose) {
   declare_dependents();
   for (const auto& s : d_->params_) {
     if (d_->values_.contains(s.name)) continue;
@@ -555,6 +556,7 @@ void Component::finish_configuration(const World& world) {
     set_parameter(s.name, *s.default_value);
   }
   d_->configuring_world_ = &world;
+  d_->describing_ = purpose == Purpose::Describe;
   struct Reset {
     const World*& w;
     ~Reset() { w = nullptr; }
@@ -568,6 +570,8 @@ const World& Component::world() const {
     throw std::logic_error("component type '" + d_->type_name_ + "' reads world() outside configure()");
   return *d_->configuring_world_;
 }
+
+bool Component::describing() const { return d_->describing_; }
 
 const nlohmann::json& Component::parameter_value(const std::string& name) const {
   spec(name);

@@ -69,7 +69,7 @@ nlohmann::json composite_ports(const nlohmann::json& expansion, const Registry& 
     auto c = fresh(*t);
     if (spec.contains("params"))
       for (const auto& [k, v] : spec["params"].items()) c->set_parameter(k, v);
-    c->finish_configuration();
+    c->finish_configuration(World{}, Component::Purpose::Describe);
     const PortId id = c->find_port(port);
     if (!id.valid()) continue;
     nlohmann::json j = describe_port(*c, c->ports()[id.index]);
@@ -101,7 +101,7 @@ Probe probe_instance(const ComponentType& type, const nlohmann::json& values) {
       probe.component->set_parameter(p.name, value);
       used += (used.empty() ? "" : ", ") + p.name + " = " + value.dump();
     }
-    probe.component->finish_configuration();
+    probe.component->finish_configuration(World{}, Component::Purpose::Describe);
     probe.configured = true;
     if (!used.empty()) probe.note = "ports and variables shown for " + used + " (no default: a netlist must give it)";
     return probe;
@@ -114,7 +114,7 @@ Probe probe_instance(const ComponentType& type, const nlohmann::json& values) {
       probe.component->set_parameter(p.name, value);
       used += (used.empty() ? "" : ", ") + p.name + " = " + value.dump();
     }
-    probe.component->finish_configuration();
+    probe.component->finish_configuration(World{}, Component::Purpose::Describe);
     probe.configured = true;
     if (!used.empty()) probe.note = "ports and variables shown for " + used;
   } catch (const InputError& e) {

@@ -170,6 +170,7 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   if (!doc.is_object()) throw InputError(top, "a netlist is a JSON object");
   netlist_levels::LoadState set = read_overrides(overrides, fname);
   set.max_components = overrides.max_components;
+  set.stop_requested = overrides.stop_requested;
   if (!overrides.allow_any_path) {
     set.read_folders.push_back(netlist_levels::canonical_folder(file.parent_path()));
     for (const auto& folder : overrides.library_folders)

@@ -368,6 +368,8 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
     // --set values for this component replace the file's, and answer for themselves.
     std::map<std::string, InputLocation> set_at;
     if (where.load) {
+      if (where.load->stop_requested && where.load->stop_requested())
+        throw Stopped("stopped while loading the netlist, at component '" + full + "'");
       where.load->placed.push_back(full);
       if (where.load->max_components > 0 && where.load->placed.size() > where.load->max_components)
         throw InputError(w, "the netlist stands for more than " + std::to_string(where.load->max_components) +
@@ -392,8 +394,11 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
       try {
         instances[name] = place(sub->second.definition, inner, registry, world, builder);
       } catch (const InputError& e) {
-        // Say which instance the fault was met in: its definition may serve several.
-        if (e.where().component.rfind(full + "/", 0) == 0 || e.where().component.empty())
+        // Say which instance the fault was met in: its definition may serve several. The
+        // innermost instance says it (its name holds the outer ones'); each level saying it
+        // again would repeat it once per level of nesting.
+        const bool said = e.message().find(" (in subsystem '") != std::string::npos;
+        if (!said && (e.where().component.rfind(full + "/", 0) == 0 || e.where().component.empty()))
           throw InputError(e.where(), e.message() + " (in subsystem '" + full + "' of type '" + type + "')");
         throw;
       }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -45,6 +46,7 @@ struct LoadState {
   std::map<std::string, std::map<std::string, Value>> by_component;
   std::vector<std::string> placed;  // every component and instance placed, in order
   std::size_t max_components = 0;   // 0: no limit
+  std::function<bool()> stop_requested;  // NetlistOverrides::stop_requested
   std::vector<std::filesystem::path> read_folders;  // canonical: where subsystem files and path parameters may point
   // Files of code a component runs (PathContent::Code): allowed, or only in these folders.
   bool allow_code = false;

@@ -85,6 +85,18 @@ bool is_settings_field(const std::string& key);
 // it is one exactly, else in exponent form ("1e+300"); never cast to an integer type,
 // which is undefined beyond its range.
 std::string count_text(double count);
+// A time or a step in a message, in its shortest form: std::to_string's "%f" writes a
+// 1e300 s span as 300 digits and a 1e-9 s step as 0.000000.
+std::string time_text(double seconds);
+
+// Thrown through a solver or an analysis when its caller asks it to stop
+// (RunOptions::stop_requested, LinearRunOptions::stop_requested): what it computed so far
+// is kept and written.
+class Interrupted final : public SimulationError {
+ public:
+  explicit Interrupted(double t, const std::string& what = "interrupted (rows up to here are kept)")
+      : SimulationError(t, {}, what) {}
+};
 
 // The output folder of a run, before it starts: created, results.csv opened by the
 // recorder, summary.json known to be writable. Throws InputError or OutputError.

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <numbers>
 #include <optional>
@@ -151,6 +152,12 @@ json linear_settings_schema() {
 
 namespace {
 
+// Throws Interrupted when the caller asks to stop (a Ctrl-C): checked at every step of
+// the searches for an operating point, which may take long.
+void check_stop(const std::function<bool()>& stop_requested, double t) {
+  if (stop_requested && stop_requested()) throw detail::Interrupted(t, "interrupted on the way to the operating point");
+}
+
 const double kStepScale = std::cbrt(std::numeric_limits<double>::epsilon());
 
 // The independent states and the basis T at ctx: δx = T δz, ∂h/∂x T = 0. Coordinate
@@ -280,9 +287,16 @@ double scaled_residual(const Context& ctx, const std::vector<int>& independent) 
   return worst;
 }
 
+// Records nothing; stops the integration when the caller asks (a Ctrl-C on the way to a
+// time's operating point).
 class SilentObserver final : public Observer {
  public:
+  explicit SilentObserver(const std::function<bool()>& stop_requested) : stop_requested_(stop_requested) {}
   void output(const Context&) override {}
+  void progress(double t) override { check_stop(stop_requested_, t); }
+
+ private:
+  const std::function<bool()>& stop_requested_;
 };
 
 }  // namespace
@@ -296,9 +310,10 @@ namespace {
 // body's position stay where they are), x ← x + T δz, then the block solvers bring x back
 // onto their invariants. Returns its iterations; throws SimulationError when it stalls
 // away from rest or does not converge. ctx is settled on entry.
-int newton_equilibrium(const Model& model, Context& ctx) {
+int newton_equilibrium(const Model& model, Context& ctx, const std::function<bool()>& stop_requested) {
   const int max_iterations = 50;
   for (int it = 0; it < max_iterations; ++it) {
+    check_stop(stop_requested, ctx.t);
     const Partition p = partition(model, ctx);
     if (p.independent.empty()) return it;
     Eigen::MatrixXd A, C;
@@ -346,7 +361,8 @@ int newton_equilibrium(const Model& model, Context& ctx) {
 // follower load has none), and over a damped run to rest because τ adapts by itself and
 // ends in Newton's quadratic convergence. Near rest (|ẋ| ≤ 1e-4) Newton's method
 // finishes from there. Returns the steps; throws SimulationError when none comes to rest.
-int pseudo_transient_equilibrium(const Model& model, Context& ctx, const std::string& newton_failure) {
+int pseudo_transient_equilibrium(const Model& model, Context& ctx, const std::string& newton_failure,
+                                 const std::function<bool()>& stop_requested) {
   const int n = model.state_count();
   const auto pairs = model.coordinate_pairs(ctx);
   std::vector<int> rate_of(static_cast<size_t>(n), -1);
@@ -367,13 +383,14 @@ int pseudo_transient_equilibrium(const Model& model, Context& ctx, const std::st
   double tau = 0.0, previous = 0.0, handover = 1e-4, res = 0.0;
   int steps = 0, solves = 0;
   while (steps < max_steps && solves < max_solves) {
+    check_stop(stop_requested, ctx.t);
     const Partition p = partition(model, ctx);
     if (p.independent.empty()) return steps;
     res = scaled_residual(ctx, p.independent);
     if (res <= handover) {
       Context trial = ctx;
       try {
-        newton_equilibrium(model, trial);
+        newton_equilibrium(model, trial, stop_requested);
         ctx = trial;
         return steps;
       } catch (const SimulationError&) {
@@ -455,7 +472,8 @@ std::string largest_move(const Model& model, const Context& from, const Context&
 }  // namespace
 
 void reach_operating_point(const Model& model, Context& ctx, const LinearSettings& settings,
-                           const SolverSettings& solver, const SolverRegistry& solvers, std::string* how) {
+                           const SolverSettings& solver, const SolverRegistry& solvers, std::string* how,
+                           const std::function<bool()>& stop_requested) {
   switch (settings.at) {
     case LinearSettings::At::Initial:
       model.evaluate(ctx);
@@ -468,7 +486,7 @@ void reach_operating_point(const Model& model, Context& ctx, const LinearSetting
       if (settings.time > ctx.t) {
         SolverSettings s = solver;
         s.t_end = settings.time;
-        SilentObserver quiet;
+        SilentObserver quiet(stop_requested);
         SolverStats stats;
         simulate(model, ctx, s, quiet, stats, solvers);
       }
@@ -492,14 +510,14 @@ void reach_operating_point(const Model& model, Context& ctx, const LinearSetting
       const Context start = ctx;
       std::string newton_failure;
       try {
-        const int iterations = newton_equilibrium(model, ctx);
+        const int iterations = newton_equilibrium(model, ctx, stop_requested);
         if (how) *how = "the equilibrium found in " + std::to_string(iterations) + " Newton iteration(s)";
         return;
       } catch (const SimulationError& e) {
         newton_failure = e.message();
       }
       ctx = start;
-      const int steps = pseudo_transient_equilibrium(model, ctx, newton_failure);
+      const int steps = pseudo_transient_equilibrium(model, ctx, newton_failure, stop_requested);
       if (how) {
         std::ostringstream text;
         text.precision(4);
@@ -1005,14 +1023,18 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
   Recorder recorder(model, netlist.record);
   for (auto* l : options.listeners) recorder.add_listener(*l);
   if (!options.output_dir.empty()) detail::open_output_folder(options.output_dir, recorder);
+  if (options.started) options.started();
   const auto start = std::chrono::steady_clock::now();
   std::string how;
   try {
     model.initialize(ctx);
-    reach_operating_point(model, ctx, settings, solver, solvers, &how);
+    reach_operating_point(model, ctx, settings, solver, solvers, &how, options.stop_requested);
     recorder.record(ctx);
     result.linear = linearize(model, ctx, settings);
     result.finished = true;
+  } catch (const detail::Interrupted& e) {
+    result.interrupted = true;
+    result.failure = e.what();
   } catch (const SimulationError& e) {
     result.failure = e.what();
   } catch (const OutputError& e) {
@@ -1034,7 +1056,7 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
   result.summary = {{"jourdain_version", JOURDAIN_VERSION},
                     {"netlist", netlist.file.string()},
                     {"name", netlist.name},
-                    {"status", result.finished ? "finished" : "failed"},
+                    {"status", result.finished ? "finished" : result.interrupted ? "interrupted" : "failed"},
                     {"analysis", "linear"},
                     {"wall_time_s", wall},
                     {"rows", recorder.rows()},

@@ -31,12 +31,6 @@ std::vector<double> RunResult::column(const std::string& name) const {
 
 namespace {
 
-// Thrown through the solver when RunOptions::stop_requested says so.
-class Interrupted final : public SimulationError {
- public:
-  explicit Interrupted(double t) : SimulationError(t, {}, "interrupted (rows up to here are kept)") {}
-};
-
 class RecordingObserver final : public Observer {
  public:
   RecordingObserver(Recorder& recorder, RunResult& result, const RunOptions& options, long max_rows)
@@ -64,7 +58,7 @@ class RecordingObserver final : public Observer {
   Eigen::VectorXd monitor_at;   // the time of that row
 
   void check_stop(double t) const {
-    if (options_.stop_requested && options_.stop_requested()) throw Interrupted(t);
+    if (options_.stop_requested && options_.stop_requested()) throw detail::Interrupted(t);
   }
 
   void progress(double t) override {
@@ -149,6 +143,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   result.columns.push_back("time");
   for (const auto* v : recorder.variables()) result.columns.push_back(v->name);
   if (!options.output_dir.empty()) detail::open_output_folder(options.output_dir, recorder);
+  if (options.started) options.started();
 
   RecordingObserver observer(recorder, result, options, 2 * result.settings.max_output_rows + 2);
   const auto start = std::chrono::steady_clock::now();
@@ -160,7 +155,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
     if (netlist.analysis == Analysis::Dynamic) simulate(model, ctx, result.settings, observer, result.stats, solvers);
     else analyze_over_time(model, ctx, result.settings, observer, result.stats);
     result.finished = true;
-  } catch (const Interrupted& e) {
+  } catch (const detail::Interrupted& e) {
     result.interrupted = true;
     result.failure = e.what();
     result.failure_time = e.time();

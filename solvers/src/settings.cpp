@@ -40,7 +40,7 @@ std::vector<Field> fields() {
       real("t_start", "s", d.t_start, Range::any(), "start time", &SolverSettings::t_start, true),
       real("t_end", "s", d.t_end, Range::non_negative(), "end time, after t_start", &SolverSettings::t_end, true),
       real("output_interval", "s", d.output_interval, Range::non_negative(),
-           "time between recorded rows (rows at events are added); 0: (t_end - t_start) / 500",
+           "time between recorded rows (rows at events are added); left out: (t_end - t_start) / 500",
            &SolverSettings::output_interval, true),
       whole("max_steps", d.max_steps, "accepted steps allowed, a guard against a stalled run", &SolverSettings::max_steps),
       whole("max_output_rows", d.max_output_rows, "a guard against an output interval that would fill the disk",
@@ -196,9 +196,14 @@ SolverSettings solver_settings_from_json(const nlohmann::json& j, const InputLoc
     else if (f->real) s.*(f->real) = v.get<double>();
     else s.*(f->integer) = v.get<long>();
   }
+  // 0 stands for (t_end - t_start) / 500 only where the key is left out: written out, it
+  // asks for a row at every instant, which no run can give.
+  if (j.contains("output_interval") && s.output_interval == 0.0)
+    throw InputError(at(where, "output_interval"),
+                     "must be positive; leave it out for (t_end - t_start) / 500, or give the time between rows");
   if (s.t_end <= s.t_start)
     throw InputError(at(where, j.contains("t_end") ? "t_end" : "t_start"),
-                     "t_end (" + std::to_string(s.t_end) + " s) must be after t_start (" + std::to_string(s.t_start) + " s)");
+                     "t_end (" + detail::time_text(s.t_end) + " s) must be after t_start (" + detail::time_text(s.t_start) + " s)");
   return s;
 }
 
@@ -215,19 +220,25 @@ std::string count_text(double count) {
   return text;
 }
 
+std::string time_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", seconds);
+  return text;
+}
+
 void check_shared_bounds(const SolverSettings& s, const InputLocation& where) {
   // The methods count output times and steps over [t_start, t_end]: a non-finite or
   // empty span has no meaning (and would make those counts undefined).
   const double span = s.t_end - s.t_start;
   if (!(std::isfinite(s.t_start) && std::isfinite(span) && span > 0.0))
     throw InputError(at(where, "t_end"), "t_start and t_end must be finite, with t_end after t_start (t_start = " +
-                                             std::to_string(s.t_start) + " s, t_end = " + std::to_string(s.t_end) + " s)");
+                                             time_text(s.t_start) + " s, t_end = " + time_text(s.t_end) + " s)");
   const double interval = s.output_interval > 0.0 ? s.output_interval : span / 500.0;
   const double rows = span / interval;
   if (rows > static_cast<double>(s.max_output_rows))
     throw InputError(at(where, "output_interval"),
                      "asks for " + count_text(rows) + " output rows over " +
-                         std::to_string(span) + " s, more than max_output_rows = " + std::to_string(s.max_output_rows) +
+                         time_text(span) + " s, more than max_output_rows = " + std::to_string(s.max_output_rows) +
                          "; raise output_interval (or max_output_rows, knowingly)");
 }
 
@@ -241,8 +252,8 @@ void check_solver_bounds(const SolverSettings& s, const InputLocation& where, co
   const bool uses_max_step =
       std::any_of(own.begin(), own.end(), [](const SolverSetting& o) { return o.key == "max_step"; });
   if (uses_max_step && s.max_step > 0.0 && span / s.max_step > static_cast<double>(s.max_steps))
-    throw InputError(at(where, "max_step"), "a step of at most " + std::to_string(s.max_step) + " s over " +
-                                                std::to_string(span) + " s needs more than max_steps = " +
+    throw InputError(at(where, "max_step"), "a step of at most " + detail::time_text(s.max_step) + " s over " +
+                                                detail::time_text(span) + " s needs more than max_steps = " +
                                                 std::to_string(s.max_steps) + " steps");
   method.check_bounds(s, where);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
@@ -455,4 +456,36 @@ TEST_CASE("a SIGKILL leaves whole rows, at most followed by part of one without 
     }
     CHECK(whole > 3);
   }
+}
+
+// Issue 40, point 12: a signal during `linearize`'s way to its operating point was taken
+// only after the whole search (exit 0 after the full work, later 128 + n after it).
+TEST_CASE("a signal stops linearize on the way to its operating point: summary, exit 128 + n") {
+  TempDir dir;
+  const auto net = dir.path() / "long.json";
+  write_text(net, kLongRun);
+  const auto out = dir.path() / "out";
+  const auto log = dir.path() / "log.txt";
+  const pid_t pid = start_cli({"linearize", net.string(), "--at", "2000", "-o", out.string(), "--no-report"}, log);
+  // "linear analysis of ..." is said once the output folder is taken, as the search starts.
+  bool started = false;
+  for (int i = 0; i < 2000 && !started; ++i) {
+    started = std::filesystem::exists(log) && read_text(log).find("linear analysis of") != std::string::npos;
+    if (!started) ::usleep(5000);
+  }
+  REQUIRE(started);
+  ::usleep(100'000);
+  const auto sent = std::chrono::steady_clock::now();
+  ::kill(pid, SIGINT);
+  const int code = wait_exit_code(pid);
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  CAPTURE(read_text(log));
+  CHECK(code == 128 + SIGINT);
+  // The integration to t = 2000 s takes several seconds; the stop is taken at its next step.
+  MESSAGE("exit " << waited << " s after the signal");
+  const auto summary = nlohmann::json::parse(read_text(out / "summary.json"));
+  CHECK(summary["status"] == "interrupted");
+  CHECK(summary["failure"]["message"].get<std::string>().find("interrupted on the way to the operating point") !=
+        std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out / "linear.json"));
 }

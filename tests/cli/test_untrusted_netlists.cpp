@@ -4,6 +4,7 @@
 // user's consent. Every case runs the real command line on real files.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -286,4 +287,65 @@ TEST_CASE("the netlist's name cannot place the default output folder outside res
   }
   CHECK_FALSE(fs::exists(dir.path() / "escaped"));
   CHECK(std::distance(fs::directory_iterator(dir.path() / "work" / "results"), fs::directory_iterator()) == 3);
+}
+
+// Issue 40, point 18: what issue 18's round left. A raw newline in a netlist's text split
+// the error message over lines; a 1e300 s span was written out as 300 digits; an error
+// met in a subsystem nested 32 deep said "(in subsystem ...)" 32 times; an explicit
+// output_interval of 0 and an empty -o passed without a word; "info: running ..." was
+// printed before an error that refused the input.
+TEST_CASE("messages stay one line, short and said once (issue 40, point 18)") {
+  TempDir dir;
+  CommandResult newline = check_text(dir, "newline", R"({"components": {"m": {"type": "mechanical1d.ma\nss"}}})");
+  CHECK(newline.exit_code == 2);
+  CHECK_MESSAGE(newline.output.find("'mechanical1d.ma\\x0Ass'") != std::string::npos, newline.output);
+  CHECK(std::count(newline.output.begin(), newline.output.end(), '\n') == 1);
+
+  CommandResult far = check_text(dir, "far", R"({"components": {)" + std::string(kMass) +
+                                                 R"(}, "solver": {"t_end": 1e300, "output_interval": 1}})");
+  CHECK(far.exit_code == 2);
+  CHECK_MESSAGE(far.output.find("over 1e+300 s") != std::string::npos, far.output);
+  CHECK(far.output.size() < 400);
+
+  nlohmann::json doc = {{"subsystems", nlohmann::json::object()}, {"components", {{"top", {{"type", "L31"}}}}}};
+  doc["subsystems"]["L0"] = {{"components", {{"m", {{"type", "mechanical1d.mass"}, {"params", {{"mass", -1}}}}}}}};
+  for (int level = 1; level < 32; ++level)
+    doc["subsystems"]["L" + std::to_string(level)] = {{"components", {{"c", {{"type", "L" + std::to_string(level - 1)}}}}}};
+  CommandResult deep = check_text(dir, "deep", doc.dump());
+  CHECK(deep.exit_code == 2);
+  CHECK_MESSAGE(deep.output.find("is out of its range") != std::string::npos, deep.output);
+  size_t said = 0;
+  for (size_t at = deep.output.find("(in subsystem"); at != std::string::npos; at = deep.output.find("(in subsystem", at + 1))
+    ++said;
+  CHECK(said == 1);
+  // The one saying it is the innermost instance, whose name holds the outer ones.
+  CHECK(deep.output.find("(in subsystem 'top/" + repeat("c/", 30) + "c' of type 'L0')") != std::string::npos);
+
+  CommandResult zero = check_text(dir, "zero", R"({"components": {)" + std::string(kMass) +
+                                                   R"(}, "solver": {"output_interval": 0}})");
+  CHECK(zero.exit_code == 2);
+  CHECK(zero.output.find("/solver/output_interval: must be positive") != std::string::npos);
+}
+
+TEST_CASE("an empty -o is refused, and nothing says 'running' before a refusal (issue 40, point 18)") {
+  TempDir dir;
+  const auto net = dir.path() / "net.json";
+  write_text(net, R"({"components": {)" + std::string(kMass) + R"(}, "solver": {"t_end": 0.1}})");
+  for (const std::string command : {"run", "linearize", "export-fmu"}) {
+    CAPTURE(command);
+    CommandResult r = jourdain::test::run_command("cd " + shell_quote(dir.path()) + " && " +
+                                                  shell_quote(jourdain::test::jourdain_exe()) + " " + command + " " +
+                                                  shell_quote(net) + " -o ''");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("an empty name") != std::string::npos);
+  }
+  CHECK_FALSE(fs::exists(dir.path() / "results"));
+  // An output folder another run holds: refused (exit 2) before the run starts.
+  fs::create_directories(dir.path() / "held");
+  CommandResult held = jourdain::test::run_command(
+      "flock " + shell_quote(dir.path() / "held" / ".jourdain.lock") + " " + shell_quote(jourdain::test::jourdain_exe()) +
+      " run " + shell_quote(net) + " -o " + shell_quote(dir.path() / "held"));
+  CHECK(held.exit_code == 2);
+  CHECK(held.output.find("in use by another run") != std::string::npos);
+  CHECK(held.output.find("running") == std::string::npos);
 }

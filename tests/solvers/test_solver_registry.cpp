@@ -151,7 +151,7 @@ TEST_CASE("the settings parser's messages come from the registry") {
   CHECK(bounds_refusal(R"({"output_interval": 1e-7, "t_end": 2})").find("asks for 20000000 output rows") !=
         std::string::npos);
   CHECK(refusal(R"({"t_end": "2 bar"})").find("/solver/t_end") != std::string::npos);
-  CHECK(refusal(R"({"t_start": 3, "t_end": 2})").find("/solver/t_end: t_end (2.000000 s) must be after t_start") !=
+  CHECK(refusal(R"({"t_start": 3, "t_end": 2})").find("/solver/t_end: t_end (2 s) must be after t_start") !=
         std::string::npos);
   CHECK(refusal(R"([1, 2])").find("/solver: expected a JSON object") != std::string::npos);
   // Units convert to SI.

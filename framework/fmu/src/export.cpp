@@ -399,6 +399,12 @@ ExportResult export_fmu(const std::filesystem::path& netlist_file, Registry& reg
       zip.add_file("resources/model/" + f.lexically_relative(root).generic_string(), f);
       result.packed.push_back(f);
     }
+    // Stopped now: the archive is abandoned (ZipWriter removes its own partial file), what
+    // was at the output stays.
+    if (options.stop_requested && options.stop_requested()) {
+      result.stopped = true;
+      return result;
+    }
     zip.close();
   } catch (const fmi::FmuError& e) {
     throw InputError({options.output.string(), "", "", ""}, e.what());

@@ -332,7 +332,13 @@ class Component {
   // Fills defaults, checks required parameters, then calls configure(), during which
   // world() gives the world the component will live in (its settings are read there,
   // once, rather than at every evaluation).
-  void finish_configuration(const World& world = World{});
+  //
+  // `purpose` says what the instance is for: a run (a netlist's components), or only to be
+  // described (`jourdain describe`, the component reference, the schema). A component
+  // whose configuration runs code from a file it names (an FMU's binary) skips that when
+  // the instance is only described: describing an FMU is how one vets it.
+  enum class Purpose { Simulate, Describe };
+  void finish_configuration(const World& world = World{}, Purpose purpose = Purpose::Simulate);
   void set_state_initial(StateId s, double value);
   bool configured() const;
   const nlohmann::json& parameter_value(const std::string& name) const;  // SI
@@ -403,6 +409,9 @@ class Component {
   virtual void configure() {}
   // The world being configured for: valid in configure() only.
   const World& world() const;
+  // True while configure() builds an instance that is only described, never run
+  // (finish_configuration's Purpose::Describe): declare everything, load nothing.
+  bool describing() const;
 
   PortId declare_port(std::string name, const Domain& domain, PortSide side, std::string description);
   void set_optional(PortId p);

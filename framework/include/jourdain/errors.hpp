@@ -72,6 +72,13 @@ class OutputError : public Error {
 // disk may show only at the close); throws OutputError naming the file.
 void write_text_file(const std::string& file, const std::string& text);
 
+// Work its caller asked to stop (a signal came while a netlist was loading:
+// NetlistOverrides::stop_requested). Not a fault of the input; nothing half-made is kept.
+class Stopped : public Error {
+ public:
+  using Error::Error;
+};
+
 // A NaN or infinity in a state, output or derivative. Explicit solvers may answer it
 // by retrying a smaller step; when they cannot, it ends the run like any SimulationError.
 class NonFiniteError : public SimulationError {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -38,6 +39,9 @@ struct NetlistOverrides {
   // library_folders only, unless allow_any_path: a netlist must not read ../../etc/passwd.
   std::vector<std::filesystem::path> library_folders = {};
   bool allow_any_path = false;
+  // Asked as each component is placed: true ends the load with Stopped (a Ctrl-C while a
+  // netlist of 10^5 components loads). Empty: never asked.
+  std::function<bool()> stop_requested = {};
 };
 
 struct Netlist {

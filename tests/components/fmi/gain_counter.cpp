@@ -7,12 +7,23 @@
 // many tools' FMUs it keeps state in its binary, a count of the instances alive, which
 // tells whether two instances share one loaded copy of it.
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <utility>
 
 #include "jourdain/components/fmi2.hpp"
 
 namespace {
+
+// Loading the binary runs code before any FMI function is called, as a library's
+// constructors do: with GAIN_COUNTER_LOAD_TRACE set, it writes that file, which tells a
+// test whether the binary was loaded at all (`jourdain describe` must not load it).
+struct LoadTrace {
+  LoadTrace() {
+    if (const char* file = std::getenv("GAIN_COUNTER_LOAD_TRACE"))
+      if (std::FILE* f = std::fopen(file, "w")) std::fclose(f);
+  }
+} load_trace;
 
 int instances_alive = 0;  // in this loaded copy of the binary
 

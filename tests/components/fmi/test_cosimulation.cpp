@@ -225,6 +225,36 @@ TEST_CASE("`jourdain describe` on an FMU file lists its ports and parameters") {
   CHECK(d["ports"].size() == 5);  // u, y, steps, enable, instances
 }
 
+// Issue 40, point 8: `jourdain describe model.fmu` loaded the FMU's binary (its library
+// constructors ran) and printed the FMU's texts with their control characters.
+TEST_CASE("`jourdain describe` on an FMU reads its XML only and escapes its texts") {
+  TempDir tmp;
+  std::string description = read_text(kHere / "gain_counter.xml");
+  const std::string plain = R"(description="the input")";
+  REQUIRE(description.find(plain) != std::string::npos);
+  description.replace(description.find(plain), plain.size(), "description=\"the \x1b[31minput\x1b[0m\"");
+  const auto fmu = gain_counter_fmu(tmp.path(), description);
+  const auto trace = tmp.path() / "loaded";
+  const std::string env = "GAIN_COUNTER_LOAD_TRACE=" + shell_quote(trace) + " ";
+  const CommandResult text = run_command(env + shell_quote(jourdain_exe()) + " describe " + shell_quote(fmu));
+  REQUIRE_MESSAGE(text.exit_code == 0, text.output);
+  CHECK_MESSAGE(text.output.find("the \\x1B[31minput\\x1B[0m") != std::string::npos, text.output);
+  CHECK(text.output.find('\x1b') == std::string::npos);
+  const CommandResult json = run_command(env + shell_quote(jourdain_exe()) + " describe --json " + shell_quote(fmu));
+  REQUIRE_MESSAGE(json.exit_code == 0, json.output);
+  CHECK(json.output.find('\x1b') == std::string::npos);
+  CHECK(nlohmann::json::parse(json.output)["ports"].size() == 5);
+  CHECK_FALSE(std::filesystem::exists(trace));
+  // The same FMU in a netlist is loaded (what `check` and `run` vouch for): the trace shows
+  // the test would see a load.
+  write_text(tmp.path() / "net.json", R"({"components": {"f": {"type": "fmi.cosimulation", "params": {"fmu": )" +
+                                          quoted(fmu) + R"(}}}, "connections": []})");
+  const CommandResult check = run_command(env + shell_quote(jourdain_exe()) + " check " + shell_quote(tmp.path() / "net.json") +
+                                          " --allow-plugins --allow-any-path");
+  CHECK_MESSAGE(check.exit_code == 0, check.output);
+  CHECK(std::filesystem::exists(trace));
+}
+
 TEST_CASE("FMUs that cannot be used are refused at load, naming the FMU (exit 2)") {
   TempDir tmp;
   const std::string description = read_text(kHere / "gain_counter.xml");

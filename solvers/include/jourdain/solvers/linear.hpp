@@ -31,6 +31,7 @@
 
 #include <complex>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -113,9 +114,12 @@ struct LinearModel {
 // ẋ = 0 along the invariants for At::Equilibrium, and where Newton's method fails from the
 // initial state, pseudo-transient continuation toward rest (linear.cpp says which motion)
 // finished by Newton's method. Throws SimulationError when no operating point is reached
-// (no equilibrium: a message that says so), InputError for a bad time.
+// (no equilibrium: a message that says so), InputError for a bad time. `stop_requested`
+// (when given) is asked at every step of the way; true ends the search with a
+// SimulationError that says it was interrupted.
 void reach_operating_point(const Model& model, Context& ctx, const LinearSettings& settings,
-                           const SolverSettings& solver, const SolverRegistry& solvers, std::string* how = nullptr);
+                           const SolverSettings& solver, const SolverRegistry& solvers, std::string* how = nullptr,
+                           const std::function<bool()>& stop_requested = {});
 
 // The linear model at ctx (evaluated at the operating point). Throws InputError for an
 // unknown input or output, SimulationError when an evaluation fails or the operating point
@@ -140,10 +144,16 @@ struct LinearRunOptions {
   std::vector<RowListener*> listeners;  // told of the operating point's row
   std::vector<std::pair<std::string, nlohmann::json>> parameters;  // as RunOptions::parameters
   const SolverRegistry* solvers = nullptr;  // null: the built-in methods
+  // As RunOptions::stop_requested: asked on the way to the operating point; true ends the
+  // analysis as "interrupted", its summary written.
+  std::function<bool()> stop_requested;
+  // As RunOptions::started.
+  std::function<void()> started;
 };
 
 struct LinearRunResult {
   bool finished = false;
+  bool interrupted = false;  // stop_requested ended it
   std::string failure;
   LinearModel linear;
   Context operating_point;  // evaluated there (for mode_pose)

@@ -31,6 +31,9 @@ struct RunOptions {
   // Asked after every step and row: true ends the run as "interrupted" at once (the rows
   // so far are kept whole and summary.json is written), e.g. on Ctrl-C.
   std::function<bool()> stop_requested;
+  // Called once the run's input is checked and its output folder taken, as it starts: a
+  // caller says "running ..." here, never before an error that refuses the input.
+  std::function<void()> started;
   // Numeric parameter values for this run ("component.parameter" -> a number in SI or a
   // string with a unit), given to the run's Context (Model::set_parameter): the model
   // itself is not touched, so one loaded netlist serves runs with different values, in

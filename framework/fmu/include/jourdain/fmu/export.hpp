@@ -13,6 +13,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct ExportOptions {
   std::string model_identifier;
   // How the netlist is loaded (the user's consent to plugins and FMUs, library folders, ...).
   NetlistOverrides load = {};
+  // Asked before the archive is put in place (a Ctrl-C during the export): true ends it
+  // with nothing written, the file at `output` untouched (ExportResult::stopped).
+  std::function<bool()> stop_requested;
 };
 
 // What was written.
@@ -48,6 +52,7 @@ struct ExportResult {
   int inputs = 0, outputs = 0, parameters = 0;
   bool can_get_and_set_state = false;
   std::vector<std::filesystem::path> packed;  // the files put in resources/model/, as read
+  bool stopped = false;  // stop_requested ended the export: nothing was written
 };
 
 // Loads the netlist (its plugins would be refused: a plugin links against Jourdain's
