@@ -42,6 +42,7 @@
 
 #include "fmi_library.hpp"
 #include "fmu_binary.hpp"
+#include "fmu_process.hpp"
 #include "jourdain/units.hpp"
 
 namespace jourdain::fmi {
@@ -148,33 +149,57 @@ class Instance final : public ComponentWorkspace {
 
   struct Identity {
     // The unpacked FMU all instances share, or none when the FMU allows one instance per
-    // process only (canBeInstantiatedOnlyOncePerProcess): each instance then unpacks and
-    // loads a copy of its own, which the dynamic loader keeps apart.
+    // process only (canBeInstantiatedOnlyOncePerProcess) and runs in this one: each
+    // instance then unpacks and loads a copy of its own, which the dynamic loader keeps
+    // apart.
     std::shared_ptr<const FmuBinary> shared;
     std::filesystem::path file;
     std::shared_ptr<const ModelDescription> description;
     std::string name;  // the component's
+    // Isolation "process": each instance runs in a process of its own (fmu_process.hpp),
+    // each of its calls within `call_timeout` seconds.
+    bool own_process = false;
+    double call_timeout = INFINITY;
   };
 
-  // Throws FmuError when a copy of its own cannot be unpacked.
+  // Throws FmuError when a copy of its own cannot be unpacked, or its process started.
   explicit Instance(Identity id)
       : id_(std::move(id)),
-        binary_(id_.shared ? id_.shared : std::make_shared<const FmuBinary>(id_.file, *id_.description)),
+        binary_(id_.shared ? id_.shared
+                           : std::make_shared<const FmuBinary>(id_.file, *id_.description, /*load_here=*/!id_.own_process)),
+        process_(id_.own_process ? std::make_shared<FmuProcess>(binary_->library(), id_.description->can_get_and_set_fmu_state)
+                                 : nullptr),
         callbacks_{&log_message, &std::calloc, &std::free, nullptr, this} {
-    handle_ = f().instantiate(id_.name.c_str(), fmi2CoSimulation, id_.description->guid.c_str(), binary_->resource_uri().c_str(),
-                              &callbacks_, fmi2False, fmi2False);
+    if (process_) {
+      process_->set_timeout(id_.call_timeout);
+      handle_ = process_->instantiate(id_.name, id_.description->guid, binary_->resource_uri(), callbacks_);
+    } else {
+      handle_ = f().instantiate(id_.name.c_str(), fmi2CoSimulation, id_.description->guid.c_str(),
+                                binary_->resource_uri().c_str(), &callbacks_, fmi2False, fmi2False);
+    }
   }
   ~Instance() override {
     if (!handle_ || phase == Phase::Lost) return;  // after fmi2Fatal no function may be called
     if (phase == Phase::Initializing || phase == Phase::Stepping) f().terminate(handle_);
     f().free_instance(handle_);
   }
-  Instance(const Instance&) = delete;
   Instance& operator=(const Instance&) = delete;
 
   std::unique_ptr<ComponentWorkspace> clone() const override {
     if (!id_.description->can_get_and_set_fmu_state || !handle_ || phase == Phase::Failed || phase == Phase::Lost)
       return nullptr;
+    if (process_) {
+      // The copy is a second instance in the same process, its state taken there: an
+      // FMU's state does not travel between processes (it is a pointer of its own).
+      if (id_.description->can_be_instantiated_only_once_per_process) return nullptr;
+      std::unique_ptr<Instance> copy(new Instance(*this));
+      log_.clear();
+      unkept_ = 0;
+      if (!copy->handle_) return nullptr;
+      copy->phase = phase;
+      copy->given = given;
+      return copy;
+    }
     std::unique_ptr<Instance> copy;
     try {
       copy = std::make_unique<Instance>(id_);
@@ -194,8 +219,26 @@ class Instance final : public ComponentWorkspace {
     return copy;
   }
 
-  const Functions& f() const { return binary_->functions(); }
+  const Functions& f() const { return process_ ? FmuProcess::proxies() : binary_->functions(); }
   fmi2Component handle() const { return handle_; }
+
+  // While a component's hook calls the FMU: a run asked to stop (a Ctrl-C) ends a call
+  // under way in the FMU's process. Nothing to do for an FMU in this process: its calls
+  // cannot be ended from outside.
+  class Watch {
+   public:
+    Watch(Instance& inst, const Eval& e) : process_(inst.process_.get()) {
+      if (process_) process_->set_stop_requested([&e] { return e.stop_requested(); });
+    }
+    ~Watch() {
+      if (process_) process_->set_stop_requested(nullptr);
+    }
+    Watch(const Watch&) = delete;
+    Watch& operator=(const Watch&) = delete;
+
+   private:
+    FmuProcess* process_;
+  };
   // What the FMU logs between two of our calls, bounded: an FMU that logs without end
   // (a message per internal step) must not hold the run's memory. Messages beyond
   // kMaxKept in one call are counted, and said as one.
@@ -220,8 +263,18 @@ class Instance final : public ComponentWorkspace {
   std::vector<double> given;  // the Real parameters as last given to the FMU (SI; NaN for the others)
 
  private:
+  // A copy in the source's process (clone()), its messages its own.
+  explicit Instance(const Instance& source)
+      : id_(source.id_),
+        binary_(source.binary_),
+        process_(source.process_),
+        callbacks_{&log_message, &std::calloc, &std::free, nullptr, this} {
+    handle_ = process_->copy(source.handle_, id_.name, id_.description->guid, binary_->resource_uri(), callbacks_);
+  }
+
   Identity id_;
   std::shared_ptr<const FmuBinary> binary_;
+  std::shared_ptr<FmuProcess> process_;  // isolation "process"; shared with copies of this instance
   fmi2CallbackFunctions callbacks_;  // the FMU may keep its address: it lives as long as the instance
   fmi2Component handle_ = nullptr;
   // The FMU reports through the logger whenever it is called, also while a copy of the
@@ -258,6 +311,15 @@ class CoSimulation final : public Component {
     set_decides_parameters("fmu");
     // Nothing can be shown without an FMU: the reference says so, naming a file.
     set_example("fmu", "model.fmu");
+    declare_text("isolation", "process",
+                 "where the FMU's code runs: \"process\", a process of its own for each run (a crash, exit() or hang "
+                 "in the FMU ends the run with a message, never Jourdain), or \"none\", in Jourdain's process (each "
+                 "call a function call: faster where calls are many, for FMUs you trust)",
+                 {"process", "none"});
+    declare_config_real("call_timeout", "s", 600.0,
+                        "longest a single call into the FMU (an fmi2DoStep) may take before its process is ended "
+                        "and the run fails (isolation \"process\" only; 0: no limit, a Ctrl-C still ends it)",
+                        Range::non_negative());
   }
 
   void declare_dependent_parameters() override {
@@ -274,7 +336,8 @@ class CoSimulation final : public Component {
     if (md_.model_identifier.empty()) parameter_error("fmu", file_ + ": <CoSimulation> has no modelIdentifier");
 
     // The component's own names, and for each output the discrete state that holds it.
-    std::set<std::string> taken = {"fmu", "communication_step", "fmi_steps", "fmi_start_time", "fmi_sample_pending"};
+    std::set<std::string> taken = {"fmu",       "communication_step", "isolation",         "call_timeout",
+                                   "fmi_steps", "fmi_start_time",     "fmi_sample_pending"};
     auto name_of = [&](const ScalarVariable& v) {
       std::string n = local_name(v.name);
       const bool output = v.causality == "output";
@@ -299,11 +362,18 @@ class CoSimulation final : public Component {
 
   void configure() override {
     description_ = std::make_shared<const ModelDescription>(md_);
+    own_process_ = text("isolation") == "process";
+    call_timeout_ = config_real("call_timeout") > 0.0 ? config_real("call_timeout") : INFINITY;
     // Described only (`jourdain describe model.fmu`): the XML says it all, and loading the
     // binary would run its code (a library's constructors run at dlopen).
     if (!describing()) {
       try {
-        binary_ = std::make_shared<const FmuBinary>(file_, md_);  // whether it can be loaded here, now
+        // Whether it can be loaded, now (a netlist that cannot run is bad input): here, or
+        // by a process started for the purpose.
+        binary_ = std::make_shared<const FmuBinary>(file_, md_, /*load_here=*/!own_process_);
+        if (own_process_) {
+          const FmuProcess loads(binary_->library(), md_.can_get_and_set_fmu_state);
+        }
       } catch (const FmuError& e) {
         parameter_error("fmu", file_ + ": " + e.what());
       } catch (const std::filesystem::filesystem_error& e) {
@@ -345,9 +415,10 @@ class CoSimulation final : public Component {
       try {
         return new Instance(identity());
       } catch (const FmuError& err) {
-        throw SimulationError(e.time(), {name()}, "FMU " + file_ + ": a copy for this run: " + err.what());
+        throw SimulationError(e.time(), {name()}, "FMU " + file_ + ": its instance for this run: " + err.what());
       }
     });
+    const Instance::Watch watch(inst, e);
     if (!inst.handle()) fail(e, inst, fmi2Error, "fmi2Instantiate (it returned no instance)");
     if (inst.phase == Instance::Phase::Instantiated) {
       set_parameters(e, inst, /*all=*/true);
@@ -387,6 +458,7 @@ class CoSimulation final : public Component {
       throw SimulationError(e.time(), {name()},
                             "FMU " + file_ + ": this copy of the run's context has no instance of the FMU (it "
                                              "cannot save and restore its state: canGetAndSetFMUstate is false)");
+    const Instance::Watch watch(*inst, e);
     if (z == sample_) {
       set_inputs(e, *inst);
       e.set_discrete(pending_, 0.0);
@@ -479,7 +551,10 @@ class CoSimulation final : public Component {
   }
 
   Instance::Identity identity() const {
-    return {md_.can_be_instantiated_only_once_per_process ? nullptr : binary_, file_, description_, name()};
+    // In a process of its own, each instance is alone in its process: the unpacked FMU
+    // serves them all.
+    const bool own_copy = md_.can_be_instantiated_only_once_per_process && !own_process_;
+    return {own_copy ? nullptr : binary_, file_, description_, name(), own_process_, call_timeout_};
   }
 
   double next_point(const Eval& e) const {
@@ -601,6 +676,8 @@ class CoSimulation final : public Component {
   ModelDescription md_;
   std::shared_ptr<const ModelDescription> description_;  // md_, for the instances
   std::shared_ptr<const FmuBinary> binary_;
+  bool own_process_ = true;  // isolation "process"
+  double call_timeout_ = INFINITY;
   std::vector<Exchange> exchanges_;
   std::vector<FmuParameter> parameters_;
   RealParam step_;

@@ -1004,6 +1004,7 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
   }
   const Model& model = netlist.model;
   Context ctx = model.make_context(solver.t_start);
+  ctx.stop_requested = options.stop_requested;
   for (const auto& [name, value] : options.parameters) model.set_parameter(ctx, name, value);
   // Names are checked before anything runs: a typo in an output is bad input, not a
   // failure found after the operating point.
@@ -1040,6 +1041,7 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
   } catch (const OutputError& e) {
     result.failure = e.what();
   }
+  ctx.stop_requested = nullptr;  // the caller's, valid during this call only
   result.operating_point = ctx;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const LinearModel& lm = result.linear;

@@ -136,6 +136,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   // file is written.
   Context ctx = model.make_context(result.settings.t_start);
   ctx.analysis = netlist.analysis;
+  ctx.stop_requested = options.stop_requested;
   for (const auto& [name, value] : options.parameters) model.set_parameter(ctx, name, value);
   for (const auto& [name, value] : options.initial) model.set_initial_state(ctx, name, value);
   Recorder recorder(model, netlist.record);
@@ -176,6 +177,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
     result.failure = "internal error (a defect, not a property of the model): an exception of unknown type";
     result.failure_time = ctx.t;
   }
+  ctx.stop_requested = nullptr;  // the caller's, valid during this call only
   result.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.termination = ctx.termination;
   result.events = ctx.events;

@@ -6,6 +6,7 @@
 // Jacobians): a copy of a Context shares nothing with the original.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -178,6 +179,10 @@ struct Context {
     double time = 0.0;
   };
   std::optional<Termination> termination;
+  // Whether the run's caller wants it to stop (RunOptions::stop_requested): the solvers ask
+  // it between steps, a component in long work of its own asks it through
+  // Eval::stop_requested. Empty: never.
+  std::function<bool()> stop_requested;
   BlockWorkspaces block_workspaces;  // per schedule step
   ComponentWorkspaces component_workspaces;  // per component
   HookPlan hooks;                    // filled by the first evaluation (Model::evaluate)

@@ -3,9 +3,13 @@
 // bar (y = gain u while the Boolean input enable holds, else y keeps its value), it counts
 // its steps (an Integer output), carries a String parameter and a String output, and on
 // request fails (fmi2Error), warns or ends the simulation (fmi2Discard, fmi2Terminated) at a
-// given step. It links nothing of Jourdain. Like
+// given step; and misbehaves as some FMUs do, at a given step: crashes (SIGSEGV), calls
+// exit(0) or hangs. It links nothing of Jourdain. Like
 // many tools' FMUs it keeps state in its binary, a count of the instances alive, which
 // tells whether two instances share one loaded copy of it.
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -32,7 +36,7 @@ struct Unit {
   fmi2CallbackFunctions functions;  // copied: valid as long as the instance
   std::string name;
   double u = 0.0, y = 0.0, gain = 2.0;
-  int steps = 0, fail_at = -1, warn_at = -1, stop_at = -1;
+  int steps = 0, fail_at = -1, warn_at = -1, stop_at = -1, crash_at = -1, exit_at = -1, hang_at = -1;
   bool terminated = false;
   double time = 0.0;  // reached by the last step
   bool enable = true;
@@ -107,6 +111,9 @@ fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t
     else if (vr[k] == 2) v[k] = unit(c)->warn_at;
     else if (vr[k] == 3) v[k] = instances_alive;
     else if (vr[k] == 4) v[k] = unit(c)->stop_at;
+    else if (vr[k] == 5) v[k] = unit(c)->crash_at;
+    else if (vr[k] == 6) v[k] = unit(c)->exit_at;
+    else if (vr[k] == 7) v[k] = unit(c)->hang_at;
     else return fmi2Error;
   }
   return fmi2OK;
@@ -116,6 +123,9 @@ fmi2Status fmi2SetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t
     if (vr[k] == 1) unit(c)->fail_at = v[k];
     else if (vr[k] == 2) unit(c)->warn_at = v[k];
     else if (vr[k] == 4) unit(c)->stop_at = v[k];
+    else if (vr[k] == 5) unit(c)->crash_at = v[k];
+    else if (vr[k] == 6) unit(c)->exit_at = v[k];
+    else if (vr[k] == 7) unit(c)->hang_at = v[k];
     else return fmi2Error;
   }
   return fmi2OK;
@@ -153,6 +163,10 @@ fmi2Status fmi2SetString(fmi2Component c, const fmi2ValueReference vr[], size_t 
 fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean) {
   Unit* s = unit(c);
   const int step = s->steps + 1;
+  if (step == s->crash_at) std::raise(SIGSEGV);
+  if (step == s->exit_at) std::exit(0);
+  if (step == s->hang_at)
+    for (;;) ::pause();
   if (step == s->fail_at) {
     char text[128];
     std::snprintf(text, sizeof text, "failing at step %d (t = %g s + %g s) as asked", step, t, h);

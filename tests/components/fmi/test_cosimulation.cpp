@@ -564,10 +564,11 @@ TEST_CASE("each Context has its own instance of the FMU; a copy continues the ru
   SUBCASE("an FMU that allows one instance per process: each run loads a copy of its own") {
     // gain_counter counts the instances alive in its loaded binary (output "instances").
     std::string description = read_text(kHere / "gain_counter.xml");
-    auto instances_seen = [&](const std::string& xml) {
+    auto instances_seen = [&](const std::string& xml, const std::string& isolation) {
       TempDir own;
       const Netlist g = load_fmu(R"({"components": {"f": {"type": "fmi.cosimulation", "params": {"fmu": )" +
-                             quoted(gain_counter_fmu(own.path(), xml)) + R"(}}}, "connections": []})");
+                             quoted(gain_counter_fmu(own.path(), xml)) + R"(, "isolation": ")" + isolation +
+                             R"("}}}, "connections": []})");
       const auto& instances = g.model.recordable("f.instances");
       Context a = g.model.make_context(0.0), b = g.model.make_context(0.0);
       g.model.initialize(a);
@@ -575,9 +576,11 @@ TEST_CASE("each Context has its own instance of the FMU; a copy continues the ru
       g.model.initialize(a);  // again, now that b's instance is alive too
       return std::make_pair(g.model.value(a, instances), g.model.value(b, instances));
     };
-    CHECK(instances_seen(description) == std::make_pair(2.0, 2.0));  // one binary, two instances
+    CHECK(instances_seen(description, "none") == std::make_pair(2.0, 2.0));  // one binary, two instances
+    CHECK(instances_seen(description, "process") == std::make_pair(1.0, 1.0));  // a process for each
     description.replace(description.find("canGetAndSetFMUstate"), 0, "canBeInstantiatedOnlyOncePerProcess=\"true\" ");
-    CHECK(instances_seen(description) == std::make_pair(1.0, 1.0));  // two binaries
+    CHECK(instances_seen(description, "none") == std::make_pair(1.0, 1.0));  // two binaries
+    CHECK(instances_seen(description, "process") == std::make_pair(1.0, 1.0));
   }
   SUBCASE("an FMU that cannot save its state: the copy says so when it needs the instance") {
     const auto counter = gain_counter_fmu(tmp.path());
@@ -594,4 +597,62 @@ TEST_CASE("each Context has its own instance of the FMU; a copy continues the ru
     CHECK_THROWS_WITH_AS(simulate(g.model, copy, s, none, stats), doctest::Contains("canGetAndSetFMUstate is false"),
                          SimulationError);
   }
+}
+
+// Issue 40, point 6: an FMU that crashed inside fmi2DoStep took Jourdain with it (summary.json
+// empty, /tmp/jourdain-fmu-* left behind); one that called exit(0) made jourdain exit 0 with
+// the rows cut; one that hung could be stopped only by killing jourdain. With isolation
+// "process" (the default) each is a failed run: exit 1, its rows and summary kept, the FMU's
+// fate named, the temporary folders gone.
+TEST_CASE("an FMU that crashes, exits or hangs in fmi2DoStep fails the run, which keeps its rows") {
+  TempDir tmp;
+  const auto fmu = gain_counter_fmu(tmp.path());
+  struct Case {
+    std::string parameter, said;
+  };
+  for (const Case& c : {Case{R"("crash_at_step": 4)", "killed by signal 11, Segmentation fault"},
+                        Case{R"("exit_at_step": 4)", "with exit status 0, as when the FMU calls exit()"},
+                        Case{R"("hang_at_step": 4, "call_timeout": "300 ms")", "fmi2DoStep did not return within 0.3 s"}}) {
+    CAPTURE(c.parameter);
+    const auto scratch = tmp.path() / "tmp";  // the run's temporary folders go here
+    std::filesystem::create_directories(scratch);
+    write_text(tmp.path() / "net.json", R"({"components": {"f": {"type": "fmi.cosimulation", "params": {"fmu": )" +
+                                            quoted(fmu) + ", " + c.parameter + R"(}}}, "connections": [],
+        "solver": {"method": "rk4", "t_end": 1, "output_interval": 0.05}, "record": ["f.steps"]})");
+    const auto out = tmp.path() / "out";
+    std::filesystem::remove_all(out);
+    const CommandResult r = run_command("TMPDIR=" + shell_quote(scratch) + " " + shell_quote(jourdain_exe()) + " run " +
+                                        shell_quote(tmp.path() / "net.json") + " -o " + shell_quote(out) +
+                                        " --no-report --allow-plugins --allow-any-path");
+    CAPTURE(r.output);
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("fmi2DoStep(t = 0.3 s, h = 0.1 s) returned fmi2Fatal") != std::string::npos);
+    CHECK(r.output.find(c.said) != std::string::npos);
+    const auto summary = nlohmann::json::parse(read_text(out / "summary.json"));
+    CHECK(summary["status"] == "failed");
+    CHECK(summary["failure"]["message"].get<std::string>().find(c.said) != std::string::npos);
+    CHECK(summary["failure"]["time"].get<double>() == doctest::Approx(0.4).epsilon(1e-12));
+    // The rows up to the failure: t = 0, 0.05, ..., 0.35 and the failure's instant.
+    CHECK(summary["rows"].get<int>() >= 8);
+    CHECK(std::filesystem::is_empty(scratch));
+  }
+}
+
+TEST_CASE("a Ctrl-C ends a run whose FMU hangs, at once") {
+  TempDir tmp;
+  const auto fmu = gain_counter_fmu(tmp.path());
+  write_text(tmp.path() / "net.json", R"({"components": {"f": {"type": "fmi.cosimulation", "params": {"fmu": )" +
+                                          quoted(fmu) + R"(, "hang_at_step": 2, "call_timeout": 0}}},
+      "connections": [], "solver": {"method": "rk4", "t_end": 1}, "record": ["f.steps"]})");
+  // No time limit on the call: only the signal can end it (a regression hangs this test
+  // until ctest's own timeout).
+  const CommandResult r = run_command("timeout --preserve-status -s INT 2 " + shell_quote(jourdain_exe()) + " run " +
+                                      shell_quote(tmp.path() / "net.json") + " -o " + shell_quote(tmp.path() / "out") +
+                                      " --no-report --allow-plugins --allow-any-path");
+  CAPTURE(r.output);
+  CHECK(r.exit_code == 130);
+  CHECK(r.output.find("stopped during fmi2DoStep, as the run was asked to stop") != std::string::npos);
+  const auto summary = nlohmann::json::parse(read_text(tmp.path() / "out" / "summary.json"));
+  CHECK(summary["status"] == "failed");
+  CHECK(summary["rows"].get<int>() >= 2);
 }
