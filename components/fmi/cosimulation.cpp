@@ -311,11 +311,13 @@ class CoSimulation final : public Component {
     set_decides_parameters("fmu");
     // Nothing can be shown without an FMU: the reference says so, naming a file.
     set_example("fmu", "model.fmu");
-    declare_text("isolation", "process",
+    declare_text("isolation", "auto",
                  "where the FMU's code runs: \"process\", a process of its own for each run (a crash, exit() or hang "
-                 "in the FMU ends the run with a message, never Jourdain), or \"none\", in Jourdain's process (each "
-                 "call a function call: faster where calls are many, for FMUs you trust)",
-                 {"process", "none"});
+                 "in the FMU ends the run with a message, never Jourdain), \"none\", in Jourdain's process (each "
+                 "call a function call: faster where calls are many, for FMUs you trust), or \"auto\": \"process\" "
+                 "wherever Jourdain's program for it is installed (the command line, Python), \"none\" inside an "
+                 "FMU Jourdain exported, which carries no such program",
+                 {"auto", "process", "none"});
     declare_config_real("call_timeout", "s", 600.0,
                         "longest a single call into the FMU (an fmi2DoStep) may take before its process is ended "
                         "and the run fails (isolation \"process\" only; 0: no limit, a Ctrl-C still ends it)",
@@ -362,7 +364,10 @@ class CoSimulation final : public Component {
 
   void configure() override {
     description_ = std::make_shared<const ModelDescription>(md_);
-    own_process_ = text("isolation") == "process";
+    const std::string isolation = text("isolation");
+    std::error_code ec;
+    own_process_ = isolation == "process" ||
+                   (isolation == "auto" && std::filesystem::is_regular_file(FmuProcess::program(), ec));
     call_timeout_ = config_real("call_timeout") > 0.0 ? config_real("call_timeout") : INFINITY;
     // Described only (`jourdain describe model.fmu`): the XML says it all, and loading the
     // binary would run its code (a library's constructors run at dlopen).

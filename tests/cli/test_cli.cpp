@@ -562,7 +562,8 @@ TEST_CASE("a signal while a command loads its netlist ends it with 128 + the sig
   // The signal at 2 s: the program has long set its handlers (a signal before that ends
   // it by the default action, with nothing said), and the load takes about 10 s.
   const CommandResult r =
-      jourdain::test::run_command("timeout --preserve-status -s INT 2 " + exe() + " check --max-components 1000000 " + net);
+      jourdain::test::run_command("timeout --foreground --preserve-status -s INT 2 " + exe() +
+                                  " check --max-components 1000000 " + net);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CAPTURE(r.output);
   if (seconds < 2.0) {

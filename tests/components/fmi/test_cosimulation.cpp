@@ -651,7 +651,9 @@ TEST_CASE("a Ctrl-C ends a run whose FMU hangs, at once") {
       "connections": [], "solver": {"method": "rk4", "t_end": 1}, "record": ["f.steps"]})");
   // No time limit on the call: only the signal can end it (a regression hangs this test
   // until ctest's own timeout).
-  const CommandResult r = run_command("timeout --preserve-status -s INT 2 " + shell_quote(jourdain_exe()) + " run " +
+  // --foreground: the signal to jourdain only (timeout sends it to its process group too,
+  // and a second SIGINT ends jourdain at once, as it should).
+  const CommandResult r = run_command("timeout --foreground --preserve-status -s INT 2 " + shell_quote(jourdain_exe()) + " run " +
                                       shell_quote(tmp.path() / "net.json") + " -o " + shell_quote(tmp.path() / "out") +
                                       " --no-report --allow-plugins --allow-any-path");
   CAPTURE(r.output);
