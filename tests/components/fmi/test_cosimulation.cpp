@@ -40,6 +40,17 @@ std::filesystem::path gain_counter_fmu(const std::filesystem::path& folder,
   return file;
 }
 
+// gain_counter as an FMU at `file`, with more entries after its own (name, content).
+std::filesystem::path gain_counter_with(const std::filesystem::path& file,
+                                        const std::vector<std::pair<std::string, std::string>>& extra) {
+  fmi::ZipWriter zip(file);
+  zip.add("modelDescription.xml", read_text(kHere / "gain_counter.xml"));
+  zip.add_file("binaries/linux64/gain_counter.so", GAIN_COUNTER_SO);
+  for (const auto& entry : extra) zip.add(entry.first, entry.second);
+  zip.close();
+  return file;
+}
+
 std::string quoted(const std::filesystem::path& p) { return nlohmann::json(p.string()).dump(); }
 
 // A netlist of one FMU component "f" (its parameters `params`), run by the command line.
@@ -325,13 +336,8 @@ TEST_CASE("FMUs that cannot be used are refused at load, naming the FMU (exit 2)
             "variable 'gain' has the start value '2abc', which is no Real");
     refused(gain_counter_fmu(tmp.path(), changed(R"(name="y" valueReference="1")", R"(name="y" valueReference="0")")),
             "variables 'u' (input) and 'y' (output) share the Real valueReference 0: an input has no alias");
-    const auto file = tmp.path() / "twice.fmu";
-    fmi::ZipWriter zip(file);
-    zip.add("modelDescription.xml", description);
-    zip.add_file("binaries/linux64/gain_counter.so", GAIN_COUNTER_SO);
-    zip.add("binaries/linux64/gain_counter.so", "not the binary");
-    zip.close();
-    refused(file, "the archive holds two entries named 'binaries/linux64/gain_counter.so'");
+    refused(gain_counter_with(tmp.path() / "twice.fmu", {{"binaries/linux64/gain_counter.so", "not the binary"}}),
+            "the archive holds two entries named 'binaries/linux64/gain_counter.so'");
   }
   // Issue 40, the FMU fuzzers (tests/fuzz): an Integer start beyond fmi2Integer, an
   // exponent whose negation overflowed, an entry below a file entry (a std::filesystem
@@ -341,14 +347,8 @@ TEST_CASE("FMUs that cannot be used are refused at load, naming the FMU (exit 2)
             "variable 'fail_at_step' has the start value '4294967296', which is no Integer");
     refused(gain_counter_fmu(tmp.path(), changed(R"(<BaseUnit m="1" factor="0.001"/>)", R"(<BaseUnit m="-2147483648"/>)")),
             "unit 'mm' has the exponent m=\"-2147483648\", not an integer from -100 to 100");
-    const auto file = tmp.path() / "below.fmu";
-    fmi::ZipWriter zip(file);
-    zip.add("modelDescription.xml", description);
-    zip.add_file("binaries/linux64/gain_counter.so", GAIN_COUNTER_SO);
-    zip.add("resources", "a file");
-    zip.add("resources/table.txt", "0 1");
-    zip.close();
-    refused(file, "entry 'resources/table.txt' cannot be unpacked: Not a directory");
+    refused(gain_counter_with(tmp.path() / "below.fmu", {{"resources", "a file"}, {"resources/table.txt", "0 1"}}),
+            "entry 'resources/table.txt' cannot be unpacked: Not a directory");
   }
   SUBCASE("a model description that is no XML") {
     refused(gain_counter_fmu(tmp.path(), "<fmiModelDescription"), "not well-formed XML");
