@@ -33,6 +33,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -544,7 +545,9 @@ class CoSimulation final : public Component {
       case VariableType::Integer:
       case VariableType::Enumeration: {
         const auto start = start_number();
-        declare_integer(name, start ? std::optional<long>(std::lround(*start)) : std::nullopt, what);
+        // fmi2Integer is 32 bits: a netlist's value beyond them would reach the FMU cut short.
+        declare_integer(name, start ? std::optional<long>(std::lround(*start)) : std::nullopt, what,
+                        Range::between(std::numeric_limits<fmi2Integer>::min(), std::numeric_limits<fmi2Integer>::max()));
         break;
       }
       case VariableType::Boolean:

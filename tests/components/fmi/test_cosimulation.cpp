@@ -350,6 +350,17 @@ TEST_CASE("FMUs that cannot be used are refused at load, naming the FMU (exit 2)
     refused(gain_counter_with(tmp.path() / "below.fmu", {{"resources", "a file"}, {"resources/table.txt", "0 1"}}),
             "entry 'resources/table.txt' cannot be unpacked: Not a directory");
   }
+  // Found beside the FMU fuzzers: an Integer parameter given beyond fmi2Integer's 32 bits
+  // in the netlist reached the FMU cut short.
+  SUBCASE("an Integer parameter beyond 32 bits") {
+    write_text(tmp.path() / "net.json", R"({"components": {"plant": {"type": "fmi.cosimulation", "params": {"fmu": )" +
+                                            quoted(gain_counter_fmu(tmp.path())) +
+                                            R"(, "fail_at_step": 4294967297}}}, "connections": []})");
+    const CommandResult r = run_cli(tmp.path() / "net.json", tmp.path() / "out");
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(r.output.find("/components/plant/params/fail_at_step") != std::string::npos, r.output);
+    CHECK_MESSAGE(r.output.find("out of its range") != std::string::npos, r.output);
+  }
   SUBCASE("a model description that is no XML") {
     refused(gain_counter_fmu(tmp.path(), "<fmiModelDescription"), "not well-formed XML");
   }
