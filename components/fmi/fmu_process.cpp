@@ -359,9 +359,10 @@ std::string FmuProcess::ended_how() {
   }
   if (reaped == 0) {
     ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, &status, 0);
+    reaped = ::waitpid(pid_, &status, 0);
   }
   pid_ = -1;
+  if (reaped < 0) return "its status taken by another part of the program";  // a SIGCHLD handler that reaps all
   if (WIFEXITED(status)) return "with exit status " + std::to_string(WEXITSTATUS(status)) + ", as when the FMU calls exit()";
   if (WIFSIGNALED(status))
     return "killed by signal " + std::to_string(WTERMSIG(status)) + ", " + ::strsignal(WTERMSIG(status));
