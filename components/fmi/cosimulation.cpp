@@ -400,6 +400,10 @@ class CoSimulation final : public Component {
         set_dependencies(x.port, {});  // a discrete state: reads no input
         x.held = declare_discrete("held_" + x.name, 0.0, "the output " + x.name + " as last given by the FMU",
                                   x.conversion.unit);
+        if (v.type == VariableType::Real) {
+          real_outputs_.push_back(static_cast<size_t>(&x - exchanges_.data()));
+          real_output_references_.push_back(v.value_reference);
+        }
       }
       if (!x.conversion.unit.empty()) set_unit(x.port, x.conversion.unit);
     }
@@ -623,18 +627,29 @@ class CoSimulation final : public Component {
 
   // The FMU's outputs now, held (SI).
   void hold_outputs(Eval& e, Instance& inst) const {
+    // The Real outputs in one call (FMI takes arrays): with the FMU in a process of its
+    // own each call is a round trip, and Real outputs are the many.
+    if (!real_outputs_.empty()) {
+      std::vector<fmi2Real> values(real_outputs_.size());
+      const std::string what = "fmi2GetReal of the outputs";
+      call(e, inst, inst.f().get_real(inst.handle(), real_output_references_.data(), values.size(), values.data()), what);
+      for (size_t k = 0; k < values.size(); ++k) {
+        const Exchange& x = exchanges_[real_outputs_[k]];
+        const double value = x.conversion.to_si(values[k]);
+        if (!std::isfinite(value))
+          throw SimulationError(e.time(), {name()}, "FMU " + file_ + ": output '" + md_.variables[x.variable].name +
+                                                        "' is not finite (" + what + ")");
+        e.set_discrete(x.held, value);
+      }
+    }
     for (const Exchange& x : exchanges_) {
-      if (!x.held.valid()) continue;
+      if (!x.held.valid() || md_.variables[x.variable].type == VariableType::Real) continue;
       const ScalarVariable& v = md_.variables[x.variable];
       const fmi2ValueReference vr = v.value_reference;
       const std::string what = "fmi2Get" + std::string(to_string(v.type == VariableType::Enumeration ? VariableType::Integer : v.type)) +
                                " of output '" + v.name + "'";
       double value = 0.0;
-      if (v.type == VariableType::Real) {
-        fmi2Real r = 0.0;
-        call(e, inst, inst.f().get_real(inst.handle(), &vr, 1, &r), what);
-        value = x.conversion.to_si(r);
-      } else if (v.type == VariableType::Boolean) {
+      if (v.type == VariableType::Boolean) {
         fmi2Boolean b = fmi2False;
         call(e, inst, inst.f().get_boolean(inst.handle(), &vr, 1, &b), what);
         value = b ? 1.0 : 0.0;
@@ -687,6 +702,9 @@ class CoSimulation final : public Component {
   bool own_process_ = true;  // isolation "process"
   double call_timeout_ = INFINITY;
   std::vector<Exchange> exchanges_;
+  // The Real outputs (into exchanges_) and their value references, asked for in one call.
+  std::vector<size_t> real_outputs_;
+  std::vector<fmi2ValueReference> real_output_references_;
   std::vector<FmuParameter> parameters_;
   RealParam step_;
   DiscreteId steps_, start_, pending_;

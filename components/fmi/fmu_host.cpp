@@ -119,27 +119,9 @@ class Host {
         case Op::EnterInitializationMode: status = f_.enter_initialization_mode(c); break;
         case Op::ExitInitializationMode: status = f_.exit_initialization_mode(c); break;
         case Op::Terminate: status = f_.terminate(c); break;
-        case Op::GetReal: {
-          const auto vr = request.get<fmi2ValueReference>();
-          fmi2Real v = 0.0;
-          status = f_.get_real(c, &vr, 1, &v);
-          results.put(v);
-          break;
-        }
-        case Op::GetInteger: {
-          const auto vr = request.get<fmi2ValueReference>();
-          fmi2Integer v = 0;
-          status = f_.get_integer(c, &vr, 1, &v);
-          results.put(v);
-          break;
-        }
-        case Op::GetBoolean: {
-          const auto vr = request.get<fmi2ValueReference>();
-          fmi2Boolean v = fmi2False;
-          status = f_.get_boolean(c, &vr, 1, &v);
-          results.put(v);
-          break;
-        }
+        case Op::GetReal: status = get_values(request, results, c, f_.get_real); break;
+        case Op::GetInteger: status = get_values(request, results, c, f_.get_integer); break;
+        case Op::GetBoolean: status = get_values(request, results, c, f_.get_boolean); break;
         case Op::SetReal: {
           const auto vr = request.get<fmi2ValueReference>();
           const auto v = request.get<fmi2Real>();
@@ -197,6 +179,21 @@ class Host {
   }
 
  private:
+  // A getter's request (a count, then that many value references) answered in one call
+  // of the FMU: the component asks for all its outputs of a type at once.
+  template <class Value>
+  static fmi2Status get_values(Message& request, Message& results, fmi2Component c,
+                               fmi2Status (*get)(fmi2Component, const fmi2ValueReference[], size_t, Value[])) {
+    const auto n = request.get<std::uint64_t>();
+    if (n > request.remaining() / sizeof(fmi2ValueReference)) throw std::runtime_error("a request cut short");
+    std::vector<fmi2ValueReference> references(n);
+    for (auto& vr : references) vr = request.get<fmi2ValueReference>();
+    std::vector<Value> values(n);
+    const fmi2Status status = get(c, references.data(), n, values.data());
+    for (const Value& v : values) results.put(v);
+    return status;
+  }
+
   fmi2Component instance(std::uint32_t id) const {
     const auto it = instances_.find(id);
     return it == instances_.end() ? nullptr : it->second;

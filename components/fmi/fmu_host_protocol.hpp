@@ -33,7 +33,7 @@ enum class Op : std::uint32_t {
   EnterInitializationMode,
   ExitInitializationMode,
   Terminate,
-  GetReal,  // instance, value reference -> value
+  GetReal,  // instance, count n, n value references -> n values
   GetInteger,
   GetBoolean,
   SetReal,  // instance, value reference, value
@@ -75,6 +75,7 @@ class Message {
     at_ += n;
     return text;
   }
+  std::size_t remaining() const { return bytes_.size() - at_; }
   const std::string& bytes() const { return bytes_; }
   std::string& bytes() { return bytes_; }
 

@@ -39,18 +39,17 @@ fmi2Status request(fmi2Component c, Op op, const char* what, Message& results, c
   return r.process->call(r, std::move(m), results, what);
 }
 
-// A getter of one type, value by value (the component asks for one at a time).
+// A getter of one type: all the values asked for in one request (one round trip).
 template <class Value>
 fmi2Status get_values(fmi2Component c, Op op, const char* what, const fmi2ValueReference vr[], size_t n, Value v[]) {
-  fmi2Status worst = fmi2OK;
-  for (size_t k = 0; k < n; ++k) {
-    Message results;
-    const fmi2Status s = request(c, op, what, results, vr[k]);
-    if (s > fmi2Warning) return s;
-    v[k] = results.get<Value>();
-    worst = std::max(worst, s);
-  }
-  return worst;
+  RemoteInstance& r = remote(c);
+  Message m, results;
+  m.put(op).put(r.id).put<std::uint64_t>(n);
+  for (size_t k = 0; k < n; ++k) m.put(vr[k]);
+  const fmi2Status s = r.process->call(r, std::move(m), results, what);
+  if (s > fmi2Warning) return s;
+  for (size_t k = 0; k < n; ++k) v[k] = results.get<Value>();
+  return s;
 }
 template <class Value>
 fmi2Status set_values(fmi2Component c, Op op, const char* what, const fmi2ValueReference vr[], size_t n, const Value v[]) {

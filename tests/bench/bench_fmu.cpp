@@ -8,7 +8,8 @@
 //    read, every parameter and port declared; no binary loaded). Linear work doubles
 //    with N: the ratio column is t(N) / t(N/2), 2 for linear, 4 for quadratic.
 // 2. Calls: mass_spring_damper.json exported as an FMU, run as a component with a 1 ms
-//    communication step over 5 s (5000 steps, seven calls each), isolation "process"
+//    communication step over 5 s (5000 steps, each an fmi2DoStep and one fmi2GetReal of
+//    its six outputs), isolation "process"
 //    against "none", the run times side by side.
 #include <unistd.h>
 
