@@ -184,6 +184,7 @@ class Instance final : public ComponentWorkspace {
     if (phase == Phase::Initializing || phase == Phase::Stepping) f().terminate(handle_);
     f().free_instance(handle_);
   }
+  Instance(const Instance&) = delete;
   Instance& operator=(const Instance&) = delete;
 
   std::unique_ptr<ComponentWorkspace> clone() const override {
@@ -193,7 +194,7 @@ class Instance final : public ComponentWorkspace {
       // The copy is a second instance in the same process, its state taken there: an
       // FMU's state does not travel between processes (it is a pointer of its own).
       if (id_.description->can_be_instantiated_only_once_per_process) return nullptr;
-      std::unique_ptr<Instance> copy(new Instance(*this));
+      std::unique_ptr<Instance> copy(new Instance(InSameProcess{}, *this));
       log_.clear();
       unkept_ = 0;
       if (!copy->handle_) return nullptr;
@@ -264,8 +265,10 @@ class Instance final : public ComponentWorkspace {
   std::vector<double> given;  // the Real parameters as last given to the FMU (SI; NaN for the others)
 
  private:
-  // A copy in the source's process (clone()), its messages its own.
-  explicit Instance(const Instance& source)
+  // A second instance in the source's process, in its state (clone()), its messages its
+  // own. Not a copy constructor: it asks the FMU's process for a new instance.
+  struct InSameProcess {};
+  Instance(InSameProcess, const Instance& source)
       : id_(source.id_),
         binary_(source.binary_),
         process_(source.process_),

@@ -122,24 +122,9 @@ class Host {
         case Op::GetReal: status = get_values(request, results, c, f_.get_real); break;
         case Op::GetInteger: status = get_values(request, results, c, f_.get_integer); break;
         case Op::GetBoolean: status = get_values(request, results, c, f_.get_boolean); break;
-        case Op::SetReal: {
-          const auto vr = request.get<fmi2ValueReference>();
-          const auto v = request.get<fmi2Real>();
-          status = f_.set_real(c, &vr, 1, &v);
-          break;
-        }
-        case Op::SetInteger: {
-          const auto vr = request.get<fmi2ValueReference>();
-          const auto v = request.get<fmi2Integer>();
-          status = f_.set_integer(c, &vr, 1, &v);
-          break;
-        }
-        case Op::SetBoolean: {
-          const auto vr = request.get<fmi2ValueReference>();
-          const auto v = request.get<fmi2Boolean>();
-          status = f_.set_boolean(c, &vr, 1, &v);
-          break;
-        }
+        case Op::SetReal: status = set_values(request, c, f_.set_real); break;
+        case Op::SetInteger: status = set_values(request, c, f_.set_integer); break;
+        case Op::SetBoolean: status = set_values(request, c, f_.set_boolean); break;
         case Op::SetString: {
           const auto vr = request.get<fmi2ValueReference>();
           const std::string v = request.get_string();
@@ -179,19 +164,32 @@ class Host {
   }
 
  private:
-  // A getter's request (a count, then that many value references) answered in one call
-  // of the FMU: the component asks for all its outputs of a type at once.
+  // A getter's or setter's value references (a count, then that many), as the FMU takes
+  // them: one call for all (the component asks for all its Real outputs at once).
+  static std::vector<fmi2ValueReference> references(Message& request) {
+    const auto n = request.get<std::uint64_t>();
+    if (n > request.remaining() / sizeof(fmi2ValueReference)) throw std::runtime_error("a request cut short");
+    std::vector<fmi2ValueReference> out(n);
+    for (auto& vr : out) vr = request.get<fmi2ValueReference>();
+    return out;
+  }
   template <class Value>
   static fmi2Status get_values(Message& request, Message& results, fmi2Component c,
                                fmi2Status (*get)(fmi2Component, const fmi2ValueReference[], size_t, Value[])) {
-    const auto n = request.get<std::uint64_t>();
-    if (n > request.remaining() / sizeof(fmi2ValueReference)) throw std::runtime_error("a request cut short");
-    std::vector<fmi2ValueReference> references(n);
-    for (auto& vr : references) vr = request.get<fmi2ValueReference>();
+    const std::vector<fmi2ValueReference> references = Host::references(request);
+    const size_t n = references.size();
     std::vector<Value> values(n);
     const fmi2Status status = get(c, references.data(), n, values.data());
     for (const Value& v : values) results.put(v);
     return status;
+  }
+  template <class Value>
+  static fmi2Status set_values(Message& request, fmi2Component c,
+                               fmi2Status (*set)(fmi2Component, const fmi2ValueReference[], size_t, const Value[])) {
+    const std::vector<fmi2ValueReference> references = Host::references(request);
+    std::vector<Value> values(references.size());
+    for (auto& v : values) v = request.get<Value>();
+    return set(c, references.data(), references.size(), values.data());
   }
 
   fmi2Component instance(std::uint32_t id) const {

@@ -36,7 +36,7 @@ enum class Op : std::uint32_t {
   GetReal,  // instance, count n, n value references -> n values
   GetInteger,
   GetBoolean,
-  SetReal,  // instance, value reference, value
+  SetReal,  // instance, count n, n value references, n values
   SetInteger,
   SetBoolean,
   SetString,

@@ -39,28 +39,29 @@ fmi2Status request(fmi2Component c, Op op, const char* what, Message& results, c
   return r.process->call(r, std::move(m), results, what);
 }
 
-// A getter of one type: all the values asked for in one request (one round trip).
+// A getter's or setter's request: all the values of one call in one message (one round
+// trip), the value references first.
+Message values_request(const RemoteInstance& r, Op op, const fmi2ValueReference vr[], size_t n) {
+  Message m;
+  m.put(op).put(r.id).put<std::uint64_t>(n);
+  for (size_t k = 0; k < n; ++k) m.put(vr[k]);
+  return m;
+}
 template <class Value>
 fmi2Status get_values(fmi2Component c, Op op, const char* what, const fmi2ValueReference vr[], size_t n, Value v[]) {
   RemoteInstance& r = remote(c);
-  Message m, results;
-  m.put(op).put(r.id).put<std::uint64_t>(n);
-  for (size_t k = 0; k < n; ++k) m.put(vr[k]);
-  const fmi2Status s = r.process->call(r, std::move(m), results, what);
+  Message results;
+  const fmi2Status s = r.process->call(r, values_request(r, op, vr, n), results, what);
   if (s > fmi2Warning) return s;
   for (size_t k = 0; k < n; ++k) v[k] = results.get<Value>();
   return s;
 }
 template <class Value>
 fmi2Status set_values(fmi2Component c, Op op, const char* what, const fmi2ValueReference vr[], size_t n, const Value v[]) {
-  fmi2Status worst = fmi2OK;
-  for (size_t k = 0; k < n; ++k) {
-    Message results;
-    const fmi2Status s = request(c, op, what, results, vr[k], v[k]);
-    if (s > fmi2Warning) return s;
-    worst = std::max(worst, s);
-  }
-  return worst;
+  RemoteInstance& r = remote(c);
+  Message m = values_request(r, op, vr, n), results;
+  for (size_t k = 0; k < n; ++k) m.put(v[k]);
+  return r.process->call(r, std::move(m), results, what);
 }
 
 const char* proxy_version() { return "2.0"; }  // the host checked the binary's
