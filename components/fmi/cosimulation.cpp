@@ -694,6 +694,10 @@ class CoSimulation final : public Component {
     std::string logged;
     for (auto& [level, text] : inst.take_log())
       if (level != fmi2OK) logged += (logged.empty() ? ": " : "; ") + text;
+    // A call ended because the run was asked to stop (its FMU's process ended by a
+    // Ctrl-C) is the run's interruption, as one between two steps is, not its failure.
+    if (status == fmi2Fatal && e.stop_requested())
+      throw Stopped("FMU " + file_ + ": " + what + " ended on the run's stop request" + logged);
     throw SimulationError(e.time(), {name()},
                           "FMU " + file_ + ": " + what + " returned " + status_name(status) + logged);
   }

@@ -1036,6 +1036,9 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
   } catch (const detail::Interrupted& e) {
     result.interrupted = true;
     result.failure = e.what();
+  } catch (const Stopped& e) {  // a component's own long work, stopped (Eval::stop_requested)
+    result.interrupted = true;
+    result.failure = e.what();
   } catch (const SimulationError& e) {
     result.failure = e.what();
   } catch (const OutputError& e) {

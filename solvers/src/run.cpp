@@ -160,6 +160,10 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
     result.interrupted = true;
     result.failure = e.what();
     result.failure_time = e.time();
+  } catch (const Stopped& e) {  // a component's own long work, stopped (Eval::stop_requested)
+    result.interrupted = true;
+    result.failure = e.what();
+    result.failure_time = ctx.t;
   } catch (const SimulationError& e) {
     result.failure = e.what();
     result.failure_time = e.time();

@@ -219,7 +219,7 @@ class Eval {
   void terminate(std::string reason);
   // Whether the run's caller wants it to stop (a Ctrl-C; Context::stop_requested): asked
   // by a component whose own work may take long (a call into an FMU in a process of its
-  // own), which then ends that work and throws SimulationError.
+  // own), which then ends that work and throws Stopped: the run ends as interrupted.
   bool stop_requested() const { return ctx_.stop_requested && ctx_.stop_requested(); }
   // Said by Component's default hooks, which do nothing: the model stops calling them
   // (HookPlan in context.hpp). A component does not call it.

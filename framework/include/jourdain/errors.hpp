@@ -72,8 +72,10 @@ class OutputError : public Error {
 // disk may show only at the close); throws OutputError naming the file.
 void write_text_file(const std::string& file, const std::string& text);
 
-// Work its caller asked to stop (a signal came while a netlist was loading:
-// NetlistOverrides::stop_requested). Not a fault of the input; nothing half-made is kept.
+// Work its caller asked to stop: a signal while a netlist was loading
+// (NetlistOverrides::stop_requested), or a component's own long work ended on the run's
+// stop request (Eval::stop_requested; the run then ends as interrupted). Not a fault of
+// the input.
 class Stopped : public Error {
  public:
   using Error::Error;
