@@ -25,6 +25,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,8 @@
 
 #include "jourdain/components/builtin.hpp"
 #include "jourdain/descriptor.hpp"
+#include "jourdain/document.hpp"
+#include "jourdain/files.hpp"
 #include "jourdain/fmu/export.hpp"
 #include "jourdain/netlist.hpp"
 #include "jourdain/report/report.hpp"
@@ -377,40 +380,124 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
   return kOk;
 }
 
-int cmd_check(Registry& registry, const std::string& file, const Trust& trust) {
-  Netlist net = load_netlist(file, registry, trust.overrides({}));
+// Every problem of the netlist, rather than the first (NetlistCheck): printed one a line
+// (or, with --json, as a list for tools); when there is none, the model as built.
+int cmd_check(Registry& registry, const std::string& file, const Trust& trust, bool as_json) {
+  NetlistCheck checked = check_netlist(file, registry, trust.overrides({}));
   if (auto stopped = stopped_while("loading the netlist")) return *stopped;
-  const Model& m = net.model;
-  std::vector<std::string> warnings;
-  const SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""}, solvers(registry), &warnings);
-  check_solver_bounds(settings, {file, "/solver", "", ""}, solvers(registry));
-  for (const auto& w : warnings) spdlog::warn("{}", printable(w));
-  // What the structured block solvers see at the start (a mechanism: its assembly and
-  // degrees of freedom): before "OK", since it finds bad input of its own (redundant
-  // constraints, a kinematic analysis with free degrees of freedom) and a mechanism that
-  // cannot be assembled fails here, as in a run.
-  Context ctx = m.make_context(settings.t_start);
-  ctx.analysis = net.analysis;
-  m.initialize(ctx);
-  if (auto stopped = stopped_while("checking the netlist")) return *stopped;
-  std::vector<const Component*> comps;
-  for (const auto& c : m.components()) comps.push_back(c.get());
-  std::cout << "netlist " << net.name << ": OK\n"
+  Diagnostics& diagnostics = checked.diagnostics;
+  nlohmann::json model_facts;
+  std::string model_text;
+  if (checked.netlist) {
+    const Netlist& net = *checked.netlist;
+    const Model& m = net.model;
+    std::vector<std::string> warnings;
+    std::optional<SolverSettings> settings;
+    diagnostics.attempt([&] {
+      settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""}, solvers(registry), &warnings);
+      check_solver_bounds(*settings, {file, "/solver", "", ""}, solvers(registry));
+    });
+    for (const auto& w : warnings) diagnostics.warn({file, "/solver", "", ""}, w);
+    // What the structured block solvers see at the start (a mechanism: its assembly and
+    // degrees of freedom): they find bad input of their own (redundant constraints, a
+    // kinematic analysis with free degrees of freedom), and a mechanism that cannot be
+    // assembled fails here, as in a run.
+    if (settings) {
+      Context ctx = m.make_context(settings->t_start);
+      ctx.analysis = net.analysis;
+      if (diagnostics.attempt([&] { m.initialize(ctx); })) {
+        if (auto stopped = stopped_while("checking the netlist")) return *stopped;
+        for (const auto& w : ctx.warnings) diagnostics.warn({file, "", "", ""}, w.message);
+        std::vector<const Component*> comps;
+        for (const auto& c : m.components()) comps.push_back(c.get());
+        std::ostringstream out;
+        out << "netlist " << net.name << ": OK\n"
             << "  " << comps.size() << " components, " << m.state_count() << " continuous states, "
             << m.zero_crossing_count() << " zero-crossing functions, " << m.schedule().loop_count()
             << " algebraic loop(s)\n\nEvaluation order:\n"
             << m.schedule().describe(comps);
-  if (std::string blocks = m.describe_blocks(ctx); !blocks.empty()) std::cout << "\n" << blocks;
-  for (const auto& w : ctx.warnings) spdlog::warn("{}", w.message);
-  // Unconnected ports are legal where they remain here (signal outputs, a mass with
-  // nothing attached, optional inputs), but worth a look.
-  auto open = m.unconnected_ports();
-  std::cout << "\nUnconnected ports:";
-  if (open.empty()) std::cout << " none";
-  for (const auto& p : open) std::cout << " " << p;
-  std::cout << "\nStates:";
-  for (const auto& s : m.state_names()) std::cout << " " << s;
-  std::cout << "\nRecorded: " << net.record.size() << " variables\n";
+        if (std::string blocks = m.describe_blocks(ctx); !blocks.empty()) out << "\n" << blocks;
+        // Unconnected ports are legal where they remain here (signal outputs, a mass with
+        // nothing attached, optional inputs), but worth a look.
+        const auto open = m.unconnected_ports();
+        out << "\nUnconnected ports:";
+        if (open.empty()) out << " none";
+        for (const auto& p : open) out << " " << p;
+        out << "\nStates:";
+        for (const auto& st : m.state_names()) out << " " << st;
+        out << "\nRecorded: " << net.record.size() << " variables\n";
+        model_text = out.str();
+        model_facts = {{"name", net.name},
+                       {"components", comps.size()},
+                       {"states", m.state_names()},
+                       {"algebraic_loops", m.schedule().loop_count()},
+                       {"unconnected_ports", open},
+                       {"recorded", net.record}};
+      }
+    }
+  }
+  // Lines and columns in the netlist's own text (a file that is no JSON says its own).
+  try {
+    const NetlistDocument document = NetlistDocument::read(file);
+    diagnostics.locate_lines(file, [&](const std::string& path) { return document.position(path); });
+  } catch (const InputError&) {
+  }
+  const bool ok = !diagnostics.has_errors();
+  if (as_json) {
+    nlohmann::json out = diagnostics.to_json();
+    out["netlist"] = file;
+    out["ok"] = ok;
+    if (ok) out["model"] = model_facts;
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    return ok ? kOk : kBadInput;
+  }
+  for (const auto& d : diagnostics.all()) {
+    if (d.severity == Severity::Error) spdlog::error("{}", printable(d.text()));
+  }
+  if (!ok) {
+    if (diagnostics.error_count() > 1) spdlog::error("{} errors in {}", diagnostics.error_count(), printable(file));
+    return kBadInput;
+  }
+  std::cout << model_text;
+  for (const auto& d : diagnostics.all())
+    if (d.severity == Severity::Warning) spdlog::warn("{}", printable(d.text()));
+  return kOk;
+}
+
+struct FormatRequest {
+  std::string output;  // "": replace the netlist; "-": standard output
+  bool check_only = false;
+  bool drop_comments = false;
+};
+
+// The netlist's canonical text (NetlistDocument::text): written over the file (whole or
+// not at all), elsewhere, or only compared. Needs no model: a half-drawn netlist formats.
+int cmd_format(const std::string& file, const FormatRequest& request) {
+  const NetlistDocument document = NetlistDocument::read(file);
+  const std::string& text = document.source();
+  const std::string canonical = document.text();
+  if (request.check_only) {
+    if (canonical == text) return kOk;
+    std::cout << file << ": not in canonical text (`jourdain format " << file << "` writes it)\n";
+    return kSimulationFailed;
+  }
+  // Comments cannot be kept: losing them takes the user's word.
+  if (document.has_comments() && !request.drop_comments)
+    throw InputError({file, "", "", ""}, "the file has comments, which the canonical text cannot keep: remove them, or "
+                                         "give --drop-comments to format it without them");
+  if (request.output == "-") {
+    std::cout << canonical;
+    return kOk;
+  }
+  const std::filesystem::path target = std::filesystem::path(request.output.empty() ? file : request.output);
+  if (request.output.empty() && canonical == text) {
+    spdlog::info("{}: already in canonical text", printable(file));
+    return kOk;
+  }
+  ReplacingFile out(target);
+  write_text_file(out.partial().string(), canonical);
+  out.commit();
+  spdlog::info("{}: written in canonical text", printable(target.string()));
   return kOk;
 }
 
@@ -434,8 +521,16 @@ int cmd_solvers(Registry& registry, const std::string& method, bool json) {
   return kOk;
 }
 
-int cmd_describe(const Registry& registry, const std::string& type, bool all, bool json, bool markdown) {
+int cmd_describe(const Registry& registry, const std::string& type, bool all, bool json, bool markdown,
+                 const std::string& params_text) {
   if (all == !type.empty()) throw InputError({"", "", "", ""}, "describe takes a component type or --all");
+  nlohmann::json params = nlohmann::json::object();
+  if (!params_text.empty()) {
+    if (all) throw InputError({"", "--params", "", ""}, "--params configures one type: give the type, not --all");
+    params = nlohmann::json::parse(params_text, nullptr, /*allow_exceptions=*/false);
+    if (!params.is_object())
+      throw InputError({"", "--params", "", ""}, "expected a JSON object of parameter values, e.g. '{\"ports\": 3}'");
+  }
   if (markdown && !all) throw InputError({"", "", "", ""}, "--markdown writes the whole reference: give --all");
   if (all && markdown) {
     std::cout << reference_markdown(registry, "jourdain describe --all --markdown > components/README.md");
@@ -445,7 +540,8 @@ int cmd_describe(const Registry& registry, const std::string& type, bool all, bo
   if (const FileType* kind = registry.file_type(type); kind && !all) {
     const ComponentType* t = registry.find(kind->type);
     if (!t) throw InputError({type, "", "", ""}, "no component type '" + kind->type + "' is registered for this file");
-    const nlohmann::json values = {{kind->parameter, std::filesystem::absolute(type).lexically_normal().string()}};
+    nlohmann::json values = params;
+    values[kind->parameter] = std::filesystem::absolute(type).lexically_normal().string();
     // The FMU's texts (names, descriptions, units) are the file's: shown escaped. JSON
     // escapes control characters itself; bytes that are no UTF-8 become U+FFFD.
     if (json) std::cout << describe_type(*t, &registry, values).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -464,8 +560,8 @@ int cmd_describe(const Registry& registry, const std::string& type, bool all, bo
   }
   nlohmann::json descriptors = nlohmann::json::array();
   for (const ComponentType* t : types) {
-    if (json) descriptors.push_back(describe_type(*t, &registry));
-    else std::cout << (t == types.front() ? "" : "\n") << describe_type_text(*t, &registry);
+    if (json) descriptors.push_back(describe_type(*t, &registry, params));
+    else std::cout << (t == types.front() ? "" : "\n") << describe_type_text(*t, &registry, params);
   }
   if (json) std::cout << (all ? descriptors : descriptors[0]).dump(2) << "\n";
   return kOk;
@@ -638,14 +734,25 @@ int main(int argc, char** argv) {
   linearize->add_option("--set", sets, "override a parameter: component.parameter=value (value may carry a unit)")
       ->allow_extra_args(false);
   linearize->add_flag("--no-report", no_report, "do not write report.html");
-  auto* check = app.add_subcommand("check", "validate a netlist; print the evaluation order and loops");
+  auto* check = app.add_subcommand("check", "validate a netlist: every problem it has; when none, the evaluation order and loops");
   check->add_option("netlist", netlist, "netlist file (JSON)")->required();
+  bool check_json = false;
+  check->add_flag("--json", check_json, "the problems as JSON, for tools: severity, file, line, path, component, port, message");
+  FormatRequest format_request;
+  auto* format = app.add_subcommand("format", "write a netlist back in its canonical text (key order kept, 2-space indentation)");
+  format->add_option("netlist", netlist, "netlist file (JSON)")->required();
+  format->add_option("-o,--output", format_request.output, "write here instead of replacing the netlist (- : standard output)");
+  format->add_flag("--check", format_request.check_only, "write nothing; exit 1 if the file is not in canonical text");
+  format->add_flag("--drop-comments", format_request.drop_comments, "the canonical text has no comments: drop the file's");
   app.add_subcommand("list", "list the component types available");
   auto* describe = app.add_subcommand("describe", "ports, parameters and states of a component type (or of an FMU file)");
   bool all = false, markdown = false;
   describe->add_option("type", type, "component type, e.g. mechanical1d.mass, or a file that stands for one (model.fmu)");
   describe->add_flag("--all", all, "every type");
   describe->add_flag("--json", as_json, "machine-readable descriptor");
+  std::string describe_params;
+  describe->add_option("--params", describe_params,
+                       "parameter values to configure it with, as in a netlist: '{\"ports\": 3}' (ports and variables follow them)");
   describe->add_flag("--markdown", markdown, "with --all: the component reference (components/README.md)")->excludes("--json");
   std::string schema_file;
   auto* schema = app.add_subcommand("schema", "write the netlist's JSON Schema (for editors: \"$schema\" in a netlist)");
@@ -702,12 +809,13 @@ int main(int argc, char** argv) {
         if (to_option->count()) linear_request.to_hz = to_hz;
         return cmd_linear(registry, netlist, out_dir, sets, trust, linear_request, !no_report, quiet);
       }
-      if (check->parsed()) return cmd_check(registry, netlist, trust);
+      if (check->parsed()) return cmd_check(registry, netlist, trust, check_json);
       if (export_fmu->parsed()) {
         export_options.output = fmu_file;
         return cmd_export_fmu(registry, netlist, trust, export_options, quiet);
       }
-      if (describe->parsed()) return cmd_describe(registry, type, all, as_json, markdown);
+      if (describe->parsed()) return cmd_describe(registry, type, all, as_json, markdown, describe_params);
+      if (format->parsed()) return cmd_format(netlist, format_request);
       if (schema->parsed()) return cmd_schema(registry, schema_file);
       if (solver_list->parsed()) return cmd_solvers(registry, method, as_json);
       return cmd_list(registry);

@@ -2,6 +2,7 @@
 #include "json_reader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <iterator>
 #include <map>
@@ -16,13 +17,9 @@ namespace {
 
 using nlohmann::json;
 
-// Line and column (from 1) of the character at `offset` in `text`.
 std::string line_and_column(const std::string& text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  const auto begin = text.begin(), at = begin + static_cast<std::ptrdiff_t>(offset);
-  const std::size_t line = 1 + static_cast<std::size_t>(std::count(begin, at, '\n'));
-  const auto line_start = std::find(std::make_reverse_iterator(at), text.rend(), '\n').base();
-  return "line " + std::to_string(line) + ", column " + std::to_string(at - line_start + 1);
+  const auto [line, column] = position_of(text, offset);
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
 // An input iterator over the text that counts the characters the parser has taken, so
@@ -56,23 +53,34 @@ class CountingIterator {
   std::size_t* taken_;
 };
 
-// Builds the document from the parser's events, refusing what json_reader.hpp says.
-class DocumentBuilder final : public nlohmann::json_sax<json> {
+// Builds the document from the parser's events, refusing what json_reader.hpp says; with
+// a SourceMap, notes where each value was read and how each fractional number was spelt.
+template <class Json>
+class DocumentBuilder final : public nlohmann::json_sax<Json> {
  public:
-  DocumentBuilder(const std::string& text, const std::string& file, const std::size_t& taken)
-      : text_(text), file_(file), taken_(taken) {}
+  using typename nlohmann::json_sax<Json>::number_integer_t;
+  using typename nlohmann::json_sax<Json>::number_unsigned_t;
+  using typename nlohmann::json_sax<Json>::number_float_t;
+  using typename nlohmann::json_sax<Json>::string_t;
+  using typename nlohmann::json_sax<Json>::binary_t;
 
-  json take() { return std::move(root_); }
+  DocumentBuilder(const std::string& text, const std::string& file, const std::size_t& taken, SourceMap* map)
+      : text_(text), file_(file), taken_(taken), map_(map) {}
+
+  Json take() { return std::move(root_); }
 
   bool null() override { return add(nullptr); }
   bool boolean(bool value) override { return add(value); }
   bool number_integer(number_integer_t value) override { return add(value); }
   bool number_unsigned(number_unsigned_t value) override { return add(value); }
-  bool number_float(number_float_t value, const string_t&) override { return add(value); }
+  bool number_float(number_float_t value, const string_t& spelt) override {
+    if (map_) map_->number_texts[path_of_next()] = spelt;
+    return add(value);
+  }
   bool string(string_t& value) override { return add(std::move(value)); }
   bool binary(binary_t& value) override { return add(std::move(value)); }
-  bool start_object(std::size_t) override { return open(json::object()); }
-  bool start_array(std::size_t) override { return open(json::array()); }
+  bool start_object(std::size_t) override { return open(Json::object()); }
+  bool start_array(std::size_t) override { return open(Json::array()); }
   bool end_object() override { return close(); }
   bool end_array() override { return close(); }
 
@@ -84,7 +92,12 @@ class DocumentBuilder final : public nlohmann::json_sax<json> {
                        "the key '" + name + "' is given twice in this object, at " + line_and_column(text_, first->second) +
                            " and at " + line_and_column(text_, taken_) +
                            "; name each key once (only one of the two values could be used)");
+    // The parser stands past the closing quote: the key starts at its opening one (a key
+    // written with escapes starts a little earlier still: the line is right).
+    const std::size_t key_start = taken_ >= name.size() + 2 ? taken_ - name.size() - 2 : 0;
     object.key = std::move(name);
+    if (map_) map_->offsets[path_of_next()] = key_start;
+    last_end_ = taken_;
     return true;
   }
 
@@ -103,7 +116,7 @@ class DocumentBuilder final : public nlohmann::json_sax<json> {
 
  private:
   struct Container {
-    json* node;
+    Json* node;
     std::string key;                                 // an object's key being read
     std::map<std::string, std::size_t> key_offsets;  // an object's keys so far, where each was read
   };
@@ -117,63 +130,104 @@ class DocumentBuilder final : public nlohmann::json_sax<json> {
     }
     return out;
   }
+  // The JSON path the next value read will have.
+  std::string path_of_next() const {
+    if (open_.empty()) return "";
+    const Container& parent = open_.back();
+    return json_check::pointer(path(), parent.node->is_array() ? std::to_string(parent.node->size()) : parent.key);
+  }
 
   // Puts `value` where the parser is: the root, the next element of an array, or the
   // value of the key just read. Pointers to open containers stay valid: a container
   // grows only once its open child is closed.
-  json* place(json&& value) {
+  Json* place(Json&& value) {
+    // An array's element is located where it starts (past the separator that follows the
+    // previous event); an object's member at its key.
+    if (map_ && !open_.empty() && open_.back().node->is_array()) {
+      std::size_t start = last_end_;
+      while (start < text_.size() && (std::isspace(static_cast<unsigned char>(text_[start])) || text_[start] == ','))
+        ++start;
+      map_->offsets[path_of_next()] = start;
+    }
     if (open_.empty()) {
       root_ = std::move(value);
       return &root_;
     }
-    json& parent = *open_.back().node;
+    Json& parent = *open_.back().node;
     if (parent.is_array()) {
       parent.push_back(std::move(value));
       return &parent.back();
     }
-    json& slot = parent[open_.back().key];
+    Json& slot = parent[open_.back().key];
     slot = std::move(value);
     return &slot;
   }
-  bool add(json&& value) {
+  bool add(Json&& value) {
     place(std::move(value));
+    last_end_ = taken_;
     return true;
   }
-  bool open(json&& container) {
+  bool open(Json&& container) {
     if (open_.size() >= static_cast<std::size_t>(kMaxJsonDepth))
       throw InputError({file_, "", "", ""}, "objects and arrays nested more than " + std::to_string(kMaxJsonDepth) +
                                                 " levels deep at " + line_and_column(text_, taken_ > 0 ? taken_ - 1 : 0) +
                                                 ": the limit for netlist files (no netlist needs that many)");
     open_.push_back({place(std::move(container)), "", {}});
+    last_end_ = taken_;
     return true;
   }
   bool close() {
     open_.pop_back();
+    last_end_ = taken_;
     return true;
   }
 
   const std::string& text_;
   const std::string& file_;
   const std::size_t& taken_;
-  json root_;
+  SourceMap* map_;
+  std::size_t last_end_ = 0;  // where the parser stood after the previous event
+  Json root_;
   std::vector<Container> open_;
 };
 
-json build(const std::string& text, const std::string& file, bool comments) {
+template <class Json>
+Json build(const std::string& text, const std::string& file, bool comments, SourceMap* map = nullptr) {
   std::size_t taken = 0;
-  DocumentBuilder builder(text, file, taken);
+  DocumentBuilder<Json> builder(text, file, taken, map);
   CountingIterator first(text.data(), &taken), last(text.data() + text.size(), &taken);
-  json::sax_parse(first, last, &builder, nlohmann::json::input_format_t::json, /*strict=*/true, comments);
+  Json::sax_parse(first, last, &builder, nlohmann::json::input_format_t::json, /*strict=*/true, comments);
   return builder.take();
 }
 
 }  // namespace
 
-json parse(const std::string& text, const std::string& file) { return build(text, file, /*comments=*/true); }
+std::pair<int, int> position_of(const std::string& text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  const auto begin = text.begin(), at = begin + static_cast<std::ptrdiff_t>(offset);
+  const auto line = 1 + std::count(begin, at, '\n');
+  const auto line_start = std::find(std::make_reverse_iterator(at), text.rend(), '\n').base();
+  return {static_cast<int>(line), static_cast<int>(at - line_start + 1)};
+}
+
+nlohmann::ordered_json parse_document(const std::string& text, const std::string& file, SourceMap& map) {
+  auto document = build<nlohmann::ordered_json>(text, file, /*comments=*/true, &map);
+  // Written with comments: parsing it again without them fails (and costs a second pass
+  // only for such files, which are rare).
+  try {
+    SourceMap unused;
+    build<nlohmann::ordered_json>(text, file, /*comments=*/false, &unused);
+  } catch (const InputError&) {
+    map.has_comments = true;
+  }
+  return document;
+}
+
+json parse(const std::string& text, const std::string& file) { return build<json>(text, file, /*comments=*/true); }
 
 std::optional<json> try_parse_value(const std::string& text) {
   try {
-    return build(text, "", /*comments=*/false);
+    return build<json>(text, "", /*comments=*/false);
   } catch (const InputError&) {
     return std::nullopt;
   }

@@ -23,6 +23,13 @@ std::string closest(const std::string& name, const std::vector<std::string>& can
   return best.empty() ? "" : " (did you mean '" + best + "'?)";
 }
 
+// The recordable name of output `v` of port `p` (of `n` outputs): "comp.port.v", or
+// "comp.port" where the domain names a port's single output by the port.
+std::string output_name(const Component& c, const PortSpec& p, const VariableSpec& v, int n) {
+  const bool by_port = p.domain->recorded_by_port_name && n == 1;
+  return c.name() + "." + p.name + (by_port ? "" : "." + v.name);
+}
+
 std::string join(const std::vector<std::string>& items) {
   std::string s;
   for (const auto& i : items) s += (s.empty() ? "" : ", ") + i;
@@ -151,10 +158,7 @@ Model ModelBuilder::build() && {
     for (const auto& p : c.ports()) {
       int n = p.domain->output_count(p.side);
       out_offset[i].push_back(n > 0 ? static_cast<int>(z.outputs) : -1);
-      for (const auto* v : p.domain->outputs(p.side)) {
-        const bool by_port = p.domain->recorded_by_port_name && n == 1;
-        m.output_names_.push_back(c.name() + "." + p.name + (by_port ? "" : "." + v->name));
-      }
+      for (const auto* v : p.domain->outputs(p.side)) m.output_names_.push_back(output_name(c, p, *v, n));
       z.outputs += n;
     }
     in_sources[i].resize(c.ports().size());
@@ -439,16 +443,41 @@ const Component* Model::find_component(const std::string& name) const {
   return it == component_index_.end() ? nullptr : components_[it->second].get();
 }
 
-const RecordableVariable& Model::recordable(const std::string& name) const {
-  if (auto it = recordable_index_.find(name); it != recordable_index_.end()) return recordable_[it->second];
-  std::vector<std::string> all;
-  for (const auto& v : recordable_) all.push_back(v.name);
+namespace {
+
+// "no variable 'x' (did you mean ...); 'comp' offers: ...", among the names in `all`.
+InputError unknown_variable(const std::string& name, const std::vector<std::string>& all) {
   std::string comp = name.substr(0, name.find('.'));
   std::vector<std::string> of_comp;
   for (const auto& v : all)
     if (v.rfind(comp + ".", 0) == 0) of_comp.push_back(v);
-  throw InputError({}, "no variable '" + name + "'" + closest(name, all) +
-                           (of_comp.empty() ? "" : "; '" + comp + "' offers: " + join(of_comp)));
+  return InputError({}, "no variable '" + name + "'" + closest(name, all) +
+                            (of_comp.empty() ? "" : "; '" + comp + "' offers: " + join(of_comp)));
+}
+
+}  // namespace
+
+const RecordableVariable& Model::recordable(const std::string& name) const {
+  if (auto it = recordable_index_.find(name); it != recordable_index_.end()) return recordable_[it->second];
+  std::vector<std::string> all;
+  for (const auto& v : recordable_) all.push_back(v.name);
+  throw unknown_variable(name, all);
+}
+
+void ModelBuilder::check_variable(const std::string& name) const {
+  const Component* c = nullptr;
+  for (const auto& added : components_)
+    if (added->name() == name.substr(0, name.find('.'))) c = added.get();
+  if (!c) return;  // left out for its own fault, or a block solver's monitor: not judged here
+  std::vector<std::string> all;
+  for (const auto& s : c->states()) all.push_back(c->name() + "." + s.name);
+  for (const auto& o : c->observables()) all.push_back(c->name() + "." + o.name);
+  for (const auto& d : c->discrete_states()) all.push_back(c->name() + "." + d.name);
+  for (const auto& p : c->ports()) {
+    const int n = p.domain->output_count(p.side);
+    for (const auto* v : p.domain->outputs(p.side)) all.push_back(output_name(*c, p, *v, n));
+  }
+  if (std::find(all.begin(), all.end(), name) == all.end()) throw unknown_variable(name, all);
 }
 
 std::vector<std::string> Model::state_names() const {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "jourdain/diagnostics.hpp"
 #include "jourdain/suggest.hpp"
 #include "jourdain/units.hpp"
 #include "json_reader.hpp"
@@ -22,7 +23,8 @@ std::string pointer(const std::string& parent, const std::string& key) {
   return parent + "/" + k;
 }
 
-void only_keys(const json& object, const std::vector<std::string>& allowed, const InputLocation& where) {
+void each_unknown_key(const json& object, const std::vector<std::string>& allowed, const InputLocation& where,
+                      Diagnostics& diagnostics) {
   if (!object.is_object()) throw InputError(where, "expected a JSON object, got " + std::string(object.type_name()));
   for (const auto& [key, value] : object.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
@@ -30,8 +32,13 @@ void only_keys(const json& object, const std::vector<std::string>& allowed, cons
     w.json_path = pointer(where.json_path, key);
     std::string list;
     for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    throw InputError(w, "unknown key '" + key + "'; allowed here: " + list);
+    diagnostics.attempt([&] { throw InputError(w, "unknown key '" + key + "'; allowed here: " + list); });
   }
+}
+
+void only_keys(const json& object, const std::vector<std::string>& allowed, const InputLocation& where) {
+  Diagnostics first_ends(/*keep_going=*/false);
+  each_unknown_key(object, allowed, where, first_ends);
 }
 
 double quantity(const json& value, const std::string& unit, const InputLocation& where) {
@@ -162,15 +169,26 @@ std::map<std::string, std::string> load_display_units(const json& display, const
 
 }  // namespace
 
-Netlist load_netlist_text(const std::string& text, const std::filesystem::path& file, Registry& registry,
-                          const NetlistOverrides& overrides) {
+namespace {
+
+// Loads the netlist; in a check (diags.keep_going()) every problem is recorded and the
+// loading goes on past what it can leave out, in a load for a run the first is thrown.
+// Returns the netlist when there was no error.
+std::optional<Netlist> load(const std::string& text, const std::filesystem::path& file, Registry& registry,
+                            const NetlistOverrides& overrides, Diagnostics& diags) {
   const std::string fname = file.string();
   InputLocation top{fname, "", "", ""};
-  json doc = json_reader::parse(text, fname);
-  if (!doc.is_object()) throw InputError(top, "a netlist is a JSON object");
+  json doc;
+  try {
+    doc = json_reader::parse(text, fname);
+  } catch (const InputError& e) {
+    throw FatalInputError(e.where(), e.message());
+  }
+  if (!doc.is_object()) throw FatalInputError(top, "a netlist is a JSON object");
   netlist_levels::LoadState set = read_overrides(overrides, fname);
   set.max_components = overrides.max_components;
   set.stop_requested = overrides.stop_requested;
+  set.diagnostics = &diags;
   if (!overrides.allow_any_path) {
     set.read_folders.push_back(netlist_levels::canonical_folder(file.parent_path()));
     for (const auto& folder : overrides.library_folders)
@@ -178,9 +196,10 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   }
   set.allow_code = overrides.allow_plugins;
   for (const auto& folder : overrides.plugin_folders) set.code_folders.push_back(netlist_levels::canonical_folder(folder));
-  only_keys(doc, {"$schema", "name", "description", "world", "plugins", "subsystems", "components", "connections",
-                  "solver", "record", "analysis", "linear", "display", "strict"},
-            top);
+  json_check::each_unknown_key(doc,
+                               {"$schema", "name", "description", "world", "plugins", "subsystems", "components",
+                                "connections", "solver", "record", "analysis", "linear", "display", "strict", "layout"},
+                               top, diags);
 
   auto at = [&](const std::string& path) { return InputLocation{fname, path, "", ""}; };
   auto text_of = [&](const char* key) -> std::string {
@@ -189,53 +208,64 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
     return doc[key].get<std::string>();
   };
 
-  Netlist net{file, text_of("name"), text_of("description"), doc, {}, json::object(), {}, Analysis::Dynamic};
+  Netlist net{file, "", "", doc, {}, json::object(), {}, Analysis::Dynamic};
+  diags.attempt([&] { net.name = text_of("name"); });
+  diags.attempt([&] { net.description = text_of("description"); });
   if (net.name.empty()) net.name = file.stem().string();
-  if (doc.contains("analysis")) {
-    const std::string analysis = text_of("analysis");
-    const auto parsed = parse_analysis(analysis);
-    if (analysis == "linear") net.linear_analysis = true;
-    else if (!parsed)
-      throw InputError(at("/analysis"),
-                       "analysis '" + analysis + "' is not available; choose: dynamic, kinematic, static, linear");
-    else net.analysis = *parsed;
-  }
-  if (doc.contains("strict")) {
-    if (!doc["strict"].is_boolean()) throw InputError(at("/strict"), "expected true or false");
-    net.strict = doc["strict"].get<bool>();
-  }
-  if (doc.contains("linear")) {
-    if (!doc["linear"].is_object()) throw InputError(at("/linear"), "expected an object of linear-analysis settings");
-    net.linear = doc["linear"];
-  }
+  if (doc.contains("analysis"))
+    diags.attempt([&] {
+      const std::string analysis = text_of("analysis");
+      const auto parsed = parse_analysis(analysis);
+      if (analysis == "linear") net.linear_analysis = true;
+      else if (!parsed)
+        throw InputError(at("/analysis"),
+                         "analysis '" + analysis + "' is not available; choose: dynamic, kinematic, static, linear");
+      else net.analysis = *parsed;
+    });
+  if (doc.contains("strict"))
+    diags.attempt([&] {
+      if (!doc["strict"].is_boolean()) throw InputError(at("/strict"), "expected true or false");
+      net.strict = doc["strict"].get<bool>();
+    });
+  if (doc.contains("linear"))
+    diags.attempt([&] {
+      if (!doc["linear"].is_object()) throw InputError(at("/linear"), "expected an object of linear-analysis settings");
+      net.linear = doc["linear"];
+    });
 
   // Plugins first: they may provide the component types used below.
   if (doc.contains("plugins")) {
     const json& plugins = doc["plugins"];
-    if (!plugins.is_array()) throw InputError(at("/plugins"), "expected an array of paths");
-    for (size_t i = 0; i < plugins.size(); ++i) {
-      InputLocation w = at("/plugins/" + std::to_string(i));
-      if (!plugins[i].is_string()) throw InputError(w, "expected a path string");
-      std::filesystem::path p = plugins[i].get<std::string>();
-      if (p.is_relative()) p = file.parent_path() / p;  // relative to the netlist, never searched
-      // A shared library runs code as it loads (its constructors run before any entry
-      // point is looked up): only with the user's consent.
-      if (!set.allow_code && !netlist_levels::is_within(p, set.code_folders))
-        throw InputError(w, "the netlist asks to load the plugin '" + p.string() + "'. A plugin is a program that runs "
-                            "with your rights as it loads, so the plugins a netlist names load only with your consent: "
-                            "if you trust this netlist and the library, allow them (command line: --allow-plugins; "
-                            "Python: allow_plugins=True), put the library in a folder named by JOURDAIN_PLUGIN_PATH, "
-                            "or load it yourself (--plugin PATH) and remove it from \"plugins\"");
-      net.files.push_back(p.lexically_normal());
-      try {
-        registry.load_plugin(p);
-      } catch (const InputError& e) {
-        throw InputError(w, e.message() + " (" + p.string() + ")");
-      }
-    }
+    diags.attempt([&] {
+      if (!plugins.is_array()) throw InputError(at("/plugins"), "expected an array of paths");
+    });
+    for (size_t i = 0; plugins.is_array() && i < plugins.size(); ++i)
+      diags.attempt([&] {
+        InputLocation w = at("/plugins/" + std::to_string(i));
+        if (!plugins[i].is_string()) throw InputError(w, "expected a path string");
+        std::filesystem::path p = plugins[i].get<std::string>();
+        if (p.is_relative()) p = file.parent_path() / p;  // relative to the netlist, never searched
+        // A shared library runs code as it loads (its constructors run before any entry
+        // point is looked up): only with the user's consent.
+        if (!set.allow_code && !netlist_levels::is_within(p, set.code_folders))
+          throw InputError(w, "the netlist asks to load the plugin '" + p.string() + "'. A plugin is a program that runs "
+                              "with your rights as it loads, so the plugins a netlist names load only with your consent: "
+                              "if you trust this netlist and the library, allow them (command line: --allow-plugins; "
+                              "Python: allow_plugins=True), put the library in a folder named by JOURDAIN_PLUGIN_PATH, "
+                              "or load it yourself (--plugin PATH) and remove it from \"plugins\"");
+        net.files.push_back(p.lexically_normal());
+        try {
+          registry.load_plugin(p);
+        } catch (const InputError& e) {
+          throw InputError(w, e.message() + " (" + p.string() + ")");
+        }
+      });
   }
 
-  World world = doc.contains("world") ? load_world(doc["world"], at("/world"), registry) : World{};
+  // A world that cannot be read leaves the defaults in place: the components are still
+  // worth checking.
+  World world;
+  if (doc.contains("world")) diags.attempt([&] { world = load_world(doc["world"], at("/world"), registry); });
   world.file = fname;
   ModelBuilder builder(world);
 
@@ -243,44 +273,93 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
   set.files = &net.files;
   netlist_levels::Level top_level{"", file, "", {}, {}, 0, &set};
   netlist_levels::place(doc, top_level, registry, world, builder);
-  check_overrides_placed(set);
+  diags.attempt([&] { check_overrides_placed(set); });
 
-  net.model = std::move(builder).build();
-  if (net.analysis != Analysis::Dynamic && !net.model.supports(net.analysis))
-    throw InputError(at("/analysis"), std::string("no part of this model can carry out a ") + to_string(net.analysis) +
-                                          " analysis (a component library offers it for the loops it solves, as the "
-                                          "mechanical library does for mechanisms with drivers)");
-
-  if (doc.contains("solver")) {
-    if (!doc["solver"].is_object()) throw InputError(at("/solver"), "expected an object of solver settings");
-    net.solver = doc["solver"];
+  // The model is built only from a netlist without errors: a model of what is left would
+  // report what the faults already explain (the inputs their components would drive).
+  const bool whole = !diags.has_errors();
+  if (whole) {
+    net.model = std::move(builder).build();
+    if (net.analysis != Analysis::Dynamic && !net.model.supports(net.analysis))
+      diags.attempt([&] {
+        throw InputError(at("/analysis"), std::string("no part of this model can carry out a ") +
+                                              to_string(net.analysis) +
+                                              " analysis (a component library offers it for the loops it solves, as "
+                                              "the mechanical library does for mechanisms with drivers)");
+      });
   }
+
+  if (doc.contains("solver"))
+    diags.attempt([&] {
+      if (!doc["solver"].is_object()) throw InputError(at("/solver"), "expected an object of solver settings");
+      net.solver = doc["solver"];
+    });
+
   if (doc.contains("record")) {
     const json& rec = doc["record"];
-    if (!rec.is_array()) throw InputError(at("/record"), "expected an array of \"component.variable\" names");
+    diags.attempt([&] {
+      if (!rec.is_array()) throw InputError(at("/record"), "expected an array of \"component.variable\" names");
+    });
     std::map<std::string, size_t> first;  // name -> its first position in the list
-    for (size_t i = 0; i < rec.size(); ++i) {
-      InputLocation w = at("/record/" + std::to_string(i));
-      if (!rec[i].is_string()) throw InputError(w, "expected a \"component.variable\" name");
-      std::string name = rec[i].get<std::string>();
-      try {
-        net.model.recordable(name);
-      } catch (const InputError& e) {
-        w.component = name.substr(0, name.find('.'));
-        throw InputError(w, e.message());
-      }
-      // Twice in the list would give two identical columns: a slip (a copied line), never
-      // what was meant.
-      if (auto [it, fresh] = first.emplace(name, i); !fresh)
-        throw InputError(w, "'" + name + "' is recorded twice: already at /record/" + std::to_string(it->second) +
-                                "; name each variable once");
-      net.record.push_back(name);
-    }
-  } else {
+    for (size_t i = 0; rec.is_array() && i < rec.size(); ++i)
+      diags.attempt([&] {
+        InputLocation w = at("/record/" + std::to_string(i));
+        if (!rec[i].is_string()) throw InputError(w, "expected a \"component.variable\" name");
+        std::string name = rec[i].get<std::string>();
+        const std::string component = name.substr(0, name.find('.'));
+        try {
+          if (whole) net.model.recordable(name);
+          else builder.check_variable(name);
+        } catch (const InputError& e) {
+          w.component = component;
+          throw InputError(w, e.message());
+        }
+        // Twice in the list would give two identical columns: a slip (a copied line), never
+        // what was meant.
+        if (auto [it, fresh] = first.emplace(name, i); !fresh)
+          throw InputError(w, "'" + name + "' is recorded twice: already at /record/" + std::to_string(it->second) +
+                                  "; name each variable once");
+        net.record.push_back(name);
+      });
+  } else if (whole) {
     net.record = net.model.default_record();
   }
-  if (doc.contains("display")) net.display_units = load_display_units(doc["display"], net.model, at("/display"));
+  if (doc.contains("display") && whole)
+    diags.attempt([&] { net.display_units = load_display_units(doc["display"], net.model, at("/display")); });
+  if (diags.has_errors()) return std::nullopt;
   return net;
+}
+
+}  // namespace
+
+Netlist load_netlist_text(const std::string& text, const std::filesystem::path& file, Registry& registry,
+                          const NetlistOverrides& overrides) {
+  Diagnostics first_error_ends(/*keep_going=*/false);
+  return *load(text, file, registry, overrides, first_error_ends);
+}
+
+NetlistCheck check_netlist_text(const std::string& text, const std::filesystem::path& file, Registry& registry,
+                                const NetlistOverrides& overrides) {
+  NetlistCheck out;
+  try {
+    out.netlist = load(text, file, registry, overrides, out.diagnostics);
+  } catch (const FatalInputError& e) {
+    out.diagnostics.add(e);
+  }
+  if (out.diagnostics.has_errors()) out.netlist.reset();
+  return out;
+}
+
+NetlistCheck check_netlist(const std::filesystem::path& file, Registry& registry, const NetlistOverrides& overrides) {
+  std::string text;
+  try {
+    text = netlist_levels::read_text(file);
+  } catch (const InputError& e) {
+    NetlistCheck out;
+    out.diagnostics.add(e);
+    return out;
+  }
+  return check_netlist_text(text, file, registry, overrides);
 }
 
 }  // namespace jourdain

@@ -9,10 +9,14 @@
 #include <filesystem>
 #include <fstream>
 #include <numbers>
+#include <optional>
+#include <set>
 #include <sstream>
 
+#include "jourdain/diagnostics.hpp"
 #include "jourdain/netlist.hpp"
 #include "json_reader.hpp"
+#include "layout.hpp"
 
 namespace jourdain::netlist_levels {
 
@@ -331,10 +335,41 @@ void read_subsystem_types(const json& level, const Level& where, std::map<std::s
       throw InputError(w, "expected a subsystem definition (an object) or the path of its file");
     }
     const SubsystemType& t = types[name];
-    only_keys(t.definition, {"$schema", "name", "description", "parameters", "ports", "components", "connections", "subsystems"},
+    only_keys(t.definition, {"$schema", "name", "description", "parameters", "ports", "components", "connections", "subsystems", "layout"},
               {t.file.string(), t.json_path, "", ""});
   }
 }
+
+namespace {
+
+// Runs one step of placing a level. In a check (LoadState::diagnostics keeps going) a
+// fault it throws is recorded and false returned; otherwise the fault is thrown.
+bool attempt(const Level& where, const std::function<void()>& step) {
+  if (!where.load || !where.load->diagnostics) {
+    step();
+    return true;
+  }
+  return where.load->diagnostics->attempt(step);
+}
+
+// A fault met inside subsystem instance `full` says which instance it was met in (its
+// definition may serve several), unless an inner instance said it already: the
+// innermost one says it, its name holding the outer ones'.
+std::optional<std::string> with_instance(const InputLocation& w, const std::string& message, const std::string& full,
+                                         const std::string& type) {
+  const bool said = message.find(" (in subsystem '") != std::string::npos;
+  if (said || !(w.component.rfind(full + "/", 0) == 0 || w.component.empty())) return std::nullopt;
+  return message + " (in subsystem '" + full + "' of type '" + type + "')";
+}
+
+// The component part of "comp.port", or "".
+std::string component_of(const json& endpoint) {
+  if (!endpoint.is_string()) return "";
+  const std::string& s = endpoint.get_ref<const std::string&>();
+  return s.substr(0, s.find('.'));
+}
+
+}  // namespace
 
 PortMap place(const json& level, const Level& where, Registry& registry, const World& world, ModelBuilder& builder) {
   const std::string file = where.file.string();
@@ -350,7 +385,12 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
   if (!comps.is_object() || comps.empty()) throw InputError(at(comps_path), "expected an object of named components");
 
   std::map<std::string, PortMap> instances;  // subsystems and composites placed at this level
-  for (const auto& [name, spec] : comps.items()) {
+  std::set<std::string> left_out;             // components and instances of this level that were not placed
+  Diagnostics* const diagnostics = where.load ? where.load->diagnostics : nullptr;
+  auto errors_so_far = [&] { return diagnostics ? diagnostics->error_count() : 0; };
+
+  // Places one component or subsystem instance; false when it was left out (a check).
+  auto place_component = [&](const std::string& name, const json& spec) -> bool {
     const std::string path = pointer(comps_path, name);
     const std::string full = where.prefix + name;
     InputLocation w{file, path, full, ""};
@@ -372,10 +412,10 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
         throw Stopped("stopped while loading the netlist, at component '" + full + "'");
       where.load->placed.push_back(full);
       if (where.load->max_components > 0 && where.load->placed.size() > where.load->max_components)
-        throw InputError(w, "the netlist stands for more than " + std::to_string(where.load->max_components) +
-                                " components and subsystem instances, the limit for one model (subsystems that each "
-                                "place several of the next level multiply); if the model really is that large, raise "
-                                "the limit (command line: --max-components N)");
+        throw FatalInputError(w, "the netlist stands for more than " + std::to_string(where.load->max_components) +
+                                     " components and subsystem instances, the limit for one model (subsystems that "
+                                     "each place several of the next level multiply); if the model really is that "
+                                     "large, raise the limit (command line: --max-components N)");
       if (auto o = where.load->by_component.find(full); o != where.load->by_component.end())
         for (const auto& [pname, v] : o->second) {
           params[pname] = v.value;
@@ -391,18 +431,29 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
       Level inner{full + "/", sub->second.file, sub->second.json_path,
                   instance_parameters(sub->second, params, where, path, set_at), types, where.depth + 1,
                   where.load};
+      const std::size_t first_new = diagnostics ? diagnostics->all().size() : 0;
+      const std::size_t errors_before = errors_so_far();
       try {
         instances[name] = place(sub->second.definition, inner, registry, world, builder);
+      } catch (const FatalInputError&) {
+        throw;
       } catch (const InputError& e) {
-        // Say which instance the fault was met in: its definition may serve several. The
-        // innermost instance says it (its name holds the outer ones'); each level saying it
-        // again would repeat it once per level of nesting.
-        const bool said = e.message().find(" (in subsystem '") != std::string::npos;
-        if (!said && (e.where().component.rfind(full + "/", 0) == 0 || e.where().component.empty()))
-          throw InputError(e.where(), e.message() + " (in subsystem '" + full + "' of type '" + type + "')");
+        if (auto said = with_instance(e.where(), e.message(), full, type)) throw InputError(e.where(), *said);
         throw;
       }
-      continue;
+      // In a check, the faults inside were recorded as they were met: each says it too.
+      if (diagnostics) {
+        for (std::size_t k = first_new; k < diagnostics->all().size(); ++k) {
+          Diagnostic& d = diagnostics->all()[k];
+          if (d.severity != Severity::Error) continue;
+          if (auto said = with_instance(d.where, d.message, full, type)) d.message = *said;
+        }
+        if (errors_so_far() > errors_before) {
+          instances.erase(name);  // its ports may stand for parts left out
+          return false;
+        }
+      }
+      return true;
     }
 
     const ComponentType* t = registry.find(type);
@@ -417,32 +468,39 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
     std::unique_ptr<Component> c = t->create();
     c->set_identity(full, type);
     // Parameters that decide which others exist (an FMU's file) first, then the others.
+    // In a check every value is tried, so that each bad one is reported.
     InputLocation deciding_at{file, pointer(path, "params"), full, ""};
+    bool values_taken = true;
     for (const bool deciding : {true, false}) {
       for (const auto& [pname, value] : params.items()) {
         if (c->decides_parameters(pname) != deciding) continue;
         auto set = set_at.find(pname);
         InputLocation vw = set != set_at.end() ? set->second : InputLocation{file, pointer(pointer(path, "params"), pname), full, ""};
         if (deciding) deciding_at = vw;
-        try {
-          json v = substitute(value, where.parameters, vw);
-          const ParamSpec* path_spec = v.is_string() ? path_parameter(*c, pname) : nullptr;
-          if (path_spec) {
-            // Relative to the file that writes it; a --set value, to the working folder
-            // (and the user's own choice, so not confined).
-            std::filesystem::path p = v.get<std::string>();
-            if (p.is_relative() && !p.empty())
-              p = set != set_at.end() ? std::filesystem::absolute(p) : where.file.parent_path() / p;
-            p = p.lexically_normal();
-            if (where.load && set == set_at.end()) check_path_allowed(p, *path_spec, *where.load);
-            if (where.load && where.load->files) where.load->files->push_back(p);
-            v = p.string();
+        values_taken &= attempt(where, [&] {
+          try {
+            json v = substitute(value, where.parameters, vw);
+            const ParamSpec* path_spec = v.is_string() ? path_parameter(*c, pname) : nullptr;
+            if (path_spec) {
+              // Relative to the file that writes it; a --set value, to the working folder
+              // (and the user's own choice, so not confined).
+              std::filesystem::path p = v.get<std::string>();
+              if (p.is_relative() && !p.empty())
+                p = set != set_at.end() ? std::filesystem::absolute(p) : where.file.parent_path() / p;
+              p = p.lexically_normal();
+              if (where.load && set == set_at.end()) check_path_allowed(p, *path_spec, *where.load);
+              if (where.load && where.load->files) where.load->files->push_back(p);
+              v = p.string();
+            }
+            c->set_parameter(pname, v);
+          } catch (const InputError& e) {
+            throw e.located(vw);
           }
-          c->set_parameter(pname, v);
-        } catch (const InputError& e) {
-          throw e.located(vw);
-        }
+        });
       }
+      // A value that could not be taken leaves the component unfinished: what it would
+      // say next (a parameter missing, others it decides) follows from that fault.
+      if (!values_taken) return false;
       if (deciding) {
         try {
           c->declare_dependents();
@@ -462,22 +520,34 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
         throw InputError(InputLocation{file, pointer(path, "initial"), full, ""},
                          "a composite component has no states of its own: its parameters set its parts' start");
       Level inner{full + "/", where.file, path, {}, {}, where.depth + 1, where.load};
+      const std::size_t errors_before = errors_so_far();
       instances[name] = place(expansion, inner, registry, world, builder);
-      continue;
+      if (errors_so_far() > errors_before) {
+        instances.erase(name);
+        return false;
+      }
+      return true;
     }
     builder.add(std::move(c), w);
     if (spec.contains("initial")) {
       const json& init = spec["initial"];
       if (!init.is_object()) throw InputError(InputLocation{file, pointer(path, "initial"), full, ""}, "expected an object of state values");
       Component* added = builder.find(full);
-      for (const auto& [sname, value] : init.items()) {
-        InputLocation iw{file, pointer(pointer(path, "initial"), sname), full, ""};
-        StateId s = added->find_state(sname);
-        std::string unit = s.valid() ? added->states()[s.index].unit : "";
-        builder.set_initial(full, sname, s.valid() ? json_check::quantity(substitute(value, where.parameters, iw), unit, iw) : 0.0,
-                            iw);
-      }
+      for (const auto& [sname, value] : init.items())
+        attempt(where, [&] {
+          InputLocation iw{file, pointer(pointer(path, "initial"), sname), full, ""};
+          StateId s = added->find_state(sname);
+          std::string unit = s.valid() ? added->states()[s.index].unit : "";
+          builder.set_initial(full, sname,
+                              s.valid() ? json_check::quantity(substitute(value, where.parameters, iw), unit, iw) : 0.0, iw);
+        });
     }
+    return true;
+  };
+
+  for (const auto& [name, spec] : comps.items()) {
+    bool placed = false;
+    if (!attempt(where, [&] { placed = place_component(name, spec); }) || !placed) left_out.insert(name);
   }
 
   if (level.contains("connections")) {
@@ -485,19 +555,24 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
     const std::string cpath = pointer(where.json_path, "connections");
     if (!conns.is_array()) throw InputError(at(cpath), "expected an array of [\"comp.port\", \"comp.port\"] pairs");
     for (size_t i = 0; i < conns.size(); ++i) {
-      InputLocation w = at(cpath + "/" + std::to_string(i));
       const json& c = conns[i];
-      if (!c.is_array() || c.size() != 2 || !c[0].is_string() || !c[1].is_string())
-        throw InputError(w, "expected [\"comp.port\", \"comp.port\"]");
-      const auto a = endpoints(c[0].get<std::string>(), where, instances, w);
-      const auto b = endpoints(c[1].get<std::string>(), where, instances, w);
-      // An external port may stand for several inner ports (a clamp feeding a joint and a
-      // spring); it then joins one port on the other side, never several.
-      if (a.size() > 1 && b.size() > 1)
-        throw InputError(w, "both ends stand for several inner ports (" + std::to_string(a.size()) + " and " +
-                                std::to_string(b.size()) + "): connect one of them to a single port");
-      for (const auto& x : a)
-        for (const auto& y : b) builder.connect(x, y, w);
+      // A connection to a component left out for its own fault is not judged again.
+      if (c.is_array() && c.size() == 2 && (left_out.count(component_of(c[0])) || left_out.count(component_of(c[1]))))
+        continue;
+      attempt(where, [&] {
+        InputLocation w = at(cpath + "/" + std::to_string(i));
+        if (!c.is_array() || c.size() != 2 || !c[0].is_string() || !c[1].is_string())
+          throw InputError(w, "expected [\"comp.port\", \"comp.port\"]");
+        const auto a = endpoints(c[0].get<std::string>(), where, instances, w);
+        const auto b = endpoints(c[1].get<std::string>(), where, instances, w);
+        // An external port may stand for several inner ports (a clamp feeding a joint and a
+        // spring); it then joins one port on the other side, never several.
+        if (a.size() > 1 && b.size() > 1)
+          throw InputError(w, "both ends stand for several inner ports (" + std::to_string(a.size()) + " and " +
+                                  std::to_string(b.size()) + "): connect one of them to a single port");
+        for (const auto& x : a)
+          for (const auto& y : b) builder.connect(x, y, w);
+      });
     }
   }
 
@@ -506,20 +581,25 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
     const json& ports = level["ports"];
     const std::string ppath = pointer(where.json_path, "ports");
     if (!ports.is_object()) throw InputError(at(ppath), "expected an object: port name → \"comp.port\" or a list of them");
-    for (const auto& [name, inner] : ports.items()) {
-      InputLocation w = at(pointer(ppath, name));
-      if (!is_name(name)) throw InputError(w, "a port name is letters, digits and '_', not starting with a digit");
-      const json list = inner.is_string() ? json::array({inner}) : inner;
-      if (!list.is_array() || list.empty()) throw InputError(w, "expected \"comp.port\" or a non-empty list of them");
-      for (const auto& item : list) {
-        if (!item.is_string()) throw InputError(w, "expected \"comp.port\" strings");
-        for (auto& e : endpoints(item.get<std::string>(), where, instances, w)) {
-          builder.check_port(e, w);  // the inner port must exist
-          exported[name].push_back(std::move(e));
+    for (const auto& [name, inner] : ports.items())
+      attempt(where, [&] {
+        InputLocation w = at(pointer(ppath, name));
+        if (!is_name(name)) throw InputError(w, "a port name is letters, digits and '_', not starting with a digit");
+        const json list = inner.is_string() ? json::array({inner}) : inner;
+        if (!list.is_array() || list.empty()) throw InputError(w, "expected \"comp.port\" or a non-empty list of them");
+        for (const auto& item : list) {
+          if (!item.is_string()) throw InputError(w, "expected \"comp.port\" strings");
+          if (left_out.count(component_of(item))) continue;
+          for (auto& e : endpoints(item.get<std::string>(), where, instances, w)) {
+            builder.check_port(e, w);  // the inner port must exist
+            exported[name].push_back(std::move(e));
+          }
         }
-      }
-    }
+      });
   }
+  if (where.load && where.load->diagnostics && where.load->diagnostics->keep_going() && level.contains("layout"))
+    check_layout(level["layout"], {file, pointer(where.json_path, "layout"), "", ""}, comps,
+                 level.contains("connections") ? level["connections"] : json::array(), *where.load->diagnostics);
   return exported;
 }
 

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "jourdain/diagnostics.hpp"
 #include "jourdain/model.hpp"
 #include "jourdain/registry.hpp"
 
@@ -52,6 +53,9 @@ struct LoadState {
   bool allow_code = false;
   std::vector<std::filesystem::path> code_folders;  // canonical
   std::vector<std::filesystem::path>* files = nullptr;   // files the netlist needs (Netlist::files), appended to
+  // Where faults go: thrown at once, or, in a check, each recorded while placing goes on
+  // past the component at fault (netlist.hpp, NetlistCheck). Null: thrown.
+  Diagnostics* diagnostics = nullptr;
 };
 
 // One level being placed.

@@ -155,6 +155,38 @@ json type_schema(const ComponentType& type, const Registry& registry) {
           {"then", then}};
 }
 
+// "layout": how an editor draws a level (netlists/README.md, "Layout"). The solver reads
+// none of it; keys not named here are an editor's own and are allowed.
+json layout_schema() {
+  const json number = {{"type", "number"}};
+  const json point = {{"type", "array"}, {"items", number}, {"minItems", 2}, {"maxItems", 2}};
+  const json placement = {
+      {"type", "object"},
+      {"description", "where the component is drawn: its symbol's centre on the canvas, turned and mirrored"},
+      {"properties",
+       {{"x", number},
+        {"y", {{"type", "number"}, {"description", "downwards, as on a screen"}}},
+        {"rotation", {{"enum", json::array({0, 90, 180, 270})}, {"default", 0}, {"description", "degrees, clockwise"}}},
+        {"flip", {{"enum", json::array({"none", "horizontal", "vertical"})}, {"default", "none"}}}}},
+      {"required", json::array({"x", "y"})}};
+  const json wire = {{"type", "object"},
+                     {"description", "the route of a connection: its two ports (in either order) and the corners between"},
+                     {"properties", {{"from", ref("port_name")}, {"to", ref("port_name")}, {"points", {{"type", "array"}, {"items", point}}}}},
+                     {"required", json::array({"from", "to"})}};
+  const json note = {{"type", "object"},
+                     {"properties", {{"x", number}, {"y", number}, {"text", {{"type", "string"}}}}},
+                     {"required", json::array({"x", "y", "text"})}};
+  return {{"type", "object"},
+          {"description", "how an editor draws this level; ignored by the solver, checked by `jourdain check` (warnings)"},
+          {"properties",
+           {{"canvas", {{"type", "object"},
+                        {"properties", {{"width", number}, {"height", number}, {"grid", number}}}}},
+            {"components", {{"type", "object"}, {"description", "component name → its placement"},
+                            {"additionalProperties", placement}}},
+            {"wires", {{"type", "array"}, {"items", wire}}},
+            {"notes", {{"type", "array"}, {"items", note}}}}}};
+}
+
 json subsystem_definition_schema() {
   json parameter = {{"type", "object"},
                     {"properties",
@@ -175,7 +207,8 @@ json subsystem_definition_schema() {
             {"ports", {{"type", "object"}, {"propertyNames", {{"pattern", kIdentifier}}}, {"additionalProperties", port}}},
             {"components", ref("components")},
             {"connections", ref("connections")},
-            {"subsystems", ref("subsystems")}}},
+            {"subsystems", ref("subsystems")},
+            {"layout", ref("layout")}}},
           {"required", json::array({"components"})},
           {"additionalProperties", false}};
 }
@@ -237,6 +270,7 @@ json netlist_schema(const Registry& registry, const json& solver, const json& li
                         {"propertyNames", {{"pattern", kComponentName}}},
                         {"additionalProperties", ref("component")}};
   defs["subsystem_definition"] = subsystem_definition_schema();
+  defs["layout"] = layout_schema();
   defs["subsystems"] = {{"type", "object"},
                         {"description", "subsystem type name → its definition, or the path of a file holding it "
                                         "(relative to this file)"},
@@ -276,6 +310,7 @@ json netlist_schema(const Registry& registry, const json& solver, const json& li
             {"subsystems", ref("subsystems")},
             {"components", ref("components")},
             {"connections", ref("connections")},
+            {"layout", ref("layout")},
             {"solver", solver},
             {"linear", linear.empty() ? json{{"type", "object"}} : linear},
             {"record", {{"type", "array"}, {"items", ref("variable_name")},

@@ -271,6 +271,11 @@ class ModelBuilder {
   // Throws InputError unless "comp.port" names a port of an added component.
   void check_port(const std::string& dotted, const InputLocation& where) const { resolve(dotted, where); }
 
+  // For a check of a netlist whose model cannot be built: throws InputError unless
+  // "comp.var" names a variable of added component comp. A name whose component was not
+  // added (left out for its own fault, or a block solver's monitor) is not judged.
+  void check_variable(const std::string& name) const;
+
   // Checks and freezes. Throws InputError naming the component and port at fault.
   Model build() &&;
 

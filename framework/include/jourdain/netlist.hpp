@@ -8,11 +8,13 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "jourdain/diagnostics.hpp"
 #include "jourdain/model.hpp"
 #include "jourdain/registry.hpp"
 
@@ -84,10 +86,25 @@ Netlist load_netlist(const std::filesystem::path& file, Registry& registry,
 Netlist load_netlist_text(const std::string& text, const std::filesystem::path& file, Registry& registry,
                           const NetlistOverrides& overrides = {});
 
+// A check of a netlist (`jourdain check`, an editor): every problem it has, rather than
+// the first (diagnostics.hpp), and the netlist itself when none is an error. A file that
+// is no JSON gives one diagnostic; a faulty component is left out, and what names it
+// (connections, records) is not reported again.
+struct NetlistCheck {
+  Diagnostics diagnostics{/*keep_going=*/true};
+  std::optional<Netlist> netlist;
+};
+NetlistCheck check_netlist(const std::filesystem::path& file, Registry& registry, const NetlistOverrides& overrides = {});
+NetlistCheck check_netlist_text(const std::string& text, const std::filesystem::path& file, Registry& registry,
+                                const NetlistOverrides& overrides = {});
+
 // Small helpers shared with the solvers library for validating its own JSON sections.
 namespace json_check {
 // Throws InputError if `object` has a key outside `allowed`, naming the closest match.
 void only_keys(const nlohmann::json& object, const std::vector<std::string>& allowed, const InputLocation& where);
+// The same, each unknown key given to `diagnostics` (which throws the first, or keeps all).
+void each_unknown_key(const nlohmann::json& object, const std::vector<std::string>& allowed,
+                      const InputLocation& where, Diagnostics& diagnostics);
 // A number or a string with a unit, converted to SI in `unit`.
 double quantity(const nlohmann::json& value, const std::string& unit, const InputLocation& where);
 std::string pointer(const std::string& parent, const std::string& key);
