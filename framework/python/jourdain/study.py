@@ -447,6 +447,11 @@ RUN_DEATHS = 2
 # How often the study looks at the cluster when no rows come in: workers that joined get
 # work, and the tasks of workers that left are run again.
 LOOK_SECONDS = 1.0
+# How long the study's own local cluster may be without any worker, although the study
+# starts again those it lost, before the study gives up: a worker process starts in a few
+# seconds, 5 s on two cores busy with a build; one that cannot start at all would
+# otherwise leave the study waiting for good.
+WORKERLESS_SECONDS = 120.0
 
 
 @dataclass
@@ -463,7 +468,7 @@ class _WorkerLost(Exception):
 
 
 def _dispatch(client, task: Callable, points: Iterator[tuple[int, dict]], digest: str, log: "_RowLog",
-              report: Callable[[], None]) -> None:
+              report: Callable[[], None], cluster: Any = None) -> None:
     """Runs ``points``, taken from the iterator as the workers need them (the study holds
     a window of two full tasks a worker, not its runs), recording each row as its task
     completes and calling ``report()`` then.
@@ -490,6 +495,13 @@ def _dispatch(client, task: Callable, points: Iterator[tuple[int, dict]], digest
     worker it could run on is gone (it waits for the named worker, which a restarted one
     is not), nor the task whose rows were lost with its worker before they were fetched:
     a study whose workers all died at once waited for good.
+
+    ``cluster``: the study's own local cluster, whose workers it keeps (see
+    _restart_lost_workers): dask closes for good a worker whose process it is restarting
+    at the wrong moment, and a study whose workers were all closed waited for them for
+    good (17 minutes, until ctest was killed). If it has had no worker for
+    WORKERLESS_SECONDS all the same, the study ends with TimeoutError (its rows are kept).
+    Another cluster's workers come and go as its owner decides: the study waits for them.
     """
     from concurrent.futures import CancelledError
 
@@ -500,12 +512,13 @@ def _dispatch(client, task: Callable, points: Iterator[tuple[int, dict]], digest
         return set(client.scheduler_info().get("workers", {}))
 
     # A cluster may still be starting its workers (a batch system's jobs come when they
-    # come): the study waits for the first one and gives work to each that joins later.
-    # (Asked first, as the scheduler usually has them: each question is a round trip of
-    # about a millisecond before the first task goes out.)
+    # come): the study waits for the first one (its own cluster's, WORKERLESS_SECONDS at
+    # most) and gives work to each that joins later. (Asked first, as the scheduler
+    # usually has them: each question is a round trip of about a millisecond before the
+    # first task goes out.)
     addresses = workers_now()
     if not addresses:
-        client.wait_for_workers(1)
+        client.wait_for_workers(1, timeout=WORKERLESS_SECONDS if cluster is not None else None)
         addresses = workers_now()
     plan = _Placement()
     for address in sorted(addresses):
@@ -584,10 +597,22 @@ def _dispatch(client, task: Callable, points: Iterator[tuple[int, dict]], digest
                                f"or the solver, or memory exhausted: the worker's log says which)")])
         report()
 
+    seen_workers_at = time.monotonic()
+
     def look(now: float) -> None:
         """Runs again the tasks of the workers that left, forgets those, and gives work to
         the workers that can take some (those that joined too)."""
+        nonlocal seen_workers_at
         present = workers_now()
+        if cluster is not None:
+            if present:
+                seen_workers_at = now
+            elif now - seen_workers_at > WORKERLESS_SECONDS:
+                raise TimeoutError(f"the study's local cluster has had no worker for {WORKERLESS_SECONDS:.0f} s: "
+                                   f"its worker processes could not be started again (dask's log says why); "
+                                   f"{log.count} runs done")
+            if len(present) < len(cluster.worker_spec):
+                _restart_lost_workers(cluster)
         for gone in [t for t in placed.values() if t.address not in present]:
             lost(gone, now)
         for address in set(plan.loads) - present:
@@ -639,6 +664,53 @@ def _dispatch(client, task: Callable, points: Iterator[tuple[int, dict]], digest
             look(now)
         if not (placed or waiting or suspects):
             take_points()
+
+
+def _restart_lost_workers(cluster) -> None:
+    """Starts again the workers a local cluster has lost for good, so that it has as many
+    as it was made with.
+
+    Its nannies start again a worker process that dies, but dask (2022.12) closes a nanny
+    for good in two cases that a study whose runs crash their workers meets: the cluster
+    closes it when, 15 s (distributed.deploy.lost-worker-timeout) after one of its workers
+    left, no worker of its name is there, which is the case when the check falls while
+    the nanny restarts the worker after a later crash (5 s on a loaded machine); and the
+    scheduler closes a worker, and its nanny with it, when the client cannot fetch a
+    result from it. A nanny whose worker process failed to start has no worker either.
+    Those are forgotten here and the cluster opens new ones (scale() to its own size)."""
+    import asyncio
+
+    from distributed.core import Status
+
+    def restart() -> None:  # on the cluster's event loop, the only one that changes its workers
+        for name, nanny in list(cluster.workers.items()):
+            process = getattr(nanny, "process", None)
+            if nanny.status in (Status.closed, Status.failed):
+                del cluster.workers[name]
+            elif nanny.status == Status.running and process is not None and process.status == Status.failed:
+                del cluster.workers[name]
+                closing = asyncio.ensure_future(nanny.close(reason="jourdain-worker-failed-to-start"))
+                _CLOSING.add(closing)  # held while it runs: the loop keeps weak references only
+                closing.add_done_callback(_CLOSING.discard)
+        cluster.scale(len(cluster.worker_spec))
+
+    cluster.loop.add_callback(restart)
+
+
+_CLOSING: set = set()  # nannies being closed by _restart_lost_workers
+
+
+def _keeping_nannies():
+    """While a study runs on its own local cluster: dask's clusters close the nanny of a
+    worker that left the scheduler 15 s before if no worker of its name is there then
+    (distributed.deploy.lost-worker-timeout, read as each worker leaves). A nanny
+    restarting its worker after a later crash was closed so: a worker lost for good, and
+    its place taken by a new one after 5 s on a loaded machine (_restart_lost_workers).
+    The nannies restart their workers themselves: the check is put off for the length of
+    the study (an hour: each timer holds the closed cluster until it fires, and then does
+    nothing)."""
+    import dask
+    return dask.config.set({"distributed.deploy.lost-worker-timeout": "1h"})
 
 
 def _next_completed(running, seconds: float):
@@ -998,8 +1070,10 @@ def sweep(netlist: str | os.PathLike | Mapping, runs: Iterable[Mapping[str, Any]
                 task = functools.partial(run_batch, netlist_text=text, netlist_file=path, plugins=plugins,
                                          allow_plugins=allow_plugins, outputs=outputs,
                                          solver=solver, t_end=t_end, initial_names=states)
-                _dispatch(client, task, itertools.chain([first], todo), digest, log,
-                          lambda: progress(log.count, total) if progress else None)
+                cluster = getattr(client, "cluster", None) if owned else None
+                with _keeping_nannies() if cluster is not None else contextlib.nullcontext():
+                    _dispatch(client, task, itertools.chain([first], todo), digest, log,
+                              lambda: progress(log.count, total) if progress else None, cluster=cluster)
             finally:
                 if owned:
                     _close(client)

@@ -236,6 +236,29 @@ def test_a_run_that_kills_its_worker_is_an_error_row_and_the_study_ends(tmp_path
         list(range(24))
 
 
+def close_worker_for_good_at_555(result):
+    """An output function that closes its worker and the worker's nanny, as dask itself
+    does to a worker it cannot fetch a result from: the cluster does not restart it."""
+    if result.parameters.get("spring.stiffness") == 555.0:
+        from distributed import get_worker
+        worker = get_worker()
+        worker.loop.add_callback(worker.close, nanny=True, reason="jourdain test: closed for good")
+    return 0.0
+
+
+def test_a_study_whose_workers_are_closed_for_good_starts_new_ones(tmp_path):
+    """A study on a loaded machine waited for good: dask had closed the nannies of both
+    its workers (one 15 s after its worker died, while it restarted it after another
+    crash), and no worker was left to run the rest. Runs 0 and 1, the first of each
+    worker, close their worker and its nanny: the study starts new ones and ends, the
+    other runs finished."""
+    runs = [{"spring.stiffness": 555.0 if k in (0, 1) else 100.0 + k} for k in range(8)]
+    frame = jourdain.sweep(OSCILLATOR, runs, [close_worker_for_good_at_555], workers=2, solver={"t_end": 0.1},
+                           output_dir=tmp_path, quiet=True)
+    assert list(frame["run"]) == list(range(8))
+    assert (frame[frame["run"] >= 2]["status"] == "finished").all()
+
+
 def test_bad_study_input_is_refused_before_anything_runs(tmp_path):
     with pytest.raises(jourdain.InputError, match="spring.stifness"):
         jourdain.sweep(OSCILLATOR, [{"spring.stifness": 1.0}], scheduler="tcp://127.0.0.1:1")
