@@ -36,8 +36,8 @@
 #include "jourdain/descriptor.hpp"
 #include "jourdain/fmu/export.hpp"
 #include "jourdain/netlist.hpp"
-#include "jourdain/report/report.hpp"
 #include "jourdain/schema.hpp"
+#include "jourdain/session/session.hpp"
 #include "jourdain/suggest.hpp"
 #include "jourdain/solvers/linear.hpp"
 #include "jourdain/solvers/run.hpp"
@@ -56,6 +56,8 @@ constexpr int kOk = 0, kSimulationFailed = 1, kBadInput = 2, kInternalError = 3;
 volatile std::sig_atomic_t stop_signal = 0;
 
 extern "C" void request_stop(int signal) { stop_signal = signal; }
+
+bool stop_was_requested() { return stop_signal != 0; }
 
 // The first Ctrl-C (or TERM, HUP) stops the run cleanly: the row being written is
 // finished, summary.json (status "interrupted") and the report are written, and the exit
@@ -116,49 +118,6 @@ std::optional<int> stopped_while(const char* phase) {
   return 128 + signal;
 }
 
-// What the user allows a netlist (netlist.hpp, NetlistOverrides): the command line's
-// options and the folders named in the environment.
-struct Trust {
-  bool allow_plugins = false;
-  bool allow_any_path = false;
-  std::size_t max_components = NetlistOverrides{}.max_components;
-  std::vector<std::string> library_folders;
-
-  NetlistOverrides overrides(const std::vector<std::string>& sets) const {
-    NetlistOverrides o;
-    o.parameters = sets;
-    o.max_components = max_components;
-    o.allow_plugins = allow_plugins;
-    o.allow_any_path = allow_any_path;
-    o.stop_requested = [] { return stop_signal != 0; };
-    for (const auto& folder : library_folders) o.library_folders.emplace_back(folder);
-    // JOURDAIN_PLUGIN_PATH and JOURDAIN_LIBRARY_PATH: folders the user trusts, ':'-separated.
-    auto folders = [](const char* variable, std::vector<std::filesystem::path>& into) {
-      const char* value = std::getenv(variable);
-      for (std::string rest = value ? value : ""; !rest.empty();) {
-        const auto colon = rest.find(':');
-        if (std::string item = rest.substr(0, colon); !item.empty()) into.emplace_back(item);
-        rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
-      }
-    };
-    folders("JOURDAIN_PLUGIN_PATH", o.plugin_folders);
-    folders("JOURDAIN_LIBRARY_PATH", o.library_folders);
-    return o;
-  }
-};
-
-// The default output folder, results/<name>: the netlist's name made one plain folder
-// name, so that a "name" of "../../x" or "/tmp/x" cannot place files outside results/.
-std::filesystem::path default_output_folder(const std::string& name) {
-  std::string folder;
-  for (char c : name)
-    folder += (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.'
-                  ? c
-                  : '_';
-  if (folder.find_first_not_of('.') == std::string::npos) folder = "netlist";  // "", ".", ".."
-  return std::filesystem::path("results") / folder;
-}
-
 // A progress bar on stderr, redrawn at most ten times a second, only on a terminal.
 class ProgressBar {
  public:
@@ -200,12 +159,12 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
                         const LinearRequest& request, bool report, bool quiet);
 
 int cmd_run(Registry& registry, const std::string& file, const std::string& out_dir,
-            const std::vector<std::string>& sets, const Trust& trust, std::optional<double> t_end, bool report,
-            bool quiet, bool strict) {
-  Netlist net = load_netlist(file, registry, trust.overrides(sets));
+            const std::vector<std::string>& sets, const session::Trust& trust, std::optional<double> t_end,
+            bool report, bool quiet, bool strict) {
+  Netlist net = session::load(file, registry, trust, sets, stop_was_requested);
   if (auto stopped = stopped_while("loading the netlist")) return *stopped;
   if (net.linear_analysis) return run_linear_analysis(registry, net, out_dir, {}, report, quiet);
-  std::filesystem::path dir = out_dir.empty() ? default_output_folder(net.name) : std::filesystem::path(out_dir);
+  std::filesystem::path dir = out_dir.empty() ? session::default_output_folder(net.name) : std::filesystem::path(out_dir);
   // Read here for the progress bar and the log line; run_netlist reads them again and
   // reports their warnings.
   SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""}, solvers(registry));
@@ -215,7 +174,7 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
   options.t_end = t_end;
   options.strict = strict;
   options.progress = [&](double t) { bar.update(t); };
-  options.stop_requested = [] { return stop_signal != 0; };
+  options.stop_requested = stop_was_requested;
   // A kinematic or static run integrates nothing: it names its analysis, not a method.
   const bool integrates = net.analysis == Analysis::Dynamic;
   options.started = [&] {
@@ -223,31 +182,16 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
                  net.model.state_count(),
                  integrates ? "method " + settings.method : std::string(to_string(net.analysis)) + " analysis");
   };
-  // The run and its report meet here: the report listens to the recorded rows (keeping
-  // a bounded digest of them in memory) and is written from it and the run's summary
-  // once the run ends, after a failure too. Neither library knows the other.
-  std::optional<report::Report> page;
-  if (report) {
-    page.emplace(net.model, net.record, report::ReportSettings{}, net.display_units);
-    options.listeners.push_back(&*page);
-  }
   options.solvers = &solvers(registry);
-  RunResult r = run_netlist(net, options);
+  const session::Run run = session::run(net, options, report);
+  const RunResult& r = run.result;
   bar.finish();
   for (const auto& w : r.warnings) {
     const bool accuracy = std::find(r.accuracy_warnings.begin(), r.accuracy_warnings.end(), w) != r.accuracy_warnings.end();
     spdlog::warn("{}{}", accuracy ? "not vouched for: " : "", printable(w));
   }
-  const std::filesystem::path report_file = dir / "report.html";
-  std::string report_line, report_failure;
-  if (page) {
-    try {
-      report::write_page(report_file, page->data({net.name, net.description, net.file.string()}, r.summary));
-      report_line = "report: " + report_file.string() + "\n";
-    } catch (const OutputError& e) {  // a full disk: results.csv and summary.json are whole
-      report_failure = std::string(e.what()) + " (results.csv and summary.json are complete)";
-    }
-  }
+  const std::string report_line = run.report.empty() ? "" : "report: " + run.report.string() + "\n";
+  const std::string& report_failure = run.report_failure;
   const auto& st = r.stats;
   if (integrates)
     spdlog::info("{} steps ({} rejected), {} right-hand-side evaluations, {} Jacobians, {} events, {:.3f} s wall",
@@ -290,9 +234,9 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
 }
 
 int cmd_linear(Registry& registry, const std::string& file, const std::string& out_dir,
-               const std::vector<std::string>& sets, const Trust& trust, const LinearRequest& request, bool report,
-               bool quiet) {
-  const Netlist net = load_netlist(file, registry, trust.overrides(sets));
+               const std::vector<std::string>& sets, const session::Trust& trust, const LinearRequest& request,
+               bool report, bool quiet) {
+  const Netlist net = session::load(file, registry, trust, sets, stop_was_requested);
   if (auto stopped = stopped_while("loading the netlist")) return *stopped;
   return run_linear_analysis(registry, net, out_dir, request, report, quiet);
 }
@@ -305,39 +249,20 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
   if (!request.inputs.empty()) settings.inputs = request.inputs;
   if (!request.outputs.empty()) settings.outputs = request.outputs;
   set_frequency_range(settings, request.from_hz, request.to_hz, {file, "--from", "", ""}, {file, "--to", "", ""});
-  std::filesystem::path dir = out_dir.empty() ? default_output_folder(net.name) : std::filesystem::path(out_dir);
+  std::filesystem::path dir = out_dir.empty() ? session::default_output_folder(net.name) : std::filesystem::path(out_dir);
   LinearRunOptions options;
   options.output_dir = dir;
   options.solvers = &solvers(registry);
-  options.stop_requested = [] { return stop_signal != 0; };
+  options.stop_requested = stop_was_requested;
   options.started = [&] {
     spdlog::info("linear analysis of {} ({} components, {} states)", net.name, net.model.components().size(),
                  net.model.state_count());
   };
-  std::optional<report::Report> page;
-  if (report) {
-    page.emplace(net.model, net.record, report::ReportSettings{}, net.display_units);
-    options.listeners.push_back(&*page);
-  }
-  LinearRunResult r = run_linear(net, settings, options);
+  const session::LinearRun run = session::linearize(net, settings, options, report);
+  const LinearRunResult& r = run.result;
   for (const auto& w : r.warnings) spdlog::warn("{}", printable(w));
-  std::string report_line, report_failure;
-  if (page) {
-    try {
-      if (r.finished) {
-        page->set_linear(to_json(r.linear));
-        // Each mode drawn through one cycle, 24 poses: the page animates them.
-        for (size_t m = 0; m < r.linear.modes.size(); ++m)
-          for (int k = 0; k < 24; ++k)
-            page->mode_frame(static_cast<int>(m),
-                             mode_pose(net.model, r.operating_point, r.linear, static_cast<int>(m), 2.0 * M_PI * k / 24));
-      }
-      report::write_page(dir / "report.html", page->data({net.name, net.description, net.file.string()}, r.summary));
-      report_line = "report: " + (dir / "report.html").string() + "\n";
-    } catch (const OutputError& e) {  // a full disk: the other files are whole
-      report_failure = std::string(e.what()) + " (linear.json, the CSV files and summary.json are complete)";
-    }
-  }
+  const std::string report_line = run.report.empty() ? "" : "report: " + run.report.string() + "\n";
+  const std::string& report_failure = run.report_failure;
   if (r.interrupted) {
     const int signal = static_cast<int>(stop_signal);
     spdlog::error("linear analysis {} by signal {} ({})", printable(r.failure), signal, strsignal(signal));
@@ -377,8 +302,8 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
   return kOk;
 }
 
-int cmd_check(Registry& registry, const std::string& file, const Trust& trust) {
-  Netlist net = load_netlist(file, registry, trust.overrides({}));
+int cmd_check(Registry& registry, const std::string& file, const session::Trust& trust) {
+  Netlist net = session::load(file, registry, trust, {}, stop_was_requested);
   if (auto stopped = stopped_while("loading the netlist")) return *stopped;
   const Model& m = net.model;
   std::vector<std::string> warnings;
@@ -481,11 +406,11 @@ std::filesystem::path fmu_runtime() {
   return self / "jourdain_fmu.so";  // export_fmu says it is missing
 }
 
-int cmd_export_fmu(Registry& registry, const std::string& file, const Trust& trust, fmu::ExportOptions options,
-                   bool quiet) {
+int cmd_export_fmu(Registry& registry, const std::string& file, const session::Trust& trust,
+                   fmu::ExportOptions options, bool quiet) {
   options.runtime = fmu_runtime();
-  options.load = trust.overrides({});
-  options.stop_requested = [] { return stop_signal != 0; };
+  options.load = trust.overrides({}, stop_was_requested);
+  options.stop_requested = stop_was_requested;
   const fmu::ExportResult r = fmu::export_fmu(file, registry, options);
   if (r.stopped) {
     const int signal = static_cast<int>(stop_signal);
@@ -592,7 +517,7 @@ int main(int argc, char** argv) {
   // net.json" must not take the netlist for a second value.
   app.add_option("--plugin", plugins, "load a plugin: components, solver methods (shared library path); repeatable")
       ->allow_extra_args(false);
-  Trust trust;
+  session::Trust trust;
   app.add_flag("--allow-plugins", trust.allow_plugins,
                "load the plugins and FMUs a netlist names (they run code: only for netlists you trust)");
   app.add_option("--library", trust.library_folders,
@@ -691,6 +616,7 @@ int main(int argc, char** argv) {
   spdlog::set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::info);
 
   stop_cleanly_on_signals();
+  trust.add_environment_folders();
   Registry registry;
   const int status = [&]() -> int {
     try {

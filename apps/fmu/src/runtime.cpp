@@ -28,6 +28,7 @@
 #include "jourdain/components/fmi.hpp"
 #include "jourdain/components/fmi2.hpp"
 #include "jourdain/netlist.hpp"
+#include "jourdain/session/trust.hpp"
 #include "jourdain/solvers/simulate.hpp"
 #include "jourdain/solvers/solver_registry.hpp"
 #include "manifest.hpp"
@@ -222,10 +223,8 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     register_builtin_components(inst->registry);
     // The netlist and the files packed with it (resources/model/): the importer chose to run
     // this FMU, and with it the FMUs it packs; its files are read from the FMU only.
-    NetlistOverrides packed;
-    packed.allow_plugins = true;
-    packed.library_folders = {resources / "model"};
-    inst->netlist = load_netlist(resources / manifest.netlist, inst->registry, packed);
+    inst->netlist = load_netlist(resources / manifest.netlist, inst->registry,
+                                 session::packed_files(resources / "model").overrides());
     const std::string file = inst->netlist.file.string();
     inst->netlist_settings = solver_settings_from_json(inst->netlist.solver, {file, "/solver", "", ""}, solvers(inst->registry));
     // A fixed-step method's default step follows the netlist's output interval, not the

@@ -134,11 +134,11 @@ class Library:
             raise InputError(f"max_components must be 0 (no limit) or more, not {max_components}")
         sets = [f"{name}={_value_text(value, name) if not isinstance(value, str) else value}"
                 for name, value in (configuration or {}).items()]
+        # The session (apps/session) adds the folders of JOURDAIN_PLUGIN_PATH and
+        # JOURDAIN_LIBRARY_PATH, as it does for the command line.
         trust = {"allow_plugins": bool(allow_plugins), "allow_any_path": bool(allow_any_path),
                  "max_components": int(max_components),
-                 "plugin_folders": _folders_from_environment("JOURDAIN_PLUGIN_PATH"),
-                 "library_folders": [os.fspath(f) for f in library_folders]
-                 + _folders_from_environment("JOURDAIN_LIBRARY_PATH")}
+                 "library_folders": [os.fspath(f) for f in library_folders]}
         if isinstance(source, (bytes, bytearray)) and bytes(source).lstrip().startswith(b"{"):
             source = bytes(source).decode("utf-8")  # JSON text, as a str would be
         if isinstance(source, Mapping):
@@ -155,11 +155,6 @@ class Library:
         if len(text.encode("utf-8")) > _MAX_NETLIST_BYTES:
             raise InputError(f"{name}: is larger than 64 MiB, the limit for a netlist")
         return Model(_jourdain.load_text(self._core, text, name, sets, trust), self)
-
-
-def _folders_from_environment(variable: str) -> list[str]:
-    """The folders a ':'-separated environment variable names (as the command line reads it)."""
-    return [folder for folder in os.environ.get(variable, "").split(":") if folder]
 
 
 def load(source: str | os.PathLike | Mapping, *, file: str | os.PathLike | None = None,

@@ -24,8 +24,8 @@
 #include "jourdain/components/builtin.hpp"
 #include "jourdain/descriptor.hpp"
 #include "jourdain/netlist.hpp"
-#include "jourdain/report/report.hpp"
 #include "jourdain/schema.hpp"
+#include "jourdain/session/session.hpp"
 #include "jourdain/solvers/linear.hpp"
 #include "jourdain/solvers/run.hpp"
 #include "jourdain/solvers/solver_registry.hpp"
@@ -61,27 +61,27 @@ struct LoadedNetlist {
   std::shared_ptr<const Netlist> netlist;
 };
 
-// What the user allows a netlist (netlist.hpp): the Python layer's keyword arguments.
-NetlistOverrides overrides(const std::vector<std::string>& sets, const py::dict& trust) {
-  NetlistOverrides o;
-  o.parameters = sets;
-  o.max_components = trust["max_components"].cast<std::size_t>();
-  o.allow_plugins = trust["allow_plugins"].cast<bool>();
-  o.allow_any_path = trust["allow_any_path"].cast<bool>();
-  for (const auto& f : trust["plugin_folders"].cast<std::vector<std::string>>()) o.plugin_folders.emplace_back(f);
-  for (const auto& f : trust["library_folders"].cast<std::vector<std::string>>()) o.library_folders.emplace_back(f);
-  return o;
+// What the user allows a netlist (session/trust.hpp): the Python layer's keyword
+// arguments, and the folders the environment names, as on the command line.
+session::Trust trust_from(const py::dict& arguments) {
+  session::Trust trust;
+  trust.max_components = arguments["max_components"].cast<std::size_t>();
+  trust.allow_plugins = arguments["allow_plugins"].cast<bool>();
+  trust.allow_any_path = arguments["allow_any_path"].cast<bool>();
+  for (const auto& f : arguments["library_folders"].cast<std::vector<std::string>>()) trust.library_folders.emplace_back(f);
+  trust.add_environment_folders();
+  return trust;
 }
 
 LoadedNetlist load_file(const Library& library, const std::string& file, const std::vector<std::string>& sets,
                         const py::dict& trust) {
-  return {library.registry, std::make_shared<const Netlist>(load_netlist(file, *library.registry, overrides(sets, trust)))};
+  return {library.registry, std::make_shared<const Netlist>(session::load(file, *library.registry, trust_from(trust), sets))};
 }
 
 LoadedNetlist load_text(const Library& library, const std::string& text, const std::string& file,
                         const std::vector<std::string>& sets, const py::dict& trust) {
   return {library.registry,
-          std::make_shared<const Netlist>(load_netlist_text(text, file, *library.registry, overrides(sets, trust)))};
+          std::make_shared<const Netlist>(session::load_text(text, file, *library.registry, trust_from(trust), sets))};
 }
 
 // What the Python layer needs to describe a loaded model (Model.parameters, .states, ...).
@@ -132,11 +132,6 @@ py::dict run(const LoadedNetlist& loaded, const NamedValues& parameters, const N
   options.strict = strict;
   options.output_dir = output_dir;
   options.solvers = &solvers(*loaded.registry);
-  std::optional<report::Report> page;
-  if (report && !output_dir.empty()) {
-    page.emplace(net.model, net.record, report::ReportSettings{}, net.display_units);
-    options.listeners.push_back(&*page);
-  }
   // Ctrl-C reaches a run: Python's signal handlers run only when the interpreter does, and
   // a run holds no GIL. Every 50 ms the run takes the GIL and lets Python handle a pending
   // signal (PyErr_CheckSignals; it does nothing outside the main thread): SIGINT's handler
@@ -157,19 +152,15 @@ py::dict run(const LoadedNetlist& loaded, const NamedValues& parameters, const N
     py::gil_scoped_acquire gil;
     return check_signals();
   };
-  RunResult r;
+  session::Run run;
   {
     py::gil_scoped_release release;
-    r = run_netlist(net, options);
-    if (page) {
-      try {
-        report::write_page(std::filesystem::path(output_dir) / "report.html",
-                           page->data({net.name, net.description, net.file.string()}, r.summary));
-      } catch (const OutputError& e) {  // a full disk: the run fails, as on the command line
-        if (r.finished) r.failure = std::string(e.what()) + " (results.csv and summary.json are complete)";
-        r.finished = false;
-      }
-    }
+    run = session::run(net, options, report);
+  }
+  RunResult& r = run.result;
+  if (!run.report_failure.empty()) {  // a full disk: the run fails, as on the command line
+    if (r.finished) r.failure = run.report_failure;
+    r.finished = false;
   }
   if (!interruption) check_signals();
   py::dict out;
@@ -205,7 +196,7 @@ py::dict linearize_model(const LoadedNetlist& loaded, const std::string& at, con
   LinearRunResult r;
   {
     py::gil_scoped_release release;
-    r = run_linear(net, settings, options);
+    r = session::linearize(net, settings, options, /*report=*/false).result;
   }
   const LinearModel& lm = r.linear;
   py::dict out;
