@@ -24,6 +24,7 @@
 #include "jourdain/components/builtin.hpp"
 #include "jourdain/descriptor.hpp"
 #include "jourdain/netlist.hpp"
+#include "jourdain/page/page.hpp"
 #include "jourdain/schema.hpp"
 #include "jourdain/session/session.hpp"
 #include "jourdain/solvers/linear.hpp"
@@ -264,6 +265,11 @@ PYBIND11_MODULE(_jourdain, m) {
       .def("linearize", &linearize_model, py::arg("at"), py::arg("inputs"), py::arg("outputs"), py::arg("from_hz"),
            py::arg("to_hz"), py::arg("parameters"), py::arg("output_dir"));
 
+  // A page of the page toolkit (apps/page), as report.html is written: the Python layer
+  // gives the data (sweep_page.py), the toolkit the template, style and script.
+  m.def("render_page", [](const std::string& kind, const std::string& data) {
+    return page::render(page::kind_named(kind), json::parse(data));
+  }, py::arg("kind"), py::arg("data"));
   m.def("load_file", &load_file, py::arg("library"), py::arg("file"), py::arg("sets"), py::arg("trust"));
   m.def("load_text", &load_text, py::arg("library"), py::arg("text"), py::arg("file"), py::arg("sets"),
         py::arg("trust"));

@@ -1,6 +1,6 @@
 // The report's data (report.hpp): rows taken in as the run records them, thinned into
 // bounded buckets and frames, a linear analysis and its modes' frames as they are handed
-// over, then one JSON object that the page's script (apps/report/page/report.js)
+// over, then one JSON object that the page's script (apps/page/report.js, over the page toolkit)
 // builds everything from.
 #include "jourdain/report/report.hpp"
 
@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "jourdain/page/page.hpp"
 #include "jourdain/units.hpp"
 
 namespace jourdain::report {
@@ -433,6 +434,16 @@ nlohmann::json Report::data(const ReportHeading& heading, const nlohmann::json& 
           {"animation", std::move(animation)},
           {"linear", linear_},
           {"mode_animation", std::move(mode_animation)}};
+}
+
+}  // namespace jourdain::report
+
+namespace jourdain::report {
+
+std::string render_page(const nlohmann::json& data) { return page::render(page::Kind::Report, data); }
+
+void write_page(const std::filesystem::path& file, const nlohmann::json& data) {
+  write_text_file(file.string(), render_page(data));  // OutputError naming the file
 }
 
 }  // namespace jourdain::report

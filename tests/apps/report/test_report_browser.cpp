@@ -5,6 +5,8 @@
 // its controls, and start playing (it does when its address ends in #autoplay).
 // A linear analysis' page (linear_example.hpp) builds its section: stability, eigenvalue
 // map, modes, Bode plot, mode shape and matrices, and its hover readouts answer.
+// A parameter study's page (the toolkit's other page, sweep.html) draws its scatter plots
+// and its table of runs.
 // Without a browser the test fails, unless JOURDAIN_ALLOW_NO_BROWSER=1: then it is
 // skipped (exit code 77, which ctest reports as "Skipped").
 #include <cstdlib>
@@ -13,6 +15,7 @@
 #include <regex>
 #include <sstream>
 
+#include "jourdain/page/page.hpp"
 #include "jourdain/report/report.hpp"
 #include "jourdain_test.hpp"
 #include "linear_example.hpp"
@@ -259,4 +262,43 @@ setTimeout(() => {
   CHECK(readout.find("f = 0.63096 Hz") != std::string::npos);
   CHECK(readout.find("|G| = -15.43 dB (0.1693 rad/(N·m))") != std::string::npos);
   CHECK(readout.find("phase = -180°") != std::string::npos);
+}
+
+TEST_CASE("a parameter study's page draws a scatter plot per output and parameter, and its runs") {
+  const std::string browser = browser_or_skip();
+  // As jourdain.sweep_page writes it: two parameters, two outputs, the finished runs'
+  // points (run 3 failed), a plot with none, and every run in the table.
+  const nlohmann::json data = nlohmann::json::parse(R"({
+    "name": "Relief valve study", "notes": ["netlist: relief.json"], "counts": "4 runs, 3 finished, 1 failed",
+    "columns": 2,
+    "plots": [
+      {"x": "relief.p_crack [bar]", "y": "load.x:max [m]", "join": false,
+       "points": [["0", 150, 0.011], ["1", 175, 0.012], ["2", 200, 0.0135]]},
+      {"x": "orifice.d [m]", "y": "load.x:max [m]", "join": false,
+       "points": [["0", 0.001, 0.011], ["1", 0.002, 0.012], ["2", 0.002, 0.0135]]},
+      {"x": "relief.p_crack [bar]", "y": "press.p:max [Pa]", "join": false, "points": []},
+      {"x": "orifice.d [m]", "y": "press.p:max [Pa]", "join": false, "points": [["0", 0.001, 2e7]]}],
+    "table": {"head": ["run", "status", "relief.p_crack [bar]", "error"],
+              "rows": [{"status": "finished", "failed": false, "cells": ["0", "finished", "150", ""]},
+                       {"status": "finished", "failed": false, "cells": ["1", "finished", "175", ""]},
+                       {"status": "finished", "failed": false, "cells": ["2", "finished", "200", ""]},
+                       {"status": "failed", "failed": true, "cells": ["3", "failed", "NaN", "diverged <b>"]}],
+              "numeric": [true, false, true, false], "error_column": 3}
+  })");
+  TempDir dir;
+  const fs::path file = dir.path() / "sweep.html";
+  jourdain::test::write_text(file, jourdain::page::render(jourdain::page::Kind::Sweep, data));
+  const std::string dom = dom_of(browser, dir, file);
+  CHECK(dom.find("<h1>Relief valve study</h1>") != std::string::npos);
+  CHECK(dom.find("4 runs, 3 finished, 1 failed") != std::string::npos);
+  CHECK(count(dom, "<svg") == 4);
+  CHECK(count(dom, "<circle class=\"pt\"") == 7);
+  CHECK(count(dom, ">no finished run</text>") == 1);
+  CHECK(dom.find("run 2: relief.p_crack [bar] = 200, load.x:max [m] = 0.0135") != std::string::npos);
+  // The toolkit's axes: tick labels under and beside each drawn plot.
+  CHECK(dom.find("<g class=\"axis\"><text") != std::string::npos);
+  // The table: every run, the failed one marked, its error shown as text.
+  CHECK(count(dom, "data-status=") == 4);
+  CHECK(count(dom, "class=\"failed\"") == 1);
+  CHECK(dom.find("diverged &lt;b&gt;") != std::string::npos);
 }

@@ -1,5 +1,6 @@
-// The page's HTML (render_page): report.html, report.css and report.js
-// (apps/report/page) embedded byte for byte at build time, every placeholder of the
+// The page's HTML (render_page): the page toolkit's template, style and script
+// (apps/page: page.html, page.css, plot.js) with report.css and report.js, embedded
+// byte for byte at build time, every placeholder of the
 // template filled once, the data escaped so that nothing in it (a netlist's name or
 // description) can end its <script> early or be taken for a placeholder, and the tags
 // balanced, read the way a browser's tokenizer reads them (coarsely: comments and the
@@ -102,7 +103,7 @@ Parsed parse_html(const std::string& html) {
 }
 
 std::string page_file(const std::string& name) {
-  return jourdain::test::read_text(jourdain::test::source_dir() / "apps" / "report" / "page" / name);
+  return jourdain::test::read_text(jourdain::test::source_dir() / "apps" / "page" / name);
 }
 
 // A small run's data under a heading made to break a careless page.
@@ -133,8 +134,8 @@ json small_run_data() {
 
 }  // namespace
 
-TEST_CASE("the page's source files are fit to be inlined") {
-  const std::string html = page_file("report.html"), css = page_file("report.css"), js = page_file("report.js");
+TEST_CASE("the toolkit's source files are fit to be inlined") {
+  const std::string html = page_file("page.html");
   // Each placeholder once in the template, and nowhere else.
   for (const char* p : {"{{title}}", "{{style}}", "{{data}}", "{{script}}"}) {
     CAPTURE(p);
@@ -142,12 +143,19 @@ TEST_CASE("the page's source files are fit to be inlined") {
     REQUIRE(at != std::string::npos);
     CHECK(html.find(p, at + 1) == std::string::npos);
   }
-  CHECK(css.find("{{") == std::string::npos);
-  CHECK(js.find("{{") == std::string::npos);
-  // Inlined, they must not end their element early.
-  CHECK(lower(js).find("</script") == std::string::npos);
-  CHECK(lower(css).find("</style") == std::string::npos);
-  CHECK(js.find("<!--") == std::string::npos);
+  for (const char* name : {"page.css", "report.css", "sweep.css"}) {
+    CAPTURE(name);
+    const std::string css = page_file(name);
+    CHECK(css.find("{{") == std::string::npos);
+    CHECK(lower(css).find("</style") == std::string::npos);  // inlined, it must not end its element early
+  }
+  for (const char* name : {"plot.js", "report.js", "sweep.js"}) {
+    CAPTURE(name);
+    const std::string js = page_file(name);
+    CHECK(js.find("{{") == std::string::npos);
+    CHECK(lower(js).find("</script") == std::string::npos);
+    CHECK(js.find("<!--") == std::string::npos);
+  }
 }
 
 TEST_CASE("a rendered page: placeholders filled, tags balanced, the files embedded byte for byte, the data intact") {
@@ -171,12 +179,12 @@ TEST_CASE("a rendered page: placeholders filled, tags balanced, the files embedd
   // The raw-text elements: the style, the data, the script, in that order.
   REQUIRE(p.raw.size() == 3);
   CHECK(p.raw[0].first == "<style>");
-  CHECK(p.raw[0].second == "\n" + page_file("report.css") + "\n");
+  CHECK(p.raw[0].second == "\n" + page_file("page.css") + page_file("report.css") + "\n");
   CHECK(p.raw[1].first == "<script id=\"report-data\" type=\"application/json\">");
   CHECK(p.raw[1].second.find('<') == std::string::npos);  // escaped as \u003c
   CHECK(json::parse(p.raw[1].second) == data);
   CHECK(p.raw[2].first == "<script>");
-  CHECK(p.raw[2].second == "\n" + page_file("report.js") + "\n");
+  CHECK(p.raw[2].second == "\n" + page_file("plot.js") + page_file("report.js") + "\n");
 
   // Outside the data, no placeholder is left.
   std::string outside = page;

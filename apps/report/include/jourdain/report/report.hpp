@@ -18,7 +18,7 @@
 // Recorder's RowListener) and nothing of the solvers. A Report listens to the run's
 // Recorder and keeps, in memory, what the page shows; what the run concluded (summary.json's
 // object) is handed to it as plain JSON when the page is written. The command line
-// wires the two (apps/cli/jourdain.cpp).
+// wires the two (apps/session/src/session.cpp).
 //
 // Memory stays bounded however long the run (results.csv keeps every row; the page
 // need not):
@@ -156,8 +156,9 @@ class Report final : public RowListener {
   std::vector<std::vector<std::vector<double>>> mode_frames_;  // [mode][frame][pose variable]
 };
 
-// The page: report.html (apps/report/page) with its style, `data` (Report::data)
-// and its script filled in. `data["name"]` makes the title.
+// The page: the page toolkit's report.html (apps/page: page.html with the toolkit's
+// and the report's style and script) showing `data` (Report::data). `data["name"]` makes
+// the title.
 std::string render_page(const nlohmann::json& data);
 
 // Writes render_page(data) to `file`. Throws Error if it cannot.

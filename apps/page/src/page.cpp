@@ -1,13 +1,14 @@
-// The page (report.hpp): report.html's placeholders filled with the title, the style,
-// the data and the script.
+// The page toolkit (jourdain/page/page.hpp): page.html's placeholders filled with the
+// title, the style, the data and the script of a page's kind.
+#include "jourdain/page/page.hpp"
+
 #include <array>
-#include <fstream>
 #include <string_view>
 
-#include "jourdain/report/report.hpp"
-#include "page.hpp"
+#include "files.hpp"
+#include "jourdain/errors.hpp"
 
-namespace jourdain::report {
+namespace jourdain::page {
 
 namespace {
 
@@ -39,24 +40,40 @@ std::string script_safe_json(const nlohmann::json& data) {
   return safe;
 }
 
+// What makes a page of one kind: its title's words, what it is called when unnamed, and
+// its own style and script, which come after the toolkit's.
+struct KindFiles {
+  std::string_view title_suffix, unnamed;
+  std::string_view css, js;
+};
+
+KindFiles files_of(Kind kind) {
+  switch (kind) {
+    case Kind::Report: return {" · Jourdain report", "run", files::report_css(), files::report_js()};
+    case Kind::Sweep: return {" · Jourdain parameter study", "parameter study", files::sweep_css(), files::sweep_js()};
+  }
+  throw Error("page: unknown kind");
+}
+
 }  // namespace
 
-std::string render_page(const nlohmann::json& data) {
+std::string render(Kind kind, const nlohmann::json& data) {
+  const KindFiles own = files_of(kind);
   const std::string name = data.contains("name") && data["name"].is_string() && !data["name"].empty()
                                ? data["name"].get<std::string>()
-                               : std::string("run");
+                               : std::string(own.unnamed);
   struct Fill {
     std::string_view placeholder;
     std::string text;
     bool used = false;
   };
-  std::array<Fill, 4> fills{{{"{{title}}", html_escape(name + " · Jourdain report")},
-                             {"{{style}}", std::string(page::css())},
+  std::array<Fill, 4> fills{{{"{{title}}", html_escape(name + std::string(own.title_suffix))},
+                             {"{{style}}", std::string(files::toolkit_css()) + std::string(own.css)},
                              {"{{data}}", script_safe_json(data)},
-                             {"{{script}}", std::string(page::script())}}};
+                             {"{{script}}", std::string(files::toolkit_js()) + std::string(own.js)}}};
   // One pass over the template: what is filled in is never searched again, so a
   // placeholder's text inside the data (a netlist's description, say) stays as it is.
-  const std::string_view tmpl = page::html();
+  const std::string_view tmpl = files::html();
   std::string out;
   size_t at = 0;
   while (at < tmpl.size()) {
@@ -67,18 +84,20 @@ std::string render_page(const nlohmann::json& data) {
     for (auto& f : fills)
       if (tmpl.substr(open, f.placeholder.size()) == f.placeholder) fill = &f;
     if (!fill || fill->used)
-      throw Error("report.html: unknown or repeated placeholder at byte " + std::to_string(open));
+      throw Error("page.html: unknown or repeated placeholder at byte " + std::to_string(open));
     out += fill->text;
     fill->used = true;
     at = open + fill->placeholder.size();
   }
   for (const auto& f : fills)
-    if (!f.used) throw Error("report.html: no " + std::string(f.placeholder) + " placeholder");
+    if (!f.used) throw Error("page.html: no " + std::string(f.placeholder) + " placeholder");
   return out;
 }
 
-void write_page(const std::filesystem::path& file, const nlohmann::json& data) {
-  write_text_file(file.string(), render_page(data));  // OutputError naming the file
+Kind kind_named(const std::string& name) {
+  if (name == "report") return Kind::Report;
+  if (name == "sweep") return Kind::Sweep;
+  throw InputError({"", "", "", ""}, "no page of kind '" + name + "' (report, sweep)");
 }
 
-}  // namespace jourdain::report
+}  // namespace jourdain::page
