@@ -3,7 +3,7 @@ former default (the KKT system; projection only where the netlist asks for it, E
 metric) and with the current one (the augmented Lagrangian, with its mass-orthogonal
 projections where the netlist leaves them out), side by side.
 
-    python3 tests/bench/bench_formulations.py [--jourdain build/framework/cli/jourdain] [--repeats 3]
+    python3 tests/bench/bench_formulations.py [--jourdain build/apps/cli/jourdain] [--repeats 3]
 
 Run on purpose (not by ctest). In each round the two variants of a netlist run one after
 the other, in turns (`jourdain run -q --no-report`, the run's own wall time from summary.json, so
@@ -63,7 +63,7 @@ def largest_difference(a, b):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--jourdain", default=str(ROOT / "build" / "framework" / "cli" / "jourdain"))
+    parser.add_argument("--jourdain", default=str(ROOT / "build" / "apps" / "cli" / "jourdain"))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("netlists", nargs="*", default=NETLISTS)
     args = parser.parse_args()

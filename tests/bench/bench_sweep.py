@@ -37,7 +37,7 @@ import jourdain
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVO = ROOT / "netlists" / "position_servo.json"
-JOURDAIN = os.environ.get("JOURDAIN_EXE", str(ROOT / "build" / "framework" / "cli" / "jourdain"))
+JOURDAIN = os.environ.get("JOURDAIN_EXE", str(ROOT / "build" / "apps" / "cli" / "jourdain"))
 
 
 def timed(action) -> float:

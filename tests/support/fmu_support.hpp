@@ -10,7 +10,7 @@
 
 namespace jourdain::test {
 
-// The FMU binary built with the tests' tree (framework/fmu: jourdain_fmu.so).
+// The FMU binary built with the tests' tree (apps/fmu: jourdain_fmu.so).
 std::filesystem::path fmu_runtime();
 
 // Exports `netlist` to `fmu` with the built-in components (options.output is filled in,

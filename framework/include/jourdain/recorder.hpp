@@ -4,7 +4,7 @@
 // (a full disk) is undone to the last whole row and reported as an OutputError.
 // Header: time [s],component.variable [unit],...
 // Listeners (RowListener) are told of each row as it is recorded: an in-memory consumer,
-// such as the report (framework/report), needs no second reading of results.csv.
+// such as the report (apps/report), needs no second reading of results.csv.
 #pragma once
 
 #include <filesystem>

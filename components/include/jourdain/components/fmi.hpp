@@ -1,6 +1,6 @@
 // FMI 2.0 files: the zip archive an FMU is and the modelDescription.xml inside it, read
 // (the "fmi.cosimulation" component, components/fmi) and written (`jourdain export-fmu`,
-// framework/fmu). Zip archives through minizip, XML through pugixml (Debian's packages).
+// apps/fmu). Zip archives through minizip, XML through pugixml (Debian's packages).
 #pragma once
 
 #include <array>

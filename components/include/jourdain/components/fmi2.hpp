@@ -2,7 +2,7 @@
 // Mock-up Interface 2.0, Modelica Association, 2014: section 2.1 for the types and the
 // functions common to both interface types, section 4.2 for those of Co-Simulation),
 // written here from that text. The importer (components/fmi: "fmi.cosimulation") looks
-// these functions up in an FMU's binary; the exporter (framework/fmu) defines them.
+// these functions up in an FMU's binary; the exporter (apps/fmu) defines them.
 //
 // Only what Co-Simulation needs is declared; Model Exchange's functions are not.
 #pragma once

@@ -24,7 +24,7 @@ struct RunOptions {
   bool keep_rows = false;            // keep every recorded row in RunResult::rows
   // Told of each row as it is recorded (results.csv holds the netlist's record list
   // only; a listener reads whatever else it needs from the row's context). The run knows
-  // nothing of who listens: the command line adds the report (framework/report) here,
+  // nothing of who listens: the command line adds the report (apps/report) here,
   // so the solvers do not depend on it. They must outlive the call.
   std::vector<RowListener*> listeners;
   std::function<void(double t)> progress;

@@ -1,0 +1,27 @@
+// The page toolkit: every HTML page Jourdain writes is one template (page.html) filled
+// with the toolkit's style and script (page.css, plot.js: DOM and SVG helpers, number
+// formats, axis ticks, plot surfaces, tables), the page's own (report.css and report.js,
+// sweep.css and sweep.js) and its data as JSON. The files are sources of their own
+// (apps/page/), embedded byte for byte at build time; the page's script builds
+// everything from the data, so a page opens offline and fetches nothing.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace jourdain::page {
+
+enum class Kind {
+  Report,  // report.html: a run or a linear analysis (apps/report)
+  Sweep,   // sweep.html: a parameter study (apps/python, jourdain.sweep_page)
+};
+
+// The page of `kind` showing `data` (what the page's script reads); `data["name"]` makes
+// the title. Throws Error if the template is broken.
+std::string render(Kind kind, const nlohmann::json& data);
+
+// The kind a page's name stands for ("report", "sweep"); throws InputError for another.
+Kind kind_named(const std::string& name);
+
+}  // namespace jourdain::page

@@ -1,0 +1,17 @@
+// The toolkit's source files (apps/page), embedded byte for byte at build time by
+// cmake/embed_files.cmake into the generated files.cpp: nothing is read at run time.
+#pragma once
+
+#include <string_view>
+
+namespace jourdain::page::files {
+
+std::string_view html();          // page.html: the template, with {{title}}, {{style}}, {{data}}, {{script}}
+std::string_view toolkit_css();   // page.css
+std::string_view toolkit_js();    // plot.js
+std::string_view report_css();    // report.css
+std::string_view report_js();     // report.js
+std::string_view sweep_css();     // sweep.css
+std::string_view sweep_js();      // sweep.js
+
+}  // namespace jourdain::page::files

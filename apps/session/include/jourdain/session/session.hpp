@@ -1,0 +1,62 @@
+// The session: what every application of Jourdain does with a netlist, written once.
+//   trust policy (trust.hpp) -> load -> run or linearize -> the run's files:
+//   results.csv and summary.json (written by the run as it goes) and report.html (the
+//   report fed from the run's rows in memory, written here once the run has ended, after
+//   a failure too).
+// The command line, the Python package and the FMU export call it; what they add is
+// their own: options and messages, a progress bar, Python's objects, the FMI functions.
+// Nothing below apps/ includes it (tests/architecture checks).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "jourdain/netlist.hpp"
+#include "jourdain/registry.hpp"
+#include "jourdain/session/trust.hpp"
+#include "jourdain/solvers/linear.hpp"
+#include "jourdain/solvers/run.hpp"
+
+namespace jourdain::session {
+
+// A netlist file loaded under `trust`, with the --set overrides `sets`; `stop_requested`
+// is asked as each component is placed (empty: never).
+Netlist load(const std::filesystem::path& file, Registry& registry, const Trust& trust,
+             const std::vector<std::string>& sets = {}, std::function<bool()> stop_requested = {});
+// The same from netlist text; `file` names it in messages and places its relative paths.
+Netlist load_text(const std::string& text, const std::filesystem::path& file, Registry& registry, const Trust& trust,
+                  const std::vector<std::string>& sets = {});
+
+// The folder a run writes to when none is given: results/<name>, the netlist's name made
+// one plain folder name, so that a "name" of "../../x" or "/tmp/x" cannot place files
+// outside results/.
+std::filesystem::path default_output_folder(const std::string& netlist_name);
+
+// A run and what became of its report.
+struct Run {
+  RunResult result;
+  std::filesystem::path report;  // report.html once written; empty when none was asked for, or on report_failure
+  // Why report.html could not be written (a full disk), with a word on the other files,
+  // which are whole; empty otherwise. Each application decides what it makes of it.
+  std::string report_failure;
+};
+
+// Runs `net` (run_netlist with `options`). With `report` and an output folder, a
+// report::Report listens to the recorded rows and report.html is written into the folder
+// once the run has ended, whether it finished, failed or was interrupted.
+Run run(const Netlist& net, RunOptions options, bool report);
+
+// A linear analysis and what became of its report.
+struct LinearRun {
+  LinearRunResult result;
+  std::filesystem::path report;  // as Run::report
+  std::string report_failure;    // as Run::report_failure
+};
+
+// The linear analysis of `net` (run_linear). With `report` and an output folder,
+// report.html shows the operating point's row and, when the analysis finished, the linear
+// model with each mode animated through one cycle.
+LinearRun linearize(const Netlist& net, const LinearSettings& settings, LinearRunOptions options, bool report);
+
+}  // namespace jourdain::session
