@@ -85,35 +85,37 @@ class CylinderBase : public HydraulicComponent {
     volume_b_ = declare_observable("volume_b", "m^3", "volume of chamber B");
     cavity_a_ = declare_observable("cavity_a", "m^3", "vapour cavity in chamber A");
     cavity_b_ = declare_observable("cavity_b", "m^3", "vapour cavity in chamber B");
+    piston_area_ = declare_derived("piston_area", "m^2", "A_A: π D²/4, or area_a");
+    annulus_area_ = declare_derived("annulus_area", "m^2", "A_B: A_A − π d²/4, or area_b");
   }
 
-  // A_A = π D²/4 or area_a; A_B = A_A − π d²/4 or area_b.
-  Areas areas(const ParamValues& v) const {
-    const double bore = v(bore_), rod = v(rod_diameter_);
-    const double a = bore > 0.0 ? pi * bore * bore / 4.0 : v(area_a_);
-    return {a, rod > 0.0 ? a - pi * rod * rod / 4.0 : v(area_b_)};
-  }
-
-  void check_parameters(const ParamValues& v) const override {
-    const double bore = v(bore_), rod = v(rod_diameter_);
-    const Areas A = areas(v);
-    if (!(A.a > 0.0)) parameter_error("area_a", "give bore_diameter or area_a");
-    if (bore > 0.0 && v(area_a_) > 0.0) parameter_error("area_a", "give bore_diameter or area_a, not both");
-    if (rod > 0.0 && v(area_b_) > 0.0) parameter_error("area_b", "give rod_diameter or area_b, not both");
+  // The derived stage: A_A = π D²/4 or area_a; A_B = A_A − π d²/4 or area_b, once per
+  // set of parameter values rather than at every evaluation.
+  void calc_derived(Eval& e) const override {
+    HydraulicComponent::calc_derived(e);
+    const double bore = e.param(bore_), rod = e.param(rod_diameter_);
+    const double a = bore > 0.0 ? pi * bore * bore / 4.0 : e.param(area_a_);
+    const double b = rod > 0.0 ? a - pi * rod * rod / 4.0 : e.param(area_b_);
+    if (!(a > 0.0)) parameter_error("area_a", "give bore_diameter or area_a");
+    if (bore > 0.0 && e.param(area_a_) > 0.0) parameter_error("area_a", "give bore_diameter or area_a, not both");
+    if (rod > 0.0 && e.param(area_b_) > 0.0) parameter_error("area_b", "give rod_diameter or area_b, not both");
     if (rod > 0.0 && !(rod < bore || bore == 0.0)) parameter_error("rod_diameter", "must be less than bore_diameter");
-    if (!(A.b >= 0.0) || A.b > A.a)
-      parameter_error("area_b", "the annulus must be between 0 and the piston area (" + format_number(A.a) + " m²)");
+    if (!(b >= 0.0) || b > a)
+      parameter_error("area_b", "the annulus must be between 0 and the piston area (" + format_number(a) + " m²)");
+    e.set_derived(piston_area_, a);
+    e.set_derived(annulus_area_, b);
   }
+  Areas areas(const Eval& e) const { return {e.derived(piston_area_), e.derived(annulus_area_)}; }
 
   void publish_pressures(Eval& e) const {
-    const Fluid& f = fluid();
+    const Fluid f = fluid(e);
     e.set_out(a_, hydraulic::pressure, Chamber::pressure(e.state(p_a_), f));
     e.set_out(b_, hydraulic::pressure, Chamber::pressure(e.state(p_b_), f));
   }
 
   Forces forces(const Eval& e, const Motion& m) const {
-    const Fluid& f = fluid();
-    const Areas A = areas(ParamValues(e));
+    const Fluid f = fluid(e);
+    const Areas A = areas(e);
     Forces out{};
     out.pressure = Chamber::pressure(e.state(p_a_), f) * A.a - Chamber::pressure(e.state(p_b_), f) * A.b;
     out.friction = e.param(c_) * m.v + e.param(f_c_) * std::tanh(m.v / e.param(v_s_));
@@ -127,10 +129,10 @@ class CylinderBase : public HydraulicComponent {
   }
 
   void chamber_derivatives(Eval& e, const Motion& m) const {
-    const Fluid& f = fluid();
+    const Fluid f = fluid(e);
     const double ps_a = e.state(p_a_), ps_b = e.state(p_b_);
     const double pa = Chamber::pressure(ps_a, f), pb = Chamber::pressure(ps_b, f);
-    const Areas A = areas(ParamValues(e));
+    const Areas A = areas(e);
     const double dead_a = e.param(dead_a_), dead_b = e.param(dead_b_);
     // Volumes stay positive even with the rod pressed into an end stop.
     const double va = std::max(dead_a + A.a * m.s, 0.01 * dead_a);
@@ -154,6 +156,7 @@ class CylinderBase : public HydraulicComponent {
 
  private:
   RealParam bore_, rod_diameter_, area_a_, area_b_, stroke_, dead_a_, dead_b_;
+  DerivedId piston_area_, annulus_area_;
   RealParam c_, f_c_, v_s_, leak_, k_s_, c_s_;
   PortId a_, b_;
   StateId p_a_, p_b_;

@@ -108,6 +108,8 @@ class DirectionalValve : public HydraulicComponent {
     for (PortId port : hydraulic_ports_) set_dependencies(port, reads);
 
     position_ = declare_observable("position", proportional ? "" : "m", "spool position x");
+    if (proportional)
+      rated_area_ = declare_derived("opening_area", "m^2", "A_max of a metering edge, q_n / (C_d sqrt(2 Δp_n / ρ))");
     for (PortId port : hydraulic_ports_)
       port_flows_.push_back(declare_observable("flow_" + ports()[port.index].name, "m^3/s",
                                                "flow delivered into the element at " + ports()[port.index].name));
@@ -148,24 +150,30 @@ class DirectionalValve : public HydraulicComponent {
   };
   bool three_position() const { return kind_ == ValveKind::FourThree || kind_ == ValveKind::Proportional; }
 
-  Spool spool(const ParamValues& v) const {
+  Spool spool(const Eval& e) const {
     Spool s{};
-    s.travel = kind_ == ValveKind::Proportional ? 1.0 : v(max_opening_);
+    s.travel = kind_ == ValveKind::Proportional ? 1.0 : e.param(max_opening_);
     s.half = three_position() ? s.travel : s.travel / 2.0;
     s.middle = three_position() ? 0.0 : s.travel / 2.0;
-    s.overlap = v(overlap_);
-    s.centre_opening = three_position() ? v(centre_opening_) : 0.0;
+    s.overlap = e.param(overlap_);
+    s.centre_opening = three_position() ? e.param(centre_opening_) : 0.0;
     return s;
   }
 
-  void check_parameters(const ParamValues& v) const override {
-    const Spool s = spool(v);
+  // The derived stage: the edges must open; a proportional valve's area at full command
+  // from its rating, C_d A_max = q_n / sqrt(2 Δp_n / ρ).
+  void calc_derived(Eval& e) const override {
+    HydraulicComponent::calc_derived(e);
+    const Spool s = spool(e);
     if (!(s.overlap < s.half))
       parameter_error(kind_ == ValveKind::Proportional ? "dead_band" : "overlap",
                       "must be below the half travel (" + format_number(s.half) + "), or no edge ever opens");
     for (const auto& path : paths_)
       if (path.edge != Edge::Centre && !(s.overlap_of(path) < s.half))
         parameter_error("centre_opening", "leaves an edge that never opens");
+    if (rated_area_.valid())
+      e.set_derived(rated_area_, e.param(rated_flow_) / (discharge_coefficient(e) *
+                                                         std::sqrt(2.0 * e.param(rated_drop_) / fluid(e).density)));
   }
 
   // The command clamped to the spool's travel.
@@ -173,7 +181,7 @@ class DirectionalValve : public HydraulicComponent {
     const double u = e.in(command_, signal::value);
     return three_position() ? std::clamp(u, -s.travel, s.travel) : std::clamp(u, 0.0, s.travel);
   }
-  double demand(const Eval& e) const { return demand(e, spool(ParamValues(e))); }
+  double demand(const Eval& e) const { return demand(e, spool(e)); }
 
   // Area of a path at spool coordinate ξ (from the middle of the travel).
   double path_area(const Path& path, const Spool& s, double xi, double full_area, double leak) const {
@@ -195,14 +203,9 @@ class DirectionalValve : public HydraulicComponent {
 
   // Flow delivered into the element at each hydraulic port, in hydraulic_ports_ order.
   void flows(const Eval& e, double* q) const {
-    const Fluid& f = fluid();
-    const Spool s = spool(ParamValues(e));
+    const Spool s = spool(e);
     const double xi = dynamic_position(e, demand(e, s)) - s.middle;
-    // Proportional: C_d A_max = q_n / sqrt(2 Δp_n / ρ).
-    const double full_area =
-        kind_ == ValveKind::Proportional
-            ? e.param(rated_flow_) / (discharge_coefficient(e) * std::sqrt(2.0 * e.param(rated_drop_) / f.density))
-            : opening_area(e);
+    const double full_area = rated_area_.valid() ? e.derived(rated_area_) : opening_area(e);
     const double leak = e.param(leak_);
     for (const auto& path : paths_) {
       const double dp = e.in(path.from, hydraulic::pressure) - e.in(path.to, hydraulic::pressure);
@@ -214,6 +217,7 @@ class DirectionalValve : public HydraulicComponent {
 
   ValveKind kind_;
   RealParam max_opening_, overlap_, centre_opening_, rated_flow_, rated_drop_, leak_;
+  DerivedId rated_area_;  // proportional valve
   std::vector<Path> paths_;
   PortId p_, t_, a_, b_, command_;
   std::vector<PortId> hydraulic_ports_;

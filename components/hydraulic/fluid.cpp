@@ -19,6 +19,7 @@ struct FluidKey {
   const char* meaning;
 };
 
+// In the order of Fluid's members (HydraulicComponent::fluid reads them so).
 const std::vector<FluidKey>& fluid_keys() {
   static const std::vector<FluidKey> keys = {
       {"density", "kg/m^3", &Fluid::density, Range::positive(), "ρ"},
@@ -64,17 +65,27 @@ Fluid parse_fluid(const World& world) {
   return f;
 }
 
+std::shared_ptr<const Fluid> library_fluid(const World& world) { return world.parsed<Fluid>("fluid", parse_fluid); }
+
 // ------------------------------------------------------------------ HydraulicComponent
 
 void HydraulicComponent::finish_configure() {
-  fluid_ = parse_fluid(world());
-  check_all(ParamValues(*this));
+  library_fluid_ = library_fluid(world());
+  for (const FluidKey& k : fluid_keys()) {
+    const DerivedId d = declare_derived(std::string("fluid_") + k.name, k.unit, std::string("the fluid's ") + k.name);
+    if (&k == &fluid_keys().front()) fluid_ = d;
+  }
+  if (diameter_.valid())
+    opening_area_ = declare_derived("opening_area", "m^2", "area of " + area_what_ + ": π d²/4, or " + area_name_);
 }
 
-void HydraulicComponent::check_all(const ParamValues& v) const {
-  if (area_.valid() && v(diameter_) > 0.0 && v(area_) > 0.0)
-    parameter_error(area_name_, "give the diameter or " + area_name_ + ", not both");
-  check_parameters(v);
+void HydraulicComponent::calc_derived(Eval& e) const {
+  for (size_t k = 0; k < fluid_keys().size(); ++k)
+    e.set_derived(DerivedId{fluid_.index + static_cast<int>(k)}, (*library_fluid_).*(fluid_keys()[k].field));
+  if (!diameter_.valid()) return;
+  const double d = e.param(diameter_), a = e.param(area_);
+  if (d > 0.0 && a > 0.0) parameter_error(area_name_, "give the diameter or " + area_name_ + ", not both");
+  e.set_derived(opening_area_, d > 0.0 ? pi * d * d / 4.0 : a > 0.0 ? a : default_area_);
 }
 
 void HydraulicComponent::declare_orifice_parameters(const std::string& what) {
@@ -87,19 +98,13 @@ void HydraulicComponent::declare_orifice_parameters(const std::string& what) {
 void HydraulicComponent::declare_area_parameters(const std::string& area_name, const std::string& what,
                                                  double default_area) {
   area_name_ = area_name;
+  area_what_ = what;
   default_area_ = default_area;
   diameter_ = declare_real("diameter", "m", 0.0, "diameter d of " + what + ": area π d²/4 (0: use " + area_name + ")",
                            Range::non_negative());
   area_ = declare_real(area_name, "m^2", 0.0,
                        "area of " + what + " (0 with no diameter: " + format_number(default_area) + " m²)",
                        Range::non_negative());
-}
-
-double HydraulicComponent::opening_area(const ParamValues& v) const {
-  const double d = v(diameter_);
-  if (d > 0.0) return pi * d * d / 4.0;
-  const double a = v(area_);
-  return a > 0.0 ? a : default_area_;
 }
 
 void HydraulicComponent::declare_dynamics_parameters(const std::string& default_order, bool second_order_allowed) {

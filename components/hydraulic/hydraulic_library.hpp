@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <numbers>
 #include <sstream>
 #include <string>
@@ -78,6 +79,9 @@ struct Fluid {
 // Parses world.fluid (numbers in SI or strings with units); throws an InputError naming
 // "/world/fluid/<key>" for an unknown key, a wrong unit or a value out of range.
 Fluid parse_fluid(const World& world);
+// The fluid of `world`, parsed once for the whole library (World::parsed) however many
+// components read it.
+std::shared_ptr<const Fluid> library_fluid(const World& world);
 
 // ------------------------------------------------------------------ shared laws
 
@@ -136,49 +140,42 @@ struct Chamber {
 // margin h to move (static friction) shows a hysteresis loop of width 2h.
 inline double dead_zone(double e, double h) { return h > 0.0 ? e - std::clamp(e, -h, h) : e; }
 
-// ------------------------------------------------------------------ parameter values
-
-// The values of a component's numeric parameters: those of a run (its Context, through
-// Eval::param) or those the netlist gave (Component::netlist_value). A check that relates
-// several numeric parameters is written once against this and made at both times: when
-// the model loads, on the netlist's values, and when a run starts, on the run's own
-// (Model::set_parameter checks each value against its range only).
-class ParamValues {
- public:
-  explicit ParamValues(const Eval& e) : eval_(&e) {}
-  explicit ParamValues(const Component& c) : component_(&c) {}
-  double operator()(RealParam p) const { return eval_ ? eval_->param(p) : component_->netlist_value(p); }
-
- private:
-  const Eval* eval_ = nullptr;
-  const Component* component_ = nullptr;
-};
-
 // ------------------------------------------------------------------ base class
 
 // Base of the hydraulic components: the fluid, the parameters of the laws they share
-// (orifice, size of an opening, dynamics of a moving part) and the checks of their
-// numeric parameters.
+// (orifice, size of an opening, dynamics of a moving part) and their derived values.
 //
-// The fluid is parsed from world.fluid once, in configure() (finish_configure), so that
-// no JSON is read while the model runs and a bad fluid is refused when the netlist loads.
-// Numeric parameters are read from the Context at every use (Eval::param): nothing
-// derived from them is kept, since a run may be given other values.
+// The fluid is parsed from world.fluid once for the library (library_fluid), so that no
+// JSON is read while the model runs and a bad fluid is refused when the netlist loads.
+// What follows from the numeric parameters and the fluid (the fluid's properties, an
+// opening's area π d²/4, a valve's full area) is computed in the derived stage
+// (calc_derived), once per set of parameter values of a Context, and read with
+// Eval::derived; the relations between numeric parameters are checked there too.
 class HydraulicComponent : public Component {
  public:
-  // Checks the run's numeric parameter values (check_parameters).
-  void initialize(Eval& e) const override { check_all(ParamValues(e)); }
+  // The derived stage: the fluid's properties and the opening's area (when declared)
+  // into e's Context, after checking that diameter and area are not both given. A
+  // component with derived values or relations of its own overrides it, calling this
+  // first, and refuses a bad relation with parameter_error.
+  void calc_derived(Eval& e) const override;
 
  protected:
-  // configure(), last: parses world.fluid (InputError naming /world/fluid/<key>) and
-  // checks the netlist's numeric parameter values (check_parameters).
+  // configure(), last: reads the library's fluid (InputError naming /world/fluid/<key>)
+  // and declares the derived values of the fluid and of the opening's area.
   void finish_configure();
-  const Fluid& fluid() const { return fluid_; }
-  // Relations between numeric parameters that their ranges cannot express (a rod
-  // thinner than its bore): parameter_error when one fails. Called on the netlist's
-  // values in finish_configure() and on a run's values in initialize(); configuration
-  // is known by then.
-  virtual void check_parameters(const ParamValues&) const {}
+  // The fluid of this Context: its derived values, in the order of Fluid's members.
+  Fluid fluid(const Eval& e) const {
+    const int k = fluid_.index;
+    Fluid f;
+    f.density = e.derived(DerivedId{k});
+    f.bulk_modulus = e.derived(DerivedId{k + 1});
+    f.kinematic_viscosity = e.derived(DerivedId{k + 2});
+    f.vapour_pressure = e.derived(DerivedId{k + 3});
+    f.atmospheric_pressure = e.derived(DerivedId{k + 4});
+    f.air_fraction = e.derived(DerivedId{k + 5});
+    f.air_polytropic_index = e.derived(DerivedId{k + 6});
+    return f;
+  }
 
   // ---- the orifice law of the component's openings (orifice_flow) ----
   // Constructor: declares "discharge_coefficient" (C_d, described by `what`) and
@@ -187,16 +184,15 @@ class HydraulicComponent : public Component {
   double discharge_coefficient(const Eval& e) const { return e.param(cd_); }
   // Flow through an opening of `area` under `dp`, with this component's C_d, λ_crit and fluid.
   double orifice(const Eval& e, double area, double dp) const {
-    return orifice_flow(e.param(cd_), area, dp, fluid_, e.param(lambda_crit_));
+    return orifice_flow(e.param(cd_), area, dp, fluid(e), e.param(lambda_crit_));
   }
 
   // ---- the size of an opening: "diameter" (d, A = π d²/4) or `area_name` ----
   // Constructor: declares both (0 = not given); default_area applies when neither is.
-  // Giving both is refused (check_parameters of this base).
+  // Giving both is refused (calc_derived of this base).
   void declare_area_parameters(const std::string& area_name, const std::string& what, double default_area);
-  // The area in m².
-  double opening_area(const ParamValues& v) const;
-  double opening_area(const Eval& e) const { return opening_area(ParamValues(e)); }
+  // The area in m², a derived value ("opening_area").
+  double opening_area(const Eval& e) const { return e.derived(opening_area_); }
 
   // ---- dynamics of a moving part: position y follows a target u ----
   //   "none":          y = u
@@ -214,12 +210,12 @@ class HydraulicComponent : public Component {
   void dynamic_derivatives(Eval& e, double target, double half_width = 0.0) const;
 
  private:
-  void check_all(const ParamValues& v) const;
-
-  Fluid fluid_;
+  std::shared_ptr<const Fluid> library_fluid_;  // world.fluid, as the library parsed it
+  DerivedId fluid_;                             // the first of the fluid's derived values
   RealParam cd_, lambda_crit_;
-  std::string area_name_;
+  std::string area_name_, area_what_;
   RealParam diameter_, area_;
+  DerivedId opening_area_;
   double default_area_ = 0.0;
   int order_ = 0;  // 0 none, 1 first order, 2 second order
   RealParam time_constant_, omega_, zeta_;

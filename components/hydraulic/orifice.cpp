@@ -27,8 +27,9 @@ class Orifice final : public FlowPath {
   }
 
  private:
-  void check_parameters(const ParamValues& v) const override {
-    if (!(opening_area(v) > 0.0)) parameter_error("area", "give a positive diameter or area");
+  void calc_derived(Eval& e) const override {
+    HydraulicComponent::calc_derived(e);
+    if (!(opening_area(e) > 0.0)) parameter_error("area", "give a positive diameter or area");
   }
   double flow(const Eval& e) const override {
     const double full = opening_area(e);

@@ -64,11 +64,24 @@ class Pipe final : public HydraulicComponent {
       set_dependencies(b_, {b_});
     flow_a_ = declare_observable("flow_a", "m^3/s", "flow entering at a");
     flow_b_ = declare_observable("flow_b", "m^3/s", "flow leaving at b");
+    area_ = declare_derived("area", "m^2", "cross-section A = π d²/4");
+    node_volume_ = declare_derived("node_volume", "m^3", "volume of a node, A L / nodes");
+    link_length_ = declare_derived("link_length", "m", "length of a link, L / links");
     finish_configure();
   }
 
+  // The derived stage: the segments' sizes, once per set of parameter values.
+  void calc_derived(Eval& e) const override {
+    HydraulicComponent::calc_derived(e);
+    const double length = e.param(length_), d = e.param(diameter_);
+    const double area = pi * d * d / 4.0;
+    e.set_derived(area_, area);
+    e.set_derived(node_volume_, area * length / static_cast<double>(p_.size()));
+    e.set_derived(link_length_, length / static_cast<double>(links_));
+  }
+
   void calc_outputs(Eval& e) const override {
-    const Fluid& f = fluid();
+    const Fluid f = fluid(e);
     const Lumps g = lumps(e);
     if (a_is_node_)
       e.set_out(a_, hydraulic::pressure, Chamber::pressure(e.state(p_.front()), f));
@@ -81,7 +94,7 @@ class Pipe final : public HydraulicComponent {
   }
 
   void calc_derivatives(Eval& e) const override {
-    const Fluid& f = fluid();
+    const Fluid f = fluid(e);
     const Lumps g = lumps(e);
     const double wall = e.param(wall_);
     const int nodes = static_cast<int>(p_.size());
@@ -108,15 +121,13 @@ class Pipe final : public HydraulicComponent {
   }
 
  private:
-  // The segments' sizes, from the numeric parameters: A = π d²/4, a node's volume A L /
-  // nodes, a link's length L / links.
+  // The segments' sizes (derived values): A = π d²/4, a node's volume A L / nodes, a
+  // link's length L / links.
   struct Lumps {
     double d, area, node_volume, link_length;
   };
   Lumps lumps(const Eval& e) const {
-    const double length = e.param(length_), d = e.param(diameter_);
-    const double area = pi * d * d / 4.0;
-    return {d, area, area * length / static_cast<double>(p_.size()), length / static_cast<double>(links_)};
+    return {e.param(diameter_), e.derived(area_), e.derived(node_volume_), e.derived(link_length_)};
   }
 
   // Pressures at the ends of link k.
@@ -160,6 +171,7 @@ class Pipe final : public HydraulicComponent {
   PortId a_, b_;
   std::vector<StateId> p_, q_;
   ObservableId flow_a_, flow_b_;
+  DerivedId area_, node_volume_, link_length_;
 };
 
 void register_pipes(Registry& r) {

@@ -73,8 +73,9 @@ class ReliefValve final : public FlowPath {
   }
 
  private:
-  void check_parameters(const ParamValues& v) const override {
-    if (v(hysteresis_) > 0.0 && !has_dynamics())
+  void calc_derived(Eval& e) const override {
+    HydraulicComponent::calc_derived(e);
+    if (e.param(hysteresis_) > 0.0 && !has_dynamics())
       parameter_error("hysteresis", "needs \"dynamics\": \"first_order\" or \"second_order\" (the poppet must move)");
   }
   // w = h/2, the dead zone's half-width.
@@ -92,7 +93,7 @@ class ReliefValve final : public FlowPath {
     const double dp = pressure_drop(e), y = opening(e);
     if (dp <= 0.0 || y <= 0.0) return 0.0;
     const double area = e.param(gradient_) * y /
-                        (discharge_coefficient(e) * std::sqrt(2.0 * (e.param(p_c_) + y) / fluid().density));
+                        (discharge_coefficient(e) * std::sqrt(2.0 * (e.param(p_c_) + y) / fluid(e).density));
     return orifice(e, area, dp);
   }
 

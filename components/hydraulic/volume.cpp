@@ -33,11 +33,11 @@ class Volume final : public HydraulicComponent {
     finish_configure();
   }
   void calc_outputs(Eval& e) const override {
-    const double p = Chamber::pressure(e.state(p_), fluid());
+    const double p = Chamber::pressure(e.state(p_), fluid(e));
     for (PortId port : ports_) e.set_out(port, hydraulic::pressure, p);
   }
   void calc_derivatives(Eval& e) const override {
-    const Fluid& f = fluid();
+    const Fluid f = fluid(e);
     double q = 0.0;
     for (PortId port : ports_) q += e.in(port, hydraulic::flow_rate);
     const double ps = e.state(p_), p = Chamber::pressure(ps, f), volume = e.param(volume_);
@@ -84,10 +84,10 @@ class Accumulator final : public HydraulicComponent {
     finish_configure();
   }
   void calc_outputs(Eval& e) const override {
-    e.set_out(port_, hydraulic::pressure, Chamber::pressure(e.state(p_), fluid()));
+    e.set_out(port_, hydraulic::pressure, Chamber::pressure(e.state(p_), fluid(e)));
   }
   void calc_derivatives(Eval& e) const override {
-    const Fluid& f = fluid();
+    const Fluid f = fluid(e);
     const double ps = e.state(p_), p = Chamber::pressure(ps, f);
     const double q = e.in(port_, hydraulic::flow_rate);
     const double vg = gas_volume(e, p, f), dead = e.param(dead_);

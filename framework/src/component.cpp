@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 #include <unordered_map>
 
 #include "jourdain/errors.hpp"
@@ -82,7 +84,9 @@ struct Component::Declarations {
   std::string name_;
   std::string type_name_;
   std::vector<ParamSpec> params_;
-  nlohmann::json values_ = nlohmann::json::object();
+  // Per parameter (params_ order): its value in SI once given (or defaulted), parsed once
+  // (parse_parameter); numeric ones are the model's defaults (Model::make_context).
+  std::vector<std::optional<ParamValue>> values_;
   std::vector<PortSpec> ports_;
   // Parameters and ports by name: an FMU declares tens of thousands of each, and a
   // search through the list per declaration made loading it quadratic.
@@ -99,6 +103,7 @@ struct Component::Declarations {
     if (!param_index_.emplace(s.name, static_cast<int>(params_.size())).second)
       throw std::logic_error("parameter '" + s.name + "' declared twice");
     params_.push_back(std::move(s));
+    values_.emplace_back();
   }
   std::vector<StateSpec> states_;
   std::vector<StateOutput> state_outputs_;
@@ -106,6 +111,7 @@ struct Component::Declarations {
   std::vector<NamedSpec> unknowns_;
   std::vector<NamedSpec> observables_;
   std::vector<NamedSpec> zero_crossings_;
+  std::vector<NamedSpec> derived_;
   int numeric_count_ = 0;
   std::vector<int> numeric_specs_;  // per RealParam index: its position in params_
   bool configured_ = false;
@@ -129,6 +135,7 @@ const std::vector<NamedSpec>& Component::discrete_states() const { return d_->di
 const std::vector<NamedSpec>& Component::unknowns() const { return d_->unknowns_; }
 const std::vector<NamedSpec>& Component::observables() const { return d_->observables_; }
 const std::vector<NamedSpec>& Component::zero_crossings() const { return d_->zero_crossings_; }
+const std::vector<NamedSpec>& Component::derived_values() const { return d_->derived_; }
 void Component::set_state_initial(StateId s, double value) { d_->states_[s.index].initial = value; }
 bool Component::configured() const { return d_->configured_; }
 int Component::numeric_parameter_count() const { return d_->numeric_count_; }
@@ -215,6 +222,12 @@ void Eval::set_discrete(DiscreteId d, double value) {
   if (phase_ != Phase::Event && phase_ != Phase::Initialize)
     throw std::logic_error("component '" + component_.name() + "' changed a discrete state outside an event");
   ctx_.discrete[layout_.discrete_offset + d.index] = value;
+}
+
+void Eval::set_derived(DerivedId d, double value) {
+  if (phase_ != Phase::Derive)
+    throw std::logic_error("component '" + component_.name() + "' set a derived value outside calc_derived");
+  ctx_.derived[layout_.derived_offset + d.index] = value;
 }
 
 void Eval::log_event(std::string description) { ctx_.log_event(ctx_.t, component_.name(), std::move(description)); }
@@ -321,7 +334,7 @@ void Component::declare_dependents() {
   if (!d_->has_deciding_parameters_ || d_->dependents_declared_) return;
   for (size_t i = 0; i < d_->params_.size(); ++i) {
     const ParamSpec& s = d_->params_[i];
-    if (!s.decides_parameters || d_->values_.contains(s.name)) continue;
+    if (!s.decides_parameters || d_->values_[i]) continue;
     if (!s.default_value)
       parameter_error(s.name, "missing (required; " + std::string(to_string(s.kind)) +
                                   (s.description.empty() ? "" : ", " + s.description) +
@@ -418,6 +431,11 @@ ZeroCrossingId Component::declare_zero_crossing(std::string name, CrossingDirect
   return ZeroCrossingId{static_cast<int>(d_->zero_crossings_.size()) - 1};
 }
 
+DerivedId Component::declare_derived(std::string name, std::string unit, std::string description) {
+  d_->derived_.push_back({std::move(name), std::move(unit), 0.0, std::move(description)});
+  return DerivedId{static_cast<int>(d_->derived_.size()) - 1};
+}
+
 PortId Component::find_port(const std::string& name) const { return PortId{d_->port(name)}; }
 StateId Component::find_state(const std::string& name) const { return StateId{index_of(d_->states_, name)}; }
 
@@ -443,7 +461,92 @@ double to_real(const nlohmann::json& v, const std::string& unit) {
   throw UnitError("expected a number or a string with a unit, got " + std::string(v.type_name()));
 }
 
+std::vector<double> to_reals(const nlohmann::json& v, const std::string& unit) {
+  std::vector<double> out;
+  for (const auto& e : v) out.push_back(to_real(e, unit));
+  return out;
+}
+
 }  // namespace
+
+ParamValue parse_parameter(const ParamSpec& s, const nlohmann::json& value) {
+  switch (s.kind) {
+    case ParamKind::Real: {
+      const double v = to_real(value, s.unit);
+      if (!std::isfinite(v) && !(std::isinf(v) && infinity_means_none(s)))
+        throw UnitError("value " + format_number(v) + (s.unit.empty() ? "" : " " + s.unit) + " is not a finite number");
+      if (!s.range.contains(v))
+        throw UnitError("value " + format_number(v) + (s.unit.empty() ? "" : " " + s.unit) + " is out of its range " +
+                        s.range.to_string(s.unit));
+      return v;
+    }
+    case ParamKind::Integer: {
+      if (!value.is_number_integer() && !(value.is_number() && std::floor(value.get<double>()) == value.get<double>()))
+        throw UnitError("expected a whole number");
+      const long v = static_cast<long>(value.get<double>());
+      if (!s.range.contains(static_cast<double>(v)))
+        throw UnitError("value " + std::to_string(v) + " is out of its range " + s.range.to_string(""));
+      return v;
+    }
+    case ParamKind::Boolean:
+      if (!value.is_boolean()) throw UnitError("expected true or false");
+      return value.get<bool>();
+    case ParamKind::Text: {
+      if (!value.is_string()) throw UnitError("expected a string");
+      std::string v = value.get<std::string>();
+      if (!s.choices.empty() && std::find(s.choices.begin(), s.choices.end(), v) == s.choices.end()) {
+        std::string list;
+        for (const auto& c : s.choices) list += (list.empty() ? "" : ", ") + c;
+        throw UnitError("'" + v + "' is not one of: " + list);
+      }
+      return v;
+    }
+    case ParamKind::RealList:
+      if (!value.is_array()) throw UnitError("expected an array of numbers");
+      return to_reals(value, s.unit);
+    case ParamKind::Table: {
+      if (!value.is_array() || value.empty()) throw UnitError("expected a non-empty array of rows");
+      std::vector<std::vector<double>> rows;
+      for (size_t r = 0; r < value.size(); ++r) {
+        const auto& row = value[r];
+        if (!row.is_array() || row.size() != s.column_units.size())
+          throw UnitError("row " + std::to_string(r) + " must be an array of " + std::to_string(s.column_units.size()) +
+                          " numbers");
+        std::vector<double> vals;
+        for (size_t c = 0; c < row.size(); ++c) vals.push_back(to_real(row[c], s.column_units[c]));
+        rows.push_back(std::move(vals));
+      }
+      return rows;
+    }
+    case ParamKind::NamedVectors: {
+      if (!value.is_object()) throw UnitError("expected an object of name: [numbers]");
+      NamedVectors v;  // in the order of the names, as the JSON object keeps them
+      for (const auto& [key, vec] : value.items()) {
+        if (key.empty() || key.find_first_of(". /") != std::string::npos)
+          throw UnitError("'" + key + "': a name must be non-empty and contain no '.', '/' or space");
+        if (!vec.is_array() || (s.vector_size > 0 && static_cast<int>(vec.size()) != s.vector_size))
+          throw UnitError("'" + key + "' must be an array of " + std::to_string(s.vector_size) + " numbers");
+        v.emplace_back(key, to_reals(vec, s.unit));
+      }
+      return v;
+    }
+  }
+  throw std::logic_error("parse_parameter: unknown kind");
+}
+
+nlohmann::json to_json(const ParamValue& value) {
+  return std::visit(
+      [](const auto& v) -> nlohmann::json {
+        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, NamedVectors>) {
+          nlohmann::json object = nlohmann::json::object();
+          for (const auto& [name, numbers] : v) object[name] = numbers;
+          return object;
+        } else {
+          return v;
+        }
+      },
+      value);
+}
 
 void Component::set_parameter(const std::string& name, const nlohmann::json& value) {
   int i = d_->param(name);
@@ -464,82 +567,8 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
                          (close.empty() ? "" : "; did you mean '" + close + "'?") +
                          (known.empty() ? " (it has no parameters)" : "; its parameters are: " + known));
   }
-  const ParamSpec& s = d_->params_[i];
   try {
-    switch (s.kind) {
-      case ParamKind::Real: {
-        double v = to_real(value, s.unit);
-        if (!std::isfinite(v) && !(std::isinf(v) && infinity_means_none(s)))
-          parameter_error(name, "value " + format_number(v) + (s.unit.empty() ? "" : " " + s.unit) +
-                                    " is not a finite number");
-        if (!s.range.contains(v))
-          parameter_error(name, "value " + format_number(v) + (s.unit.empty() ? "" : " " + s.unit) +
-                                    " is out of its range " + s.range.to_string(s.unit));
-        d_->values_[name] = v;
-        break;
-      }
-      case ParamKind::Integer: {
-        if (!value.is_number_integer() && !(value.is_number() && std::floor(value.get<double>()) == value.get<double>()))
-          parameter_error(name, "expected a whole number");
-        long v = static_cast<long>(value.get<double>());
-        if (!s.range.contains(static_cast<double>(v)))
-          parameter_error(name, "value " + std::to_string(v) + " is out of its range " + s.range.to_string(""));
-        d_->values_[name] = v;
-        break;
-      }
-      case ParamKind::Boolean:
-        if (!value.is_boolean()) parameter_error(name, "expected true or false");
-        d_->values_[name] = value.get<bool>();
-        break;
-      case ParamKind::Text: {
-        if (!value.is_string()) parameter_error(name, "expected a string");
-        std::string v = value.get<std::string>();
-        if (!s.choices.empty() && std::find(s.choices.begin(), s.choices.end(), v) == s.choices.end()) {
-          std::string list;
-          for (const auto& c : s.choices) list += (list.empty() ? "" : ", ") + c;
-          parameter_error(name, "'" + v + "' is not one of: " + list);
-        }
-        d_->values_[name] = v;
-        break;
-      }
-      case ParamKind::RealList: {
-        if (!value.is_array()) parameter_error(name, "expected an array of numbers");
-        std::vector<double> v;
-        for (const auto& e : value) v.push_back(to_real(e, s.unit));
-        d_->values_[name] = v;
-        break;
-      }
-      case ParamKind::Table: {
-        if (!value.is_array() || value.empty()) parameter_error(name, "expected a non-empty array of rows");
-        std::vector<std::vector<double>> rows;
-        for (size_t r = 0; r < value.size(); ++r) {
-          const auto& row = value[r];
-          if (!row.is_array() || row.size() != s.column_units.size())
-            parameter_error(name, "row " + std::to_string(r) + " must be an array of " +
-                                      std::to_string(s.column_units.size()) + " numbers");
-          std::vector<double> vals;
-          for (size_t c = 0; c < row.size(); ++c) vals.push_back(to_real(row[c], s.column_units[c]));
-          rows.push_back(std::move(vals));
-        }
-        d_->values_[name] = rows;
-        break;
-      }
-      case ParamKind::NamedVectors: {
-        if (!value.is_object()) parameter_error(name, "expected an object of name: [numbers]");
-        nlohmann::json v = nlohmann::json::object();
-        for (const auto& [key, vec] : value.items()) {
-          if (key.empty() || key.find_first_of(". /") != std::string::npos)
-            parameter_error(name, "'" + key + "': a name must be non-empty and contain no '.', '/' or space");
-          if (!vec.is_array() || (s.vector_size > 0 && static_cast<int>(vec.size()) != s.vector_size))
-            parameter_error(name, "'" + key + "' must be an array of " + std::to_string(s.vector_size) + " numbers");
-          std::vector<double> vals;
-          for (const auto& e : vec) vals.push_back(to_real(e, s.unit));
-          v[key] = vals;
-        }
-        d_->values_[name] = v;
-        break;
-      }
-    }
+    d_->values_[i] = parse_parameter(d_->params_[i], value);
   } catch (const UnitError& e) {
     parameter_error(name, e.what());
   }
@@ -547,8 +576,9 @@ void Component::set_parameter(const std::string& name, const nlohmann::json& val
 
 void Component::finish_configuration(const World& world, Purpose purpose) {
   declare_dependents();
-  for (const auto& s : d_->params_) {
-    if (d_->values_.contains(s.name)) continue;
+  for (size_t i = 0; i < d_->params_.size(); ++i) {
+    const ParamSpec& s = d_->params_[i];
+    if (d_->values_[i]) continue;
     if (!s.default_value) {
       std::string what = s.unit.empty() ? std::string(to_string(s.kind)) : s.unit;
       parameter_error(s.name, "missing (required; " + what + (s.description.empty() ? "" : ", " + s.description) + ")");
@@ -573,34 +603,37 @@ const World& Component::world() const {
 
 bool Component::describing() const { return d_->describing_; }
 
-const nlohmann::json& Component::parameter_value(const std::string& name) const {
-  spec(name);
-  return d_->values_.at(name);
+const ParamValue& Component::typed_value(const std::string& name) const {
+  const int i = d_->param(name);
+  if (i < 0) throw std::logic_error("component type '" + d_->type_name_ + "' reads undeclared parameter '" + name + "'");
+  if (!d_->values_[i])
+    throw std::logic_error("component type '" + d_->type_name_ + "' reads parameter '" + name + "' before it is set");
+  return *d_->values_[i];
 }
+
+nlohmann::json Component::parameter_value(const std::string& name) const { return to_json(typed_value(name)); }
 
 double Component::config_real(const std::string& name) const {
   if (spec(name).numeric())
     throw std::logic_error("component type '" + d_->type_name_ + "' reads numeric parameter '" + name +
                            "' by name: read it through its handle (Eval::param)");
-  return parameter_value(name).get<double>();
+  return std::get<double>(typed_value(name));
 }
 
 double Component::netlist_value(RealParam p) const {
-  return d_->values_.at(d_->params_.at(d_->numeric_specs_.at(p.index)).name).get<double>();
+  return std::get<double>(d_->values_.at(d_->numeric_specs_.at(p.index)).value());
 }
-long Component::integer(const std::string& name) const { return parameter_value(name).get<long>(); }
-bool Component::boolean(const std::string& name) const { return parameter_value(name).get<bool>(); }
-std::string Component::text(const std::string& name) const { return parameter_value(name).get<std::string>(); }
+long Component::integer(const std::string& name) const { return std::get<long>(typed_value(name)); }
+bool Component::boolean(const std::string& name) const { return std::get<bool>(typed_value(name)); }
+std::string Component::text(const std::string& name) const { return std::get<std::string>(typed_value(name)); }
 std::vector<double> Component::real_list(const std::string& name) const {
-  return parameter_value(name).get<std::vector<double>>();
+  return std::get<std::vector<double>>(typed_value(name));
 }
-std::vector<std::pair<std::string, std::vector<double>>> Component::named_vectors(const std::string& name) const {
-  std::vector<std::pair<std::string, std::vector<double>>> out;
-  for (const auto& [key, vec] : parameter_value(name).items()) out.emplace_back(key, vec.get<std::vector<double>>());
-  return out;
+NamedVectors Component::named_vectors(const std::string& name) const {
+  return std::get<NamedVectors>(typed_value(name));
 }
 std::vector<std::vector<double>> Component::table(const std::string& name) const {
-  return parameter_value(name).get<std::vector<std::vector<double>>>();
+  return std::get<std::vector<std::vector<double>>>(typed_value(name));
 }
 
 }  // namespace jourdain

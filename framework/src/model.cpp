@@ -142,9 +142,14 @@ Model ModelBuilder::build() && {
       const int index = L.parameter_offset + spec.numeric_index;
       m.parameter_index_.emplace(c.name() + "." + spec.name, index);
       m.parameters_.push_back({c.name() + "." + spec.name, spec.unit, spec.range, i, index,
-                               c.netlist_value(RealParam{spec.numeric_index})});
+                               c.netlist_value(RealParam{spec.numeric_index}),
+                               static_cast<int>(&spec - c.parameter_specs().data())});
     }
     z.parameters += c.numeric_parameter_count();
+    L.derived_offset = static_cast<int>(z.derived);
+    for (size_t k = 0; k < c.derived_values().size(); ++k)
+      m.derived_index_.emplace(c.name() + "." + c.derived_values()[k].name, L.derived_offset + static_cast<int>(k));
+    z.derived += static_cast<long>(c.derived_values().size());
     L.state_offset = static_cast<int>(z.states);
     L.discrete_offset = static_cast<int>(z.discretes);
     L.unknown_offset = static_cast<int>(z.unknowns);
@@ -426,6 +431,21 @@ Model ModelBuilder::build() && {
     for (size_t k = 0; k < c.discrete_states().size(); ++k) start.discrete[L.discrete_offset + k] = c.discrete_states()[k].initial;
     for (size_t k = 0; k < c.unknowns().size(); ++k) start.unknowns[L.unknown_offset + k] = c.unknowns()[k].initial;
   }
+  // The derived values of the netlist's parameters: computed once here, copied by every
+  // Context that keeps them. A relation between them that fails is the netlist's
+  // mistake, located at the component's params as configure()'s are.
+  Context defaults;
+  defaults.parameters = start.parameters;
+  defaults.derived = Eigen::VectorXd::Zero(z.derived);
+  for (int i = 0; i < nc; ++i) {
+    try {
+      m.derive(i, defaults);
+    } catch (const InputError& e) {
+      const InputLocation& w = m.locations_[i];
+      throw e.located(InputLocation{w.file, w.json_path.empty() ? "" : w.json_path + "/params", w.component, ""});
+    }
+  }
+  start.derived = std::move(defaults.derived);
   return m;
 }
 
@@ -523,8 +543,9 @@ const ParameterInfo& Model::parameter(const std::string& name) const {
 
 namespace {
 
-// A value given to one run (a parameter, an initial state): a number in SI or a string
-// with a unit. `what` names it in messages; the caller checks the value itself.
+// An initial state given to one run: a number in SI or a string with a unit. `what`
+// names it in messages; the caller checks the value itself. (A parameter's value is read
+// by parse_parameter, as the netlist's is.)
 double run_value(const nlohmann::json& value, const std::string& unit, const InputLocation& where,
                  const std::string& what) {
   double v = 0.0;
@@ -542,19 +563,40 @@ double run_value(const nlohmann::json& value, const std::string& unit, const Inp
 
 void Model::set_parameter(Context& ctx, const std::string& name, const nlohmann::json& value) const {
   const ParameterInfo& p = parameter(name);
-  InputLocation where{world_.file, "", components_[p.component]->name(), ""};
-  const std::string what = "parameter '" + name.substr(name.rfind('.') + 1) + "'";
-  const double v = run_value(value, p.unit, where, what);
-  if (!std::isfinite(v) || !p.range.contains(v)) {
-    std::ostringstream out;
-    out.precision(8);
-    out << what << ": value " << v << (p.unit.empty() ? "" : " " + p.unit) << " is out of its range "
-        << p.range.to_string(p.unit);
-    throw InputError(where, out.str());
+  const Component& c = *components_[p.component];
+  const ParamSpec& spec = c.parameter_specs()[p.spec];
+  double v = 0.0;
+  try {
+    v = std::get<double>(parse_parameter(spec, value));
+  } catch (const UnitError& e) {
+    throw InputError(InputLocation{world_.file, "", c.name(), ""}, "parameter '" + spec.name + "': " + e.what());
   }
   if (ctx.parameters.size() != static_cast<Eigen::Index>(parameters_.size()))
     throw std::logic_error("set_parameter: the context was not made by this model");
   ctx.parameters[p.index] = v;
+  ctx.derived_outdated = true;
+}
+
+void Model::derive(int component, Context& ctx) const {
+  Eval e = view(component, ctx, Eval::Phase::Derive);
+  components_[component]->calc_derived(e);
+}
+
+void Model::update_derived(Context& ctx) const {
+  for (int i = 0; i < static_cast<int>(components_.size()); ++i) derive(i, ctx);
+  ctx.derived_outdated = false;
+}
+
+double Model::derived_value(Context& ctx, const std::string& name) const {
+  const auto it = derived_index_.find(name);
+  if (it == derived_index_.end()) {
+    std::vector<std::string> all;
+    for (const auto& [known, index] : derived_index_) all.push_back(known);
+    std::sort(all.begin(), all.end());
+    throw InputError(InputLocation{world_.file, "", "", ""}, "no derived value '" + name + "'" + closest(name, all));
+  }
+  if (ctx.derived_outdated) update_derived(ctx);
+  return ctx.derived[it->second];
 }
 
 void Model::set_initial_state(Context& ctx, const std::string& name, const nlohmann::json& value) const {
@@ -579,6 +621,7 @@ Context Model::make_context(double t0) const {
   Context ctx;
   ctx.t = t0;
   ctx.parameters = start_.parameters;
+  ctx.derived = start_.derived;
   ctx.x = start_.x;
   ctx.xdot = Eigen::VectorXd::Zero(ctx_sizes_.states);
   ctx.y = Eigen::VectorXd::Zero(ctx_sizes_.outputs);
@@ -596,6 +639,7 @@ Context Model::make_context(double t0) const {
 void Model::initialize(Context& ctx) const {
   // initialize() hooks read inputs that other hooks may change (a comparator fed by a
   // step that has already happened): repeat until states and discrete states settle.
+  if (ctx.derived_outdated) update_derived(ctx);
   const int max_passes = 20;
   for (int pass = 0; pass < max_passes; ++pass) {
     const Eigen::VectorXd x = ctx.x, d = ctx.discrete;
@@ -634,6 +678,9 @@ void Model::call_run(const Run& run, const std::vector<PlacedComponent>& instanc
 }
 
 void Model::evaluate_outputs(Context& ctx, BlockPrelude prelude) const {
+  // Every evaluation starts here: the derived values of parameters set since the last.
+  if (ctx.derived_outdated) [[unlikely]]
+    update_derived(ctx);
   // The outputs that are states first: they depend on nothing else, and any member of a
   // run or block may read them.
   double* y = ctx.y.data();
@@ -786,6 +833,7 @@ void Model::update_zero_crossings(Context& ctx) const {
 }
 
 double Model::next_time_event(Context& ctx) const {
+  if (ctx.derived_outdated) update_derived(ctx);
   double next = std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < components_.size(); ++i) {
     if (components_[i]->zero_crossings().empty()) continue;

@@ -323,6 +323,7 @@ fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nv
                    for (size_t k = 0; k < vars.size(); ++k)
                      inst.netlist.model.set_parameter(trial, vars[k]->target, value[k]);
                    inst.ctx.parameters = std::move(trial.parameters);
+                   inst.ctx.derived_outdated = true;
                    inst.evaluated = false;
                    return fmi2OK;
                  });

@@ -3,9 +3,13 @@
 // A component declares, in one place, what it is made of (framework/README.md, "Ports and causality"):
 //   - parameters, in its constructor (name, kind, unit, default, range);
 //   - ports, continuous states, discrete states, algebraic unknowns with their
-//     residuals, observables and zero-crossing functions, in configure(), which runs
-//     once its parameter values are known (a volume's port count may depend on them).
+//     residuals, observables, zero-crossing functions and derived values, in
+//     configure(), which runs once its parameter values are known (a volume's port count
+//     may depend on them).
 // It then computes, through an Eval view of a Context, never holding run data itself:
+//   calc_derived      derived values from the numeric parameters (and the component's
+//                     configuration, such as a library's world setting), once per set of
+//                     parameter values of a Context rather than at every evaluation;
 //   calc_outputs      port outputs (and residuals, observables) from t, states, inputs;
 //   calc_derivatives  state derivatives, once every output of the model is known;
 //   calc_zero_crossings, on_zero_crossing  events; initialize  consistent start.
@@ -15,10 +19,12 @@
 
 #include <cstddef>
 #include <limits>
+#include <map>
 #include <memory>
 #include <memory_resource>
 #include <new>
 #include <string>
+#include <typeindex>
 #include <utility>
 #include <vector>
 
@@ -44,6 +50,7 @@ using DiscreteId = Id<struct DiscreteTag>;
 using UnknownId = Id<struct UnknownTag>;
 using ObservableId = Id<struct ObservableTag>;
 using ZeroCrossingId = Id<struct ZeroCrossingTag>;
+using DerivedId = Id<struct DerivedTag>;
 
 enum class CrossingDirection { Rising, Falling, Either };
 
@@ -73,7 +80,7 @@ struct StateSpec {
   std::string description;
 };
 
-struct NamedSpec {  // discrete states, unknowns, observables, zero crossings
+struct NamedSpec {  // discrete states, unknowns, observables, zero crossings, derived values
   std::string name;
   std::string unit;
   double initial = 0.0;
@@ -88,10 +95,37 @@ struct NamedSpec {  // discrete states, unknowns, observables, zero crossings
 // Settings of the world the components live in: the netlist's "world" object, as
 // written and validated by the component libraries that registered its keys
 // (Registry::add_world_setting), e.g. "gravity", "constraints", "fluid". The framework
-// gives them no meaning; each library reads its own, once, in configure().
+// gives them no meaning; each library reads its own in configure(), through parsed():
+// once per World, however many of its components ask.
 struct World {
   nlohmann::json settings = nlohmann::json::object();
   std::string file;  // the netlist, for messages about those settings
+
+  // The library's reading of its setting `key`: `parse(*this)` (returning a T) the first
+  // time a component configured in this World asks, the same object every later time.
+  // A parse that throws keeps nothing. A copy of the World starts with nothing parsed (its
+  // settings may be changed). For configure() only, where components are configured one
+  // at a time (no lock): what a run needs of it is the component's, or a derived value.
+  template <class T, class Parse>
+  std::shared_ptr<const T> parsed(const std::string& key, Parse&& parse) const {
+    std::shared_ptr<const void>& slot = parsed_.readings[{key, std::type_index(typeid(T))}];
+    if (!slot) slot = std::make_shared<const T>(parse(*this));
+    return std::static_pointer_cast<const T>(slot);
+  }
+
+ private:
+  struct Readings {
+    Readings() = default;
+    Readings(const Readings&) {}
+    Readings& operator=(const Readings&) {
+      readings.clear();
+      return *this;
+    }
+    Readings(Readings&&) noexcept = default;
+    Readings& operator=(Readings&&) noexcept = default;
+    std::map<std::pair<std::string, std::type_index>, std::shared_ptr<const void>> readings;
+  };
+  mutable Readings parsed_;
 };
 
 // Where a component's data sit in the Context's flat vectors; filled by ModelBuilder.
@@ -103,6 +137,7 @@ struct ComponentLayout {
   int unknown_offset = 0;
   int observable_offset = 0;
   int zero_crossing_offset = 0;
+  int derived_offset = 0;  // into Context::derived
   // Per port p: the offset of its first output in Context::y (-1: none), and the
   // outputs summed into its inputs, input_sources[input_begin[p]] up to
   // input_sources[input_begin[p + 1]] (excluded). The three point into one block the
@@ -140,7 +175,7 @@ struct TypeEvaluation {
 // may be changed only while handling an event or initializing.
 class Eval {
  public:
-  enum class Phase { Outputs, Derivatives, ZeroCrossings, Event, Initialize, Project };
+  enum class Phase { Outputs, Derivatives, ZeroCrossings, Event, Initialize, Project, Derive };
 
   Eval(const Component& c, const ComponentLayout& l, Context& ctx, const World& w, Phase p)
       : component_(c), layout_(l), ctx_(ctx), world_(w), phase_(p) {}
@@ -151,6 +186,11 @@ class Eval {
   // declaration returned.
   double param(RealParam p) const { return ctx_.parameters[layout_.parameter_offset + p.index]; }
   Phase phase() const { return phase_; }
+
+  // A derived value of this Context (Component::calc_derived): computed when the
+  // Context's parameters were last set, read at no more cost than a parameter.
+  double derived(DerivedId d) const { return ctx_.derived[layout_.derived_offset + d.index]; }
+  void set_derived(DerivedId d, double value);  // calc_derived only (Phase::Derive)
 
   double state(StateId s) const { return ctx_.x[layout_.state_offset + s.index]; }
   // Where the state sits in Context::x: for analyses over the whole state vector that a
@@ -255,6 +295,14 @@ class Component {
   Component& operator=(const Component&) = delete;
 
   // ---- evaluation hooks (see the file comment) ----
+  // The derived stage: computes the derived values (declare_derived) of a Context from
+  // its numeric parameters (Eval::param) and the component's configuration, with
+  // Eval::set_derived; also where relations between numeric parameters that their
+  // ranges cannot express are checked (parameter_error). It runs for the netlist's
+  // values when the model is built (a bad relation is refused as the netlist loads), and
+  // again for a Context whose parameters were set (Model::set_parameter) before that
+  // Context is next evaluated. It reads no states, inputs or time.
+  virtual void calc_derived(Eval&) const {}
   virtual void calc_outputs(Eval&) const {}
   virtual void calc_derivatives(Eval& e) const { e.hook_is_idle(); }
   virtual void calc_zero_crossings(Eval&) const {}
@@ -318,6 +366,7 @@ class Component {
   const std::vector<NamedSpec>& unknowns() const;
   const std::vector<NamedSpec>& observables() const;
   const std::vector<NamedSpec>& zero_crossings() const;
+  const std::vector<NamedSpec>& derived_values() const;
   // The outputs that are states (declare_state_output), in the order declared.
   struct StateOutput {
     PortId port;
@@ -345,7 +394,10 @@ class Component {
   void finish_configuration(const World& world = World{}, Purpose purpose = Purpose::Simulate);
   void set_state_initial(StateId s, double value);
   bool configured() const;
-  const nlohmann::json& parameter_value(const std::string& name) const;  // SI
+  // A parameter's value in SI, as parsed when it was set (parse_parameter).
+  const ParamValue& typed_value(const std::string& name) const;
+  // The same as JSON, for tools that show it.
+  nlohmann::json parameter_value(const std::string& name) const;
   // The value a numeric parameter was given in the netlist (else its default): the
   // model's default, which a Context starts from. Also for what is drawn rather than
   // simulated (sketch()).
@@ -436,6 +488,10 @@ class Component {
   // The same for a value whose unit does not name what it is (NamedSpec::quantity).
   ObservableId declare_observable(std::string name, std::string unit, std::string description, std::string quantity);
   ZeroCrossingId declare_zero_crossing(std::string name, CrossingDirection direction, std::string description);
+  // A value computed from the numeric parameters by calc_derived, once per set of
+  // parameter values of a Context, and read with Eval::derived (an orifice's area
+  // π d²/4 from its diameter). Named for tools (Model::derived_value).
+  DerivedId declare_derived(std::string name, std::string unit, std::string description);
 
   // ---- configuration values, in SI (valid from configure() on) ----
   double config_real(const std::string& name) const;
@@ -444,7 +500,7 @@ class Component {
   std::string text(const std::string& name) const;
   std::vector<double> real_list(const std::string& name) const;
   std::vector<std::vector<double>> table(const std::string& name) const;  // rows
-  std::vector<std::pair<std::string, std::vector<double>>> named_vectors(const std::string& name) const;
+  NamedVectors named_vectors(const std::string& name) const;
 
   // Throws an InputError naming this component and the parameter.
   [[noreturn]] void parameter_error(const std::string& param, const std::string& message) const;

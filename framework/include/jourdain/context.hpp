@@ -1,6 +1,6 @@
 // Everything that changes during a run lives here, never in the model or its
 // components (so one model runs in several Contexts at once): time, continuous and discrete states, numeric parameter
-// values, port values, algebraic unknowns, observables, zero-crossing values, solver
+// values and what is derived from them, port values, algebraic unknowns, observables, zero-crossing values, solver
 // scratch and the components' workspaces (an FMU's instance). One built Model serves any
 // number of Contexts at once, in any number of threads (sweeps, finite-difference
 // Jacobians): a copy of a Context shares nothing with the original.
@@ -137,6 +137,13 @@ struct HookPlan {
 struct Context {
   double t = 0.0;
   Eigen::VectorXd parameters;  // numeric parameter values (Model::parameters() order), SI
+  // The components' derived values (Component::calc_derived), computed from `parameters`:
+  // a cache of this Context, like Drake's cache entries or MuJoCo's mj_setConst. Set when
+  // `parameters` change (Model::set_parameter), the flag has the Model compute them again
+  // before it next evaluates this Context (Model::update_derived); who writes `parameters`
+  // directly sets it too.
+  Eigen::VectorXd derived;
+  bool derived_outdated = false;
   Eigen::VectorXd x;           // continuous states
   Eigen::VectorXd xdot;        // their derivatives
   Eigen::VectorXd y;           // port output variables

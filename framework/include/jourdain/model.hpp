@@ -36,6 +36,7 @@ struct ParameterInfo {
   int component;
   int index;             // into Context::parameters
   double default_value;  // SI: the netlist's value, else the declared default
+  int spec = -1;         // into the component's parameter_specs(): its declaration
 };
 
 struct ZeroCrossingInfo {
@@ -83,17 +84,26 @@ class Model {
   // with how to change it; other names get close matches).
   const ParameterInfo& parameter(const std::string& name) const;
   // Gives ctx a new value of a numeric parameter: a number (SI) or a string with a unit
-  // ("250 bar"), checked against the parameter's unit and range. The model is not
-  // touched: the next evaluation of ctx uses the value. Throws InputError.
+  // ("250 bar"), checked against the parameter's unit and range as the netlist's value
+  // is (parse_parameter). The model is not touched: the next evaluation of ctx uses the
+  // value, its derived values computed again first (update_derived). Throws InputError.
   void set_parameter(Context& ctx, const std::string& name, const nlohmann::json& value) const;
+  // The derived stage (Component::calc_derived): computes every component's derived
+  // values of ctx from its parameters and clears ctx.derived_outdated. The evaluations
+  // call it when ctx.derived_outdated is set; a relation between parameters that fails
+  // throws InputError naming the component and parameter.
+  void update_derived(Context& ctx) const;
+  // A derived value of ctx by name, "comp.name" (up to date: update_derived first when
+  // ctx's parameters changed). Throws InputError listing the close names.
+  double derived_value(Context& ctx, const std::string& name) const;
   // Gives ctx a new initial value of a continuous state ("mass.x"): a number (SI) or a
   // string with a unit ("20 mm"), as the netlist's "initial" takes it. Call it between
   // make_context and initialize (a block solver, such as a mechanism's assembly, may
   // still move it there). Throws InputError naming the state, with close names.
   void set_initial_state(Context& ctx, const std::string& name, const nlohmann::json& value) const;
 
-  // A Context sized for this model, holding the default parameter values and the
-  // initial states and discrete states.
+  // A Context sized for this model, holding the default parameter values, their
+  // derived values and the initial states and discrete states.
   Context make_context(double t0) const;
 
   // Initial evaluation: components' initialize() hooks, then a full evaluation.
@@ -201,6 +211,7 @@ class Model {
   void evaluate_outputs(Context& ctx, BlockPrelude prelude = BlockPrelude::None) const;
   void evaluate_derivatives(Context& ctx) const;  // once every output is known
   void solve_block(Context& ctx, const ScheduledStep& step) const;
+  void derive(int component, Context& ctx) const;  // one component's calc_derived
 
   World world_;
   std::vector<std::unique_ptr<Component>> components_;
@@ -240,6 +251,7 @@ class Model {
   std::vector<ZeroCrossingInfo> zero_crossings_;
   std::vector<ParameterInfo> parameters_;
   std::unordered_map<std::string, int> parameter_index_;
+  std::unordered_map<std::string, int> derived_index_;  // "comp.name" -> into Context::derived
   std::vector<RecordableVariable> recordable_;
   std::vector<std::string> output_names_;  // per Context::y slot, for messages
   std::vector<bool> recorded_by_default_;  // per Context::y slot (Domain::recorded_by_port_name)
@@ -247,12 +259,14 @@ class Model {
   std::unordered_map<std::string, int> component_index_;
   std::unordered_map<std::string, int> recordable_index_;
   struct Sizes {
-    long parameters = 0, states = 0, outputs = 0, discretes = 0, unknowns = 0, observables = 0, zero_crossings = 0;
+    long parameters = 0, states = 0, outputs = 0, discretes = 0, unknowns = 0, observables = 0, zero_crossings = 0,
+         derived = 0;
   } ctx_sizes_;
-  // What make_context starts a Context from: the parameters' netlist values and the
-  // declared initial values (ModelBuilder::set_initial applied), gathered at build.
+  // What make_context starts a Context from: the parameters' netlist values (the
+  // model's defaults), what is derived from them, and the declared initial values
+  // (ModelBuilder::set_initial applied), gathered at build.
   struct StartValues {
-    Eigen::VectorXd parameters, x, discrete, unknowns;
+    Eigen::VectorXd parameters, derived, x, discrete, unknowns;
   } start_;
 };
 

@@ -1,5 +1,6 @@
 // Parameter declarations: name, kind, unit, default, allowed range, description.
-// Values arrive from the netlist as JSON and are converted to SI when set (units.hpp).
+// Values arrive from the netlist as JSON; parse_parameter converts them to SI (units.hpp)
+// and checks them, once, into a typed ParamValue: nothing reads the JSON again.
 //
 // Two roles (framework/README.md, "Model and Context"):
 //   - numeric parameters (Real, declared with Component::declare_real) live in the
@@ -15,6 +16,8 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -80,5 +83,22 @@ struct ParamSpec {
   bool decides_parameters = false;
   bool numeric() const { return numeric_index >= 0; }
 };
+
+// An object of name -> numbers (ParamKind::NamedVectors), in the order of its names.
+using NamedVectors = std::vector<std::pair<std::string, std::vector<double>>>;
+// A parameter's value, in SI, one alternative per ParamKind: Real (double), Integer
+// (long), Boolean, Text, RealList, Table (rows), NamedVectors.
+using ParamValue =
+    std::variant<double, long, bool, std::string, std::vector<double>, std::vector<std::vector<double>>, NamedVectors>;
+
+// The value `value` (as a netlist, a --set or a run writes it: a number in SI or a
+// string with a unit, ...) of the parameter `spec` declares, converted to SI and checked
+// against its kind, unit, range and choices. The one place a parameter's value is read:
+// the netlist's values (Component::set_parameter) and a run's (Model::set_parameter)
+// both come through here. Throws UnitError with what is wrong (the caller names the
+// parameter and where it was written).
+ParamValue parse_parameter(const ParamSpec& spec, const nlohmann::json& value);
+// The value as JSON (SI numbers), for tools that show it.
+nlohmann::json to_json(const ParamValue& value);
 
 }  // namespace jourdain
