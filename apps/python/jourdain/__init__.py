@@ -17,11 +17,11 @@ this one, run from the project's root).
 
 from ._jourdain import version as __version__
 from .model import (Error, InputError, Library, LinearModel, Model, OutputError, Parameter, Result, RunInterrupted,
-                    SimulationError, SimulationFailed, load)
+                    SimulationError, SimulationFailed, check, format_netlist, load)
 from .study import (Normal, LogNormal, Uniform, grid, latin_hypercube, linspace, monte_carlo, sweep, zipped)
 
 __all__ = [
     "Error", "InputError", "Library", "LinearModel", "Model", "OutputError", "Parameter", "Result", "RunInterrupted", "SimulationError",
-    "SimulationFailed", "load", "Normal", "LogNormal", "Uniform", "grid", "latin_hypercube", "linspace",
+    "SimulationFailed", "check", "format_netlist", "load", "Normal", "LogNormal", "Uniform", "grid", "latin_hypercube", "linspace",
     "monte_carlo", "sweep", "zipped", "__version__",
 ]

@@ -102,10 +102,23 @@ class Library:
         """Every component type: name, one-line summary, origin (built-in or a plugin's path)."""
         return json.loads(self._core.types())
 
-    def describe(self, type_name: str) -> dict:
+    def describe(self, type_name: str, params: Mapping[str, Any] | None = None) -> dict:
         """Ports, parameters (units, defaults, ranges), states and variables of a type, as
-        ``jourdain describe TYPE --json``."""
-        return json.loads(self._core.describe(type_name))
+        ``jourdain describe TYPE --json``; configured with ``params`` (values as in a netlist)
+        when given, so that the ports follow them (``{"ports": 3}``)."""
+        return json.loads(self._core.describe(type_name, json.dumps(_plain_params(params or {}))))
+
+    def check(self, source: str | os.PathLike | Mapping, *, file: str | os.PathLike | None = None,
+              allow_plugins: bool = False, library_folders: Iterable[str | os.PathLike] = (),
+              allow_any_path: bool = False, max_components: int = 100_000) -> list[dict]:
+        """Every problem of a netlist at once, as ``jourdain check --json`` lists them: dicts
+        with severity, file, line, column, path, component, port, message, suggestion. An
+        empty list: the netlist loads. The same trust as :meth:`load`."""
+        text, name = _netlist_text(source, file)
+        trust = {"allow_plugins": bool(allow_plugins), "allow_any_path": bool(allow_any_path),
+                 "max_components": int(max_components),
+                 "library_folders": [os.fspath(f) for f in library_folders]}
+        return json.loads(_jourdain.check_text(self._core, text, name, trust))["diagnostics"]
 
     def solvers(self) -> dict:
         """The solver methods and their settings, as ``jourdain solvers --json``."""
@@ -155,6 +168,57 @@ class Library:
         if len(text.encode("utf-8")) > _MAX_NETLIST_BYTES:
             raise InputError(f"{name}: is larger than 64 MiB, the limit for a netlist")
         return Model(_jourdain.load_text(self._core, text, name, sets, trust), self)
+
+
+def _plain_params(params: Mapping[str, Any]) -> dict:
+    return {name: _plain(value) for name, value in params.items()}
+
+
+def _netlist_text(source: str | os.PathLike | Mapping, file: str | os.PathLike | None) -> tuple[str, str]:
+    """A netlist's JSON text and the name its messages use: from a dict, JSON text or a file."""
+    if isinstance(source, Mapping):
+        text = json.dumps(source, allow_nan=False)
+    elif isinstance(source, str) and source.lstrip().startswith("{"):
+        text = source
+    else:
+        path = os.fspath(source)
+        with open(path, encoding="utf-8") as f:
+            return f.read(), path
+    return text, os.fspath(file) if file is not None else os.path.join(os.getcwd(), "<netlist>.json")
+
+
+def format_netlist(path: str | os.PathLike, *, output: str | os.PathLike | None = None,
+                   drop_comments: bool = False) -> bool:
+    """Writes a netlist file back in its canonical text, as ``jourdain format`` does (key
+    order kept, 2-space indentation, numbers spelt as written): over the file, or to
+    ``output``. Returns whether the text changed. Comments are dropped only with
+    ``drop_comments``; the file is replaced whole (written beside it, then renamed)."""
+    path = os.fspath(path)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    canonical, has_comments = _jourdain.canonical_text(text, path)
+    if has_comments and not drop_comments:
+        raise InputError(f"{path}: the file has comments, which the canonical text cannot keep: remove them, "
+                         "or give drop_comments=True")
+    target = os.fspath(output) if output is not None else path
+    if target == path and canonical == text:
+        return False
+    partial = f"{target}.{os.getpid()}.part"
+    try:
+        with open(partial, "w", encoding="utf-8") as f:
+            f.write(canonical)
+        os.replace(partial, target)
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
+    return canonical != text
+
+
+def check(source: str | os.PathLike | Mapping, *, file: str | os.PathLike | None = None,
+          plugins: Iterable[str | os.PathLike] = (), **trust: Any) -> list[dict]:
+    """Every problem of a netlist at once (:meth:`Library.check`), with the built-in types
+    and ``plugins``."""
+    return Library(plugins).check(source, file=file, **trust)
 
 
 def load(source: str | os.PathLike | Mapping, *, file: str | os.PathLike | None = None,

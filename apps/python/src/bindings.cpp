@@ -23,6 +23,7 @@
 
 #include "jourdain/components/builtin.hpp"
 #include "jourdain/descriptor.hpp"
+#include "jourdain/document.hpp"
 #include "jourdain/netlist.hpp"
 #include "jourdain/page/page.hpp"
 #include "jourdain/schema.hpp"
@@ -244,15 +245,16 @@ PYBIND11_MODULE(_jourdain, m) {
              return out.dump();
            })
       .def("describe",
-           [](const Library& l, const std::string& type) {
+           [](const Library& l, const std::string& type, const std::string& params) {
              const ComponentType* t = l.registry->find(type);
              if (!t) {
                std::string hint;
                for (const auto& s : l.registry->suggestions(type)) hint += (hint.empty() ? "; did you mean: " : ", ") + s;
                throw InputError({"", "", "", ""}, "unknown component type '" + type + "'" + hint);
              }
-             return describe_type(*t, l.registry.get()).dump();
-           })
+             return describe_type(*t, l.registry.get(), json::parse(params)).dump();
+           },
+           py::arg("type"), py::arg("params") = "{}")
       .def("solvers", [](const Library& l) { return describe_solvers(solvers(*l.registry)).dump(); })
       .def("schema", [](const Library& l) {
         return netlist_schema(*l.registry, solver_settings_schema(solvers(*l.registry)), linear_settings_schema()).dump();
@@ -270,6 +272,29 @@ PYBIND11_MODULE(_jourdain, m) {
   m.def("render_page", [](const std::string& kind, const std::string& data) {
     return page::render(page::kind_named(kind), json::parse(data));
   }, py::arg("kind"), py::arg("data"));
+  // Every problem of a netlist (NetlistCheck), as `jourdain check --json` lists them.
+  m.def(
+      "check_text",
+      [](const Library& library, const std::string& text, const std::string& file, const py::dict& trust) {
+        NetlistCheck checked = check_netlist_text(text, file, *library.registry, trust_from(trust).overrides());
+        if (!text.empty()) {
+          try {
+            const NetlistDocument document = NetlistDocument::parse(text, file);
+            checked.diagnostics.locate_lines(file, [&](const std::string& path) { return document.position(path); });
+          } catch (const InputError&) {
+          }
+        }
+        return checked.diagnostics.to_json().dump();
+      },
+      py::arg("library"), py::arg("text"), py::arg("file"), py::arg("trust"));
+  // A netlist's canonical text (NetlistDocument::text), and whether the text had comments.
+  m.def(
+      "canonical_text",
+      [](const std::string& text, const std::string& file) {
+        const NetlistDocument document = NetlistDocument::parse(text, file);
+        return std::make_pair(document.text(), document.has_comments());
+      },
+      py::arg("text"), py::arg("file"));
   m.def("load_file", &load_file, py::arg("library"), py::arg("file"), py::arg("sets"), py::arg("trust"));
   m.def("load_text", &load_text, py::arg("library"), py::arg("text"), py::arg("file"), py::arg("sets"),
         py::arg("trust"));

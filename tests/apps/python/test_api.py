@@ -294,3 +294,30 @@ def test_ctrl_c_stops_a_run_from_python_and_keeps_its_result():
     assert result.summary["status"] == "interrupted"
     assert 0.0 < result.time[-1] < 100.0
     assert len(result.time) >= 2  # the rows up to the signal
+
+
+def test_check_lists_every_problem_and_format_writes_canonical_text(tmp_path):
+    """Issue 32: the check and the save of an editor, from Python."""
+    netlist = {"components": {"m": {"type": "mechanical1d.mass", "params": {"mass": "2 kgg"}},
+                              "s": {"type": "mechanical1d.sprng"}, "w": {"type": "mechanical1d.fixed"}},
+               "connections": [["m.p", "s.a"], ["w.q", "w.p"]]}
+    problems = jourdain.check(netlist, file="drawn.json")
+    assert [(p["severity"], p["path"]) for p in problems] == [
+        ("error", "/components/m/params/mass"), ("error", "/components/s/type"), ("error", "/connections/1")]
+    assert problems[1]["suggestion"] == "mechanical1d.spring"
+    assert jourdain.check(NETLISTS / "mass_spring_damper.json") == []
+
+    # A configured type's ports follow its parameters.
+    ports = jourdain.Library().describe("hydraulic.volume", {"ports": 3})["ports"]
+    assert [p["name"] for p in ports] == ["p1", "p2", "p3"]
+
+    messy = tmp_path / "messy.json"
+    messy.write_text('{"components":{"m":{"type":"mechanical1d.mass","params":{"mass":2.50e-3}}}}')
+    assert jourdain.format_netlist(messy) is True
+    assert messy.read_text() == '{\n  "components": {"m": {"type": "mechanical1d.mass", "params": {"mass": 2.50e-3}}}\n}\n'
+    assert jourdain.format_netlist(messy) is False
+    commented = tmp_path / "commented.json"
+    commented.write_text('{\n  // a mass\n  "components": {"m": {"type": "mechanical1d.mass"}}\n}\n')
+    with pytest.raises(jourdain.InputError, match="comments"):
+        jourdain.format_netlist(commented)
+    assert "// a mass" in commented.read_text()
