@@ -26,7 +26,8 @@ std::string pointer(const std::string& parent, const std::string& key) {
 void each_unknown_key(const json& object, const std::vector<std::string>& allowed, const InputLocation& where,
                       Diagnostics& diagnostics) {
   if (!object.is_object()) throw InputError(where, "expected a JSON object, got " + std::string(object.type_name()));
-  for (const auto& [key, value] : object.items()) {
+  for (const auto& item : object.items()) {
+    const std::string& key = item.key();  // a name of its own: clang 14 lambdas cannot capture a structured binding
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     InputLocation w = where;
     w.json_path = pointer(where.json_path, key);

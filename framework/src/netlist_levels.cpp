@@ -472,7 +472,9 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
     InputLocation deciding_at{file, pointer(path, "params"), full, ""};
     bool values_taken = true;
     for (const bool deciding : {true, false}) {
-      for (const auto& [pname, value] : params.items()) {
+      for (const auto& item : params.items()) {
+        const std::string& pname = item.key();
+        const json& value = item.value();
         if (c->decides_parameters(pname) != deciding) continue;
         auto set = set_at.find(pname);
         InputLocation vw = set != set_at.end() ? set->second : InputLocation{file, pointer(pointer(path, "params"), pname), full, ""};
@@ -533,8 +535,8 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
       const json& init = spec["initial"];
       if (!init.is_object()) throw InputError(InputLocation{file, pointer(path, "initial"), full, ""}, "expected an object of state values");
       Component* added = builder.find(full);
-      for (const auto& [sname, value] : init.items())
-        attempt(where, [&] {
+      for (const auto& item : init.items())
+        attempt(where, [&, &sname = item.key(), &value = item.value()] {
           InputLocation iw{file, pointer(pointer(path, "initial"), sname), full, ""};
           StateId s = added->find_state(sname);
           std::string unit = s.valid() ? added->states()[s.index].unit : "";
@@ -545,7 +547,10 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
     return true;
   };
 
-  for (const auto& [name, spec] : comps.items()) {
+  for (const auto& item : comps.items()) {
+    // Named, not a structured binding: clang 14 lambdas cannot capture one.
+    const std::string& name = item.key();
+    const json& spec = item.value();
     bool placed = false;
     if (!attempt(where, [&] { placed = place_component(name, spec); }) || !placed) left_out.insert(name);
   }
@@ -581,8 +586,8 @@ PortMap place(const json& level, const Level& where, Registry& registry, const W
     const json& ports = level["ports"];
     const std::string ppath = pointer(where.json_path, "ports");
     if (!ports.is_object()) throw InputError(at(ppath), "expected an object: port name → \"comp.port\" or a list of them");
-    for (const auto& [name, inner] : ports.items())
-      attempt(where, [&] {
+    for (const auto& item : ports.items())
+      attempt(where, [&, &name = item.key(), &inner = item.value()] {
         InputLocation w = at(pointer(ppath, name));
         if (!is_name(name)) throw InputError(w, "a port name is letters, digits and '_', not starting with a digit");
         const json list = inner.is_string() ? json::array({inner}) : inner;
