@@ -308,7 +308,16 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
 // Every problem of the netlist, rather than the first (NetlistCheck): printed one a line
 // (or, with --json, as a list for tools); when there is none, the model as built.
 int cmd_check(Registry& registry, const std::string& file, const session::Trust& trust, bool as_json) {
-  NetlistCheck checked = check_netlist(file, registry, trust.overrides({}, stop_was_requested));
+  // The document first: it gives the diagnostics their lines, and its text is checked
+  // (one read of the file). A file that is no JSON is left to the check to report.
+  std::optional<NetlistDocument> document;
+  try {
+    document = NetlistDocument::read(file);
+  } catch (const InputError&) {
+  }
+  const NetlistOverrides overrides = trust.overrides({}, stop_was_requested);
+  NetlistCheck checked = document ? check_netlist_text(document->source(), file, registry, overrides)
+                                  : check_netlist(file, registry, overrides);
   if (auto stopped = stopped_while("loading the netlist")) return *stopped;
   Diagnostics& diagnostics = checked.diagnostics;
   nlohmann::json model_facts;
@@ -362,11 +371,7 @@ int cmd_check(Registry& registry, const std::string& file, const session::Trust&
     }
   }
   // Lines and columns in the netlist's own text (a file that is no JSON says its own).
-  try {
-    const NetlistDocument document = NetlistDocument::read(file);
-    diagnostics.locate_lines(file, [&](const std::string& path) { return document.position(path); });
-  } catch (const InputError&) {
-  }
+  if (document) diagnostics.locate_lines(file, [&](const std::string& path) { return document->position(path); });
   const bool ok = !diagnostics.has_errors();
   if (as_json) {
     nlohmann::json out = diagnostics.to_json();

@@ -485,10 +485,9 @@ const RecordableVariable& Model::recordable(const std::string& name) const {
 }
 
 void ModelBuilder::check_variable(const std::string& name) const {
-  const Component* c = nullptr;
-  for (const auto& added : components_)
-    if (added->name() == name.substr(0, name.find('.'))) c = added.get();
-  if (!c) return;  // left out for its own fault, or a block solver's monitor: not judged here
+  const auto it = index_.find(name.substr(0, name.find('.')));
+  if (it == index_.end()) return;  // left out for its own fault, or a block solver's monitor: not judged here
+  const Component* c = components_[it->second].get();
   std::vector<std::string> all;
   for (const auto& s : c->states()) all.push_back(c->name() + "." + s.name);
   for (const auto& o : c->observables()) all.push_back(c->name() + "." + o.name);
