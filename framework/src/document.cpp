@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "json_reader.hpp"
-#include "netlist_levels.hpp"
+#include "netlist_files.hpp"
 
 namespace jourdain {
 

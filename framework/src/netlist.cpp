@@ -191,12 +191,13 @@ std::optional<Netlist> load(const std::string& text, const std::filesystem::path
   set.stop_requested = overrides.stop_requested;
   set.diagnostics = &diags;
   if (!overrides.allow_any_path) {
-    set.read_folders.push_back(netlist_levels::canonical_folder(file.parent_path()));
+    set.policy.read_folders.push_back(netlist_levels::canonical_folder(file.parent_path()));
     for (const auto& folder : overrides.library_folders)
-      set.read_folders.push_back(netlist_levels::canonical_folder(folder));
+      set.policy.read_folders.push_back(netlist_levels::canonical_folder(folder));
   }
-  set.allow_code = overrides.allow_plugins;
-  for (const auto& folder : overrides.plugin_folders) set.code_folders.push_back(netlist_levels::canonical_folder(folder));
+  set.policy.allow_code = overrides.allow_plugins;
+  for (const auto& folder : overrides.plugin_folders)
+    set.policy.code_folders.push_back(netlist_levels::canonical_folder(folder));
   json_check::each_unknown_key(doc,
                                {"$schema", "name", "description", "world", "plugins", "subsystems", "components",
                                 "connections", "solver", "record", "analysis", "linear", "display", "strict", "layout"},
@@ -248,7 +249,7 @@ std::optional<Netlist> load(const std::string& text, const std::filesystem::path
         if (p.is_relative()) p = file.parent_path() / p;  // relative to the netlist, never searched
         // A shared library runs code as it loads (its constructors run before any entry
         // point is looked up): only with the user's consent.
-        if (!set.allow_code && !netlist_levels::is_within(p, set.code_folders))
+        if (!set.policy.may_run(p))
           throw InputError(w, "the netlist asks to load the plugin '" + p.string() + "'. A plugin is a program that runs "
                               "with your rights as it loads, so the plugins a netlist names load only with your consent: "
                               "if you trust this netlist and the library, allow them (command line: --allow-plugins; "

@@ -2,12 +2,18 @@
 // netlist, the subsystems it instantiates (netlist-defined supercomponents, with their
 // own parameters and external ports) and the sub-netlists of composite C++ components
 // (Component::expansion()). Everything is flattened: an inner component of instance
-// "arm" is the model's component "arm/<inner>". Internal to the framework library.
+// "arm" is the model's component "arm/<inner>". Internal to the framework library; its
+// parts live in
+//   netlist_levels.cpp      placing one level: components, connections, external ports;
+//   subsystems.cpp          subsystem types, an instance's parameters and ports;
+//   netlist_expression.cpp  "$name" references and arithmetic in values;
+//   netlist_files.cpp       which files a netlist may read and which code it may run.
 #pragma once
 
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +22,7 @@
 #include "jourdain/diagnostics.hpp"
 #include "jourdain/model.hpp"
 #include "jourdain/registry.hpp"
+#include "netlist_files.hpp"
 
 namespace jourdain::netlist_levels {
 
@@ -35,9 +42,8 @@ struct SubsystemType {
 // - Every component and instance placed (for --set names that match none, and for the
 //   limit on their number: a few kilobytes of subsystems that each place ten of the next
 //   level would stand for millions).
-// - The folders the netlist's files (subsystem files, path parameters) may be read from
-//   (the netlist's own and those the user named); none: any file.
-// - Whether files of code (an FMU's binary) may be loaded, and from which folders.
+// - The folders the netlist's files (subsystem files, path parameters) may be read from,
+//   and whether files of code (an FMU's binary) may be loaded (FilePolicy).
 // - The files the netlist needs (subsystem files, FMUs, ...), for whoever packs it.
 struct LoadState {
   struct Value {
@@ -48,10 +54,7 @@ struct LoadState {
   std::vector<std::string> placed;  // every component and instance placed, in order
   std::size_t max_components = 0;   // 0: no limit
   std::function<bool()> stop_requested;  // NetlistOverrides::stop_requested
-  std::vector<std::filesystem::path> read_folders;  // canonical: where subsystem files and path parameters may point
-  // Files of code a component runs (PathContent::Code): allowed, or only in these folders.
-  bool allow_code = false;
-  std::vector<std::filesystem::path> code_folders;  // canonical
+  FilePolicy policy;  // which files it may read, which code it may run (netlist_files.hpp)
   std::vector<std::filesystem::path>* files = nullptr;   // files the netlist needs (Netlist::files), appended to
   // Where faults go: thrown at once, or, in a check, each recorded while placing goes on
   // past the component at fault (netlist.hpp, NetlistCheck). Null: thrown.
@@ -81,18 +84,21 @@ PortMap place(const nlohmann::json& level, const Level& where, Registry& registr
 // Reads the "subsystems" object of a level into `types` (files relative to `where.file`).
 void read_subsystem_types(const nlohmann::json& level, const Level& where, std::map<std::string, SubsystemType>& types);
 
-// A netlist or subsystem file's text (regular files of a bounded size only).
-std::string read_text(const std::filesystem::path& file);
+// The values of a subsystem instance's parameters (`given` at `instance_path` of `level`):
+// given ones converted to the declared units, the others from their defaults. `set_at`:
+// where the values given by --set come from (the option), by parameter name.
+std::map<std::string, nlohmann::json> instance_parameters(const SubsystemType& type, const nlohmann::json& given,
+                                                          const Level& level, const std::string& instance_path,
+                                                          const std::map<std::string, InputLocation>& set_at);
 
-// The folder as an absolute path with symbolic links resolved ("" is the working folder).
-std::filesystem::path canonical_folder(const std::filesystem::path& folder);
-// Whether `file`, with its symbolic links resolved, lies inside one of `folders`
-// (canonical_folder's), at any depth.
-bool is_within(const std::filesystem::path& file, const std::vector<std::filesystem::path>& folders);
+// "comp.port" written at `level` → the model's endpoints it stands for (`instances`: the
+// external ports of the subsystems and composites placed at that level).
+std::vector<std::string> endpoints(const std::string& dotted, const Level& level,
+                                   const std::map<std::string, PortMap>& instances, const InputLocation& where);
 
-// Evaluates "$name" references and arithmetic on them ("-$length/2", "2*$EI/$l") in a
-// parameter value; other values are returned as they are. Exposed for tests.
-nlohmann::json substitute(const nlohmann::json& value, const std::map<std::string, nlohmann::json>& parameters,
-                          const InputLocation& where);
+// A fault met inside subsystem instance `full` (of type `type`) says which instance it
+// was met in, or nullopt when it says so already or lies elsewhere.
+std::optional<std::string> with_instance(const InputLocation& w, const std::string& message, const std::string& full,
+                                         const std::string& type);
 
 }  // namespace jourdain::netlist_levels
