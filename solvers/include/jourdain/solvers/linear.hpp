@@ -112,8 +112,8 @@ struct LinearModel {
 // Brings ctx (initialized) to the operating point `settings` asks for: unchanged for
 // At::Initial, integrated to settings.time with `solver` for At::Time, Newton's method on
 // ẋ = 0 along the invariants for At::Equilibrium, and where Newton's method fails from the
-// initial state, pseudo-transient continuation toward rest (linear.cpp says which motion)
-// finished by Newton's method. Throws SimulationError when no operating point is reached
+// initial state, pseudo-transient continuation toward rest (linear_operating_point.cpp
+// says which motion) finished by Newton's method. Throws SimulationError when no operating point is reached
 // (no equilibrium: a message that says so), InputError for a bad time. `stop_requested`
 // (when given) is asked at every step of the way; true ends the search with a
 // SimulationError that says it was interrupted.
