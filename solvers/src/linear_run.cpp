@@ -1,6 +1,6 @@
 // A netlist's linear analysis (linear.hpp, run_linear): its settings and names checked,
 // the operating point reached and recorded (results.csv), the model linearized there,
-// its files written and the summary made.
+// its files written and the summary made (the session writes summary.json).
 #include <chrono>
 #include <numbers>
 #include <optional>
@@ -75,6 +75,7 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
   ctx.stop_requested = nullptr;  // the caller's, valid during this call only
   result.operating_point = ctx;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.row_count = recorder.rows();
   const LinearModel& lm = result.linear;
   for (const auto& f : lm.frozen) result.warnings.push_back("linear analysis: " + f);
   for (const auto& w : lm.warnings) result.warnings.push_back("linear analysis: " + w);
@@ -92,7 +93,7 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
                     {"status", result.finished ? "finished" : result.interrupted ? "interrupted" : "failed"},
                     {"analysis", "linear"},
                     {"wall_time_s", wall},
-                    {"rows", recorder.rows()},
+                    {"rows", result.row_count},
                     {"events", detail::events_json(ctx.events)},
                     {"warnings", result.warnings},
                     {"variables", detail::variables_json(recorder)},
@@ -117,20 +118,14 @@ LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& setting
   } else {
     result.summary["failure"] = {{"message", result.failure}, {"time", ctx.t}};
   }
-  if (!options.output_dir.empty()) {
-    if (result.finished) {
-      try {
-        write_linear_files(lm, options.output_dir);
-      } catch (const OutputError& e) {  // a full disk: the analysis is done, its files are not all there
-        result.finished = false;
-        result.failure = e.what();
-        result.summary["status"] = "failed";
-        result.summary["failure"] = {{"message", result.failure}, {"time", ctx.t}};
-      }
-    }
-    if (std::string failed = detail::write_summary(options.output_dir, result.summary, recorder.rows()); !failed.empty()) {
+  if (!options.output_dir.empty() && result.finished) {
+    try {
+      write_linear_files(lm, options.output_dir);
+    } catch (const OutputError& e) {  // a full disk: the analysis is done, its files are not all there
       result.finished = false;
-      result.failure = failed;
+      result.failure = e.what();
+      result.summary["status"] = "failed";
+      result.summary["failure"] = {{"message", result.failure}, {"time", ctx.t}};
     }
   }
   return result;
