@@ -98,13 +98,9 @@ class Interrupted final : public SimulationError {
       : SimulationError(t, {}, what) {}
 };
 
-// The output folder of a run, before it starts: created, results.csv opened by the
-// recorder, summary.json known to be writable. Throws InputError or OutputError.
+// The output folder of a run, before it starts: created, and results.csv opened by the
+// recorder (summary.json is the session's: apps/session). Throws InputError or OutputError.
 void open_output_folder(const std::filesystem::path& dir, Recorder& recorder);
-// Writes summary.json, last. If it cannot be written (a full disk), `summary` is changed
-// to a failed run's and the message returned names the file and what is kept; "" when
-// it was written.
-std::string write_summary(const std::filesystem::path& dir, nlohmann::json& summary, long rows);
 // summary.json's lists shared by every analysis: the event log, and the recorded
 // variables with their units.
 nlohmann::json events_json(const std::vector<EventRecord>& events);

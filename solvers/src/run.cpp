@@ -1,14 +1,8 @@
 // Running a netlist (run.hpp).
 #include "jourdain/solvers/run.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <exception>
-#include <fstream>
 #include <sstream>
 
 #include "internal.hpp"
@@ -82,24 +76,6 @@ void open_output_folder(const std::filesystem::path& dir, Recorder& recorder) {
   std::filesystem::create_directories(dir, ec);
   if (ec) throw InputError({dir.string(), "", "", ""}, "cannot create the output folder: " + ec.message());
   recorder.open(dir / "results.csv");
-  // summary.json is written last: a folder where it cannot be is found now, not after the run.
-  const std::string summary = (dir / "summary.json").string();
-  const int fd = ::open(summary.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-  if (fd < 0) throw OutputError(summary, std::string("cannot create the file: ") + std::strerror(errno));
-  ::close(fd);
-}
-
-std::string write_summary(const std::filesystem::path& dir, nlohmann::json& summary, long rows) {
-  try {
-    write_text_file((dir / "summary.json").string(), summary.dump(2) + "\n");
-    return "";
-  } catch (const OutputError& e) {
-    const std::string message = std::string(e.what()) + " (results.csv keeps the " + std::to_string(rows) + " rows written)";
-    const nlohmann::json time = summary.contains("failure") ? summary["failure"]["time"] : nlohmann::json();
-    summary["status"] = "failed";
-    summary["failure"] = {{"message", message}, {"time", time}};
-    return message;
-  }
 }
 
 nlohmann::json events_json(const std::vector<EventRecord>& events) {
@@ -149,8 +125,8 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   RecordingObserver observer(recorder, result, options, 2 * result.settings.max_output_rows + 2);
   const auto start = std::chrono::steady_clock::now();
   // A defect (an exception that is no Jourdain error) still leaves its rows and summary
-  // behind; it is rethrown at the end, for the caller to report as a defect.
-  std::exception_ptr defect;
+  // behind: it is handed back in the result, for the caller to write summary.json and
+  // then report it as a defect.
   try {
     model.initialize(ctx);
     if (netlist.analysis == Analysis::Dynamic) simulate(model, ctx, result.settings, observer, result.stats, solvers);
@@ -173,11 +149,11 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   } catch (const Error&) {
     throw;  // bad input, an output file that cannot be written: not a defect
   } catch (const std::exception& e) {
-    defect = std::current_exception();
+    result.defect = std::current_exception();
     result.failure = std::string("internal error (a defect, not a property of the model): ") + e.what();
     result.failure_time = ctx.t;
   } catch (...) {
-    defect = std::current_exception();
+    result.defect = std::current_exception();
     result.failure = "internal error (a defect, not a property of the model): an exception of unknown type";
     result.failure_time = ctx.t;
   }
@@ -247,13 +223,6 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
                                      {"component", result.termination->component},
                                      {"reason", result.termination->reason}};
   if (!result.finished) result.summary["failure"] = {{"message", result.failure}, {"time", result.failure_time}};
-  if (!options.output_dir.empty()) {
-    if (std::string failed = detail::write_summary(options.output_dir, result.summary, result.row_count); !failed.empty()) {
-      result.finished = false;
-      result.failure = failed;
-    }
-  }
-  if (defect) std::rethrow_exception(defect);
   return result;
 }
 

@@ -9,7 +9,7 @@
 //     still runs long or allocates much is a finding, not something to clamp here;
 //   - an output_interval finer than span / kMinOutputIntervals is raised to it, unless
 //     it asks for more rows than max_output_rows allows (that refusal is exercised);
-//   - no output files (RunOptions::output_dir empty) and no rows kept in memory;
+//   - no rows kept in memory;
 //   - models with an algebraic loop of more than kMaxLoopSize variables, solved by the
 //     general Newton method, are loaded and built but not run. Jourdain solves a loop by dense Newton over every output in it
 //     (O(n^2) component calls and an O(n^3) factorisation per evaluation), so a loop of
@@ -21,7 +21,7 @@
 //     one step never reaches the check and is still reported by libFuzzer's -timeout.
 // output_interval is deliberately not clamped: max_output_rows must refuse a tiny one.
 // The run writes its files (results.csv, summary.json, report.html) to a folder of its
-// own, overwritten by the next input, as the command line does.
+// own, overwritten by the next input, through the session as the command line does.
 // A netlist's plugins are refused as the command line refuses them without the user's
 // consent (NetlistOverrides::allow_plugins is false): no input can make the harness load
 // a shared library, which would run its code.
@@ -43,7 +43,7 @@
 #include "jourdain/errors.hpp"
 #include "jourdain/netlist.hpp"
 #include "jourdain/registry.hpp"
-#include "jourdain/report/report.hpp"
+#include "jourdain/session/session.hpp"
 #include "jourdain/solvers/run.hpp"
 #include "jourdain/solvers/simulate.hpp"
 
@@ -122,16 +122,12 @@ int fuzz_one_netlist(const std::uint8_t* data, std::size_t size) {
   try {
     RunOptions options;
     options.output_dir = output_folder();
-    report::Report page(net->model, net->record, report::ReportSettings{}, net->display_units);
-    options.listeners.push_back(&page);
     const auto start = std::chrono::steady_clock::now();
     options.progress = [start](double) {
       if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > kRunBudget)
         throw BudgetSpent{};
     };
-    RunResult r = run_netlist(*net, options);
-    report::write_page(output_folder() / "report.html",
-                       page.data({net->name, net->description, net->file.string()}, r.summary));
+    session::run(*net, options, /*report=*/true);
   } catch (const BudgetSpent&) {
     return 0;  // still running after kRunBudget: costly, not stuck
   } catch (const InputError&) {

@@ -41,7 +41,7 @@ RunResult run_file(const std::filesystem::path& file, const NetlistOverrides& ov
   RunOptions o;
   o.keep_rows = true;
   o.output_dir = output_dir;
-  return run_netlist(n, o);
+  return session::run(n, o, /*report=*/false).result;
 }
 
 double at_time(const RunResult& r, const std::string& column, double t) {

@@ -9,6 +9,7 @@
 
 #include "jourdain/components/builtin.hpp"
 #include "jourdain/netlist.hpp"
+#include "jourdain/session/session.hpp"
 #include "jourdain/solvers/run.hpp"
 
 namespace jourdain::test {
@@ -24,7 +25,8 @@ Registry builtin_registry();
 // Loads netlist text (JSON) with the built-in components. Throws InputError.
 Netlist load(const std::string& json_text, const NetlistOverrides& overrides = {});
 
-// Loads and runs, keeping every row in memory (no files unless output_dir is given).
+// Loads and runs, keeping every row in memory (no files unless output_dir is given: then
+// results.csv and summary.json, through the session as an application runs).
 RunResult run(const std::string& json_text, const NetlistOverrides& overrides = {});
 RunResult run_file(const std::filesystem::path& file, const NetlistOverrides& overrides = {},
                    const std::filesystem::path& output_dir = {});

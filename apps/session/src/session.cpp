@@ -1,13 +1,15 @@
-// The session (jourdain/session/session.hpp): where a run and its report meet. The report
+// The session (jourdain/session/session.hpp): where a run and its files meet. The report
 // listens to the recorded rows, keeping a bounded digest of them in memory, and is written
-// from it and the run's summary once the run ends. Neither the solvers nor the report
-// know the other; this is the one place that wires them.
+// from it and the run's summary once the run ends, after summary.json. Neither the
+// solvers nor the report know the other; this is the one place that wires them.
 #include "jourdain/session/session.hpp"
 
 #include <cmath>
+#include <exception>
 #include <optional>
 
 #include "jourdain/report/report.hpp"
+#include "summary_file.hpp"
 
 namespace jourdain::session {
 
@@ -41,6 +43,8 @@ std::filesystem::path default_output_folder(const std::string& netlist_name) {
 }
 
 Run run(const Netlist& net, RunOptions options, bool report) {
+  if (!options.output_dir.empty())
+    options.started = detail::check_summary_first(options.output_dir, std::move(options.started));
   std::optional<report::Report> page;
   if (report && !options.output_dir.empty()) {
     page.emplace(net.model, net.record, report::ReportSettings{}, net.display_units);
@@ -48,6 +52,9 @@ Run run(const Netlist& net, RunOptions options, bool report) {
   }
   Run out;
   out.result = run_netlist(net, options);
+  detail::write_summary(options.output_dir, out.result);
+  // A defect is reported as one once its run's summary is written; the report is not.
+  if (out.result.defect) std::rethrow_exception(out.result.defect);
   if (page) {
     const std::filesystem::path file = options.output_dir / "report.html";
     try {
@@ -61,6 +68,8 @@ Run run(const Netlist& net, RunOptions options, bool report) {
 }
 
 LinearRun linearize(const Netlist& net, const LinearSettings& settings, LinearRunOptions options, bool report) {
+  if (!options.output_dir.empty())
+    options.started = detail::check_summary_first(options.output_dir, std::move(options.started));
   std::optional<report::Report> page;
   if (report && !options.output_dir.empty()) {
     page.emplace(net.model, net.record, report::ReportSettings{}, net.display_units);
@@ -68,6 +77,7 @@ LinearRun linearize(const Netlist& net, const LinearSettings& settings, LinearRu
   }
   LinearRun out;
   out.result = run_linear(net, settings, options);
+  detail::write_summary(options.output_dir, out.result);
   if (page) {
     const LinearRunResult& r = out.result;
     const std::filesystem::path file = options.output_dir / "report.html";

@@ -440,12 +440,12 @@ TEST_CASE("an output folder where summary.json cannot be written is bad input fo
   while (std::getline(csv, line)) ++lines;
   CHECK(lines == 1);
 
-  // The same through the library: an OutputError naming the file, before the run.
+  // The same through the session library: an OutputError naming the file, before the run.
   jourdain::Netlist net = jourdain::test::load(kOscillator);
   jourdain::RunOptions options;
   options.output_dir = out;
   try {
-    jourdain::run_netlist(net, options);
+    jourdain::session::run(net, options, /*report=*/false);
     FAIL("summary.json was not refused");
   } catch (const jourdain::OutputError& e) {
     CHECK(e.file() == (out / "summary.json").string());

@@ -52,7 +52,7 @@ ReportedRun run_with_report(const fs::path& netlist_file, const fs::path& dir) {
   options.keep_rows = true;
   options.output_dir = dir;
   options.listeners.push_back(&page);
-  ReportedRun out{jourdain::run_netlist(net, options), net.record, ""};
+  ReportedRun out{jourdain::session::run(net, options, /*report=*/false).result, net.record, ""};
   out.html = jourdain::report::render_page(page.data({net.name, net.description, net.file.string()}, out.result.summary));
   return out;
 }

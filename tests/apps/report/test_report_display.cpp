@@ -38,7 +38,7 @@ Reported report_of(const json& doc, const fs::path& dir, double t_end) {
   options.t_end = t_end;
   options.keep_rows = true;
   options.listeners.push_back(&page);
-  Reported out{jourdain::run_netlist(net, options), json()};
+  Reported out{jourdain::session::run(net, options, /*report=*/false).result, json()};
   out.data = page.data({net.name, net.description, net.file.string()}, out.result.summary);
   return out;
 }

@@ -112,8 +112,8 @@ struct LinearModel {
 // Brings ctx (initialized) to the operating point `settings` asks for: unchanged for
 // At::Initial, integrated to settings.time with `solver` for At::Time, Newton's method on
 // ẋ = 0 along the invariants for At::Equilibrium, and where Newton's method fails from the
-// initial state, pseudo-transient continuation toward rest (linear.cpp says which motion)
-// finished by Newton's method. Throws SimulationError when no operating point is reached
+// initial state, pseudo-transient continuation toward rest (linear_operating_point.cpp
+// says which motion) finished by Newton's method. Throws SimulationError when no operating point is reached
 // (no equilibrium: a message that says so), InputError for a bad time. `stop_requested`
 // (when given) is asked at every step of the way; true ends the search with a
 // SimulationError that says it was interrupted.
@@ -140,12 +140,12 @@ void write_linear_files(const LinearModel& lm, const std::filesystem::path& dir)
 Context mode_pose(const Model& model, const Context& operating_point, const LinearModel& lm, int mode, double phase);
 
 struct LinearRunOptions {
-  std::filesystem::path output_dir;  // empty: write no files
+  std::filesystem::path output_dir;  // results.csv, linear.json and the CSV files; empty: none
   std::vector<RowListener*> listeners;  // told of the operating point's row
   std::vector<std::pair<std::string, nlohmann::json>> parameters;  // as RunOptions::parameters
   const SolverRegistry* solvers = nullptr;  // null: the built-in methods
   // As RunOptions::stop_requested: asked on the way to the operating point; true ends the
-  // analysis as "interrupted", its summary written.
+  // analysis as "interrupted", its summary says so.
   std::function<bool()> stop_requested;
   // As RunOptions::started.
   std::function<void()> started;
@@ -158,13 +158,15 @@ struct LinearRunResult {
   LinearModel linear;
   Context operating_point;  // evaluated there (for mode_pose)
   nlohmann::json summary;   // summary.json's object
+  long row_count = 0;       // results.csv's rows: the operating point's, or none
   std::vector<std::string> warnings;
 };
 
 // The linear analysis of a netlist: operating point, linearization, files (results.csv
-// with the operating point's row, summary.json, linear.json and the CSV files). Like
-// run_netlist: bad input throws InputError; a failure to reach the operating point or to
-// evaluate is returned (finished == false) with summary.json written.
+// with the operating point's row, linear.json and the CSV files) and the summary's object
+// (session::linearize writes summary.json from it, last). Like run_netlist: bad input
+// throws InputError; a failure to reach the operating point or to evaluate, or a file
+// that cannot be written, is returned (finished == false) with the summary saying so.
 LinearRunResult run_linear(const Netlist& netlist, const LinearSettings& settings, const LinearRunOptions& options);
 
 }  // namespace jourdain

@@ -1,9 +1,11 @@
 // Running a netlist: the solver settings from the netlist, results.csv written as the
-// run goes, summary.json at the end (also after a failure, which it records), and the
-// rows handed as they are recorded to any listeners (RowListener, recorder.hpp) and kept
-// in memory on request (tests).
+// run goes, summary.json's object made at the end (also after a failure, which it
+// records; the session writes it: apps/session), and the rows handed as they are
+// recorded to any listeners (RowListener, recorder.hpp) and kept in memory on request
+// (tests).
 #pragma once
 
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -19,7 +21,7 @@
 namespace jourdain {
 
 struct RunOptions {
-  std::filesystem::path output_dir;  // empty: write no files
+  std::filesystem::path output_dir;  // where results.csv goes; empty: no file
   std::optional<double> t_end;       // overrides the netlist's solver.t_end
   bool keep_rows = false;            // keep every recorded row in RunResult::rows
   // Told of each row as it is recorded (results.csv holds the netlist's record list
@@ -29,10 +31,12 @@ struct RunOptions {
   std::vector<RowListener*> listeners;
   std::function<void(double t)> progress;
   // Asked after every step and row: true ends the run as "interrupted" at once (the rows
-  // so far are kept whole and summary.json is written), e.g. on Ctrl-C.
+  // so far are kept whole and the summary says so), e.g. on Ctrl-C.
   std::function<bool()> stop_requested;
   // Called once the run's input is checked and its output folder taken, as it starts: a
-  // caller says "running ..." here, never before an error that refuses the input.
+  // caller says "running ..." here, never before an error that refuses the input. It may
+  // refuse the run itself by throwing, nothing having run yet: the session does when
+  // summary.json cannot be created in the folder.
   std::function<void()> started;
   // Numeric parameter values for this run ("component.parameter" -> a number in SI or a
   // string with a unit), given to the run's Context (Model::set_parameter): the model
@@ -73,20 +77,26 @@ struct RunResult {
   std::vector<std::string> columns;  // "time" then the recorded variables (the netlist's record list)
   std::vector<std::vector<double>> rows;
   long row_count = 0;
-  nlohmann::json summary;
+  nlohmann::json summary;  // summary.json's object
+  // A defect (an exception that is no Jourdain error, from Jourdain or a plugin) that
+  // ended the run: the run is failed and its failure says "internal error". Handed back
+  // rather than thrown so that the caller writes summary.json first; session::run then
+  // rethrows it.
+  std::exception_ptr defect;
 
   // A recorded column by name ("time", "mass.x"); throws std::out_of_range.
   std::vector<double> column(const std::string& name) const;
 };
 
-// Throws InputError for bad solver settings or values, and OutputError for an output
-// folder where results.csv or summary.json cannot be created, both before anything runs.
-// A failure during the run (a SimulationError, an interruption, results.csv or
-// summary.json that cannot be written any more, e.g. on a full disk) is returned
-// (finished == false) after everything up to it has been written. Any other exception (a
-// defect in Jourdain or a plugin, not a property of the model) is rethrown after
-// results.csv and summary.json (status "failed", the failure marked as an internal error)
-// have been written.
+// Throws InputError for bad solver settings or values, and InputError or OutputError for
+// an output folder where results.csv cannot be created, before anything runs (or what
+// RunOptions::started throws). A failure during the run (a SimulationError, an
+// interruption, results.csv that cannot be written any more, e.g. on a full disk) is
+// returned (finished == false) after every row up to it has been written. Any other
+// exception (a defect in Jourdain or a plugin, not a property of the model) ends the run
+// as failed, the failure marked as an internal error, and is returned in
+// RunResult::defect. summary.json is not written here: session::run (apps/session) writes
+// it from RunResult::summary, then rethrows a defect.
 RunResult run_netlist(const Netlist& netlist, const RunOptions& options);
 
 }  // namespace jourdain

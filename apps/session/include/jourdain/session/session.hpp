@@ -1,7 +1,8 @@
 // The session: what every application of Jourdain does with a netlist, written once.
 //   trust policy (trust.hpp) -> load -> run or linearize -> the run's files:
-//   results.csv and summary.json (written by the run as it goes) and report.html (the
-//   report fed from the run's rows in memory, written here once the run has ended, after
+//   results.csv (streamed by the run's recorder as it goes), summary.json (written here
+//   from the summary the run returns, once it has ended, whatever became of it) and
+//   report.html (the report fed from the run's rows in memory, written here last, after
 //   a failure too).
 // The command line, the Python package and the FMU export call it; what they add is
 // their own: options and messages, a progress bar, Python's objects, the FMI functions.
@@ -42,9 +43,13 @@ struct Run {
   std::string report_failure;
 };
 
-// Runs `net` (run_netlist with `options`). With `report` and an output folder, a
-// report::Report listens to the recorded rows and report.html is written into the folder
-// once the run has ended, whether it finished, failed or was interrupted.
+// Runs `net` (run_netlist with `options`). With an output folder, summary.json is
+// checked before the run (an OutputError when it cannot be created) and written once the
+// run has ended, whether it finished, failed or was interrupted; a summary that cannot be
+// written fails the run, the message naming the file and the rows results.csv keeps. With
+// `report` too, a report::Report listens to the recorded rows and report.html is written
+// after summary.json. A defect (RunResult::defect) is rethrown once summary.json is
+// written.
 Run run(const Netlist& net, RunOptions options, bool report);
 
 // A linear analysis and what became of its report.
@@ -54,9 +59,9 @@ struct LinearRun {
   std::string report_failure;    // as Run::report_failure
 };
 
-// The linear analysis of `net` (run_linear). With `report` and an output folder,
-// report.html shows the operating point's row and, when the analysis finished, the linear
-// model with each mode animated through one cycle.
+// The linear analysis of `net` (run_linear). With an output folder, summary.json as for
+// run; with `report` too, report.html shows the operating point's row and, when the
+// analysis finished, the linear model with each mode animated through one cycle.
 LinearRun linearize(const Netlist& net, const LinearSettings& settings, LinearRunOptions options, bool report);
 
 }  // namespace jourdain::session
