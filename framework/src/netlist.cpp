@@ -174,9 +174,11 @@ namespace {
 
 // Loads the netlist; in a check (diags.keep_going()) every problem is recorded and the
 // loading goes on past what it can leave out, in a load for a run the first is thrown.
-// Returns the netlist when there was no error.
+// Returns the netlist when there was no error. With `stop_at_flat`, loading stops after
+// the second stage and hands the flat netlist over there, building no model.
 std::optional<Netlist> load(const std::string& text, const std::filesystem::path& file, Registry& registry,
-                            const NetlistOverrides& overrides, Diagnostics& diags) {
+                            const NetlistOverrides& overrides, Diagnostics& diags,
+                            FlatNetlist* stop_at_flat = nullptr) {
   const std::string fname = file.string();
   InputLocation top{fname, "", "", ""};
   json doc;
@@ -269,19 +271,24 @@ std::optional<Netlist> load(const std::string& text, const std::filesystem::path
   World world;
   if (doc.contains("world")) diags.attempt([&] { world = load_world(doc["world"], at("/world"), registry); });
   world.file = fname;
-  ModelBuilder builder(world);
+  FlatNetlist flat(world);  // the second stage: subsystems expanded, names resolved
 
   if (!doc.contains("components")) throw InputError(top, "the netlist has no \"components\" object");
   set.files = &net.files;
   netlist_levels::Level top_level{"", file, "", {}, {}, 0, &set};
-  netlist_levels::place(doc, top_level, registry, world, builder);
+  netlist_levels::place(doc, top_level, registry, world, flat);
   diags.attempt([&] { check_overrides_placed(set); });
+  if (stop_at_flat) {
+    if (diags.has_errors()) return std::nullopt;
+    *stop_at_flat = std::move(flat);
+    return net;
+  }
 
   // The model is built only from a netlist without errors: a model of what is left would
   // report what the faults already explain (the inputs their components would drive).
   const bool whole = !diags.has_errors();
   if (whole) {
-    net.model = std::move(builder).build();
+    net.model = ModelBuilder(std::move(flat)).build();
     if (net.analysis != Analysis::Dynamic && !net.model.supports(net.analysis))
       diags.attempt([&] {
         throw InputError(at("/analysis"), std::string("no part of this model can carry out a ") +
@@ -311,7 +318,7 @@ std::optional<Netlist> load(const std::string& text, const std::filesystem::path
         const std::string component = name.substr(0, name.find('.'));
         try {
           if (whole) net.model.recordable(name);
-          else builder.check_variable(name);
+          else flat.check_variable(name);
         } catch (const InputError& e) {
           w.component = component;
           throw InputError(w, e.message());
@@ -338,6 +345,14 @@ Netlist load_netlist_text(const std::string& text, const std::filesystem::path& 
                           const NetlistOverrides& overrides) {
   Diagnostics first_error_ends(/*keep_going=*/false);
   return *load(text, file, registry, overrides, first_error_ends);
+}
+
+FlatNetlist flatten_netlist_text(const std::string& text, const std::filesystem::path& file, Registry& registry,
+                                 const NetlistOverrides& overrides) {
+  Diagnostics first_error_ends(/*keep_going=*/false);
+  FlatNetlist flat;
+  load(text, file, registry, overrides, first_error_ends, &flat);
+  return flat;
 }
 
 NetlistCheck check_netlist_text(const std::string& text, const std::filesystem::path& file, Registry& registry,

@@ -38,14 +38,14 @@ std::string component_of(const json& endpoint) {
   return s.substr(0, s.find('.'));
 }
 
-// Places one level into a ModelBuilder, in the order the level is written: components and
+// Places one level into a flat netlist, in the order the level is written: components and
 // subsystem instances, then connections, then the level's external ports. In a check
 // (LoadState::diagnostics keeps going) a component at fault is recorded and left out, and
 // what names it (connections, ports) is not judged again.
 class LevelPlacer {
  public:
-  LevelPlacer(const json& level, const Level& where, Registry& registry, const World& world, ModelBuilder& builder)
-      : level_(level), where_(where), registry_(registry), world_(world), builder_(builder), file_(where.file.string()),
+  LevelPlacer(const json& level, const Level& where, Registry& registry, const World& world, FlatNetlist& flat)
+      : level_(level), where_(where), registry_(registry), world_(world), flat_(flat), file_(where.file.string()),
         diagnostics_(where.load ? where.load->diagnostics : nullptr) {}
 
   PortMap place() {
@@ -157,7 +157,7 @@ class LevelPlacer {
     const std::size_t first_new = diagnostics_ ? diagnostics_->all().size() : 0;
     const std::size_t errors_before = errors_so_far();
     try {
-      instances_[p.name] = LevelPlacer(sub.definition, inner, registry_, world_, builder_).place();
+      instances_[p.name] = LevelPlacer(sub.definition, inner, registry_, world_, flat_).place();
     } catch (const FatalInputError&) {
       throw;
     } catch (const InputError& e) {
@@ -195,14 +195,14 @@ class LevelPlacer {
                          "a composite component has no states of its own: its parameters set its parts' start");
       Level inner{p.full + "/", where_.file, p.path, {}, {}, where_.depth + 1, where_.load};
       const std::size_t errors_before = errors_so_far();
-      instances_[p.name] = LevelPlacer(expansion, inner, registry_, world_, builder_).place();
+      instances_[p.name] = LevelPlacer(expansion, inner, registry_, world_, flat_).place();
       if (errors_so_far() > errors_before) {
         instances_.erase(p.name);
         return false;
       }
       return true;
     }
-    builder_.add(std::move(c), at(p, ""));
+    flat_.add(std::move(c), at(p, ""));
     set_initial_values(p);
     return true;
   }
@@ -265,13 +265,13 @@ class LevelPlacer {
     if (!p.spec.contains("initial")) return;
     const json& init = p.spec["initial"];
     if (!init.is_object()) throw InputError(at(p, "initial"), "expected an object of state values");
-    Component* added = builder_.find(p.full);
+    Component* added = flat_.find(p.full);
     for (const auto& item : init.items())
       attempt([&, &sname = item.key(), &value = item.value()] {
         InputLocation iw{file_, pointer(pointer(p.path, "initial"), sname), p.full, ""};
         StateId s = added->find_state(sname);
         std::string unit = s.valid() ? added->states()[s.index].unit : "";
-        builder_.set_initial(p.full, sname,
+        flat_.set_initial(p.full, sname,
                              s.valid() ? json_check::quantity(substitute(value, where_.parameters, iw), unit, iw) : 0.0,
                              iw);
       });
@@ -299,7 +299,7 @@ class LevelPlacer {
           throw InputError(w, "both ends stand for several inner ports (" + std::to_string(a.size()) + " and " +
                                   std::to_string(b.size()) + "): connect one of them to a single port");
         for (const auto& x : a)
-          for (const auto& y : b) builder_.connect(x, y, w);
+          for (const auto& y : b) flat_.connect(x, y, w);
       });
     }
   }
@@ -321,7 +321,7 @@ class LevelPlacer {
           if (!entry.is_string()) throw InputError(w, "expected \"comp.port\" strings");
           if (left_out_.count(component_of(entry))) continue;
           for (auto& e : endpoints(entry.get<std::string>(), where_, instances_, w)) {
-            builder_.check_port(e, w);  // the inner port must exist
+            flat_.check_port(e, w);  // the inner port must exist
             exported[name].push_back(std::move(e));
           }
         }
@@ -333,7 +333,7 @@ class LevelPlacer {
   const Level& where_;
   Registry& registry_;
   const World& world_;
-  ModelBuilder& builder_;
+  FlatNetlist& flat_;
   const std::string file_;
   Diagnostics* const diagnostics_;
   std::map<std::string, SubsystemType> types_;  // visible here: the outer levels' and this one's
@@ -344,8 +344,8 @@ class LevelPlacer {
 
 }  // namespace
 
-PortMap place(const json& level, const Level& where, Registry& registry, const World& world, ModelBuilder& builder) {
-  return LevelPlacer(level, where, registry, world, builder).place();
+PortMap place(const json& level, const Level& where, Registry& registry, const World& world, FlatNetlist& flat) {
+  return LevelPlacer(level, where, registry, world, flat).place();
 }
 
 }  // namespace jourdain::netlist_levels

@@ -1,6 +1,7 @@
-// Placing a netlist's components into a ModelBuilder, level by level: the top of the
-// netlist, the subsystems it instantiates (netlist-defined supercomponents, with their
-// own parameters and external ports) and the sub-netlists of composite C++ components
+// Placing a netlist's components into a flat netlist (flat_netlist.hpp), level by level:
+// the top of the netlist, the subsystems it instantiates (netlist-defined
+// supercomponents, with their own parameters and external ports) and the sub-netlists of
+// composite C++ components
 // (Component::expansion()). Everything is flattened: an inner component of instance
 // "arm" is the model's component "arm/<inner>". Internal to the framework library; its
 // parts live in
@@ -76,10 +77,10 @@ struct Level {
 using PortMap = std::map<std::string, std::vector<std::string>>;
 
 // Places `level`'s "components" and "connections" (and its "subsystems" types) into
-// `builder`; returns what its "ports" stand for. Throws InputError located in the file
+// `flat`; returns what its "ports" stand for. Throws InputError located in the file
 // and at the JSON path where the fault is written.
 PortMap place(const nlohmann::json& level, const Level& where, Registry& registry, const World& world,
-              ModelBuilder& builder);
+              FlatNetlist& flat);
 
 // Reads the "subsystems" object of a level into `types` (files relative to `where.file`).
 void read_subsystem_types(const nlohmann::json& level, const Level& where, std::map<std::string, SubsystemType>& types);

@@ -43,4 +43,15 @@ std::string closest_name(const std::string& name, const std::vector<std::string>
   return best;
 }
 
+std::string did_you_mean(const std::string& name, const std::vector<std::string>& candidates) {
+  const std::string best = closest_name(name, candidates);
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+std::string comma_list(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
 }  // namespace jourdain

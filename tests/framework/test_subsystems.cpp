@@ -256,3 +256,42 @@ TEST_CASE("--set reaches the parts of subsystems and composites, and the instanc
   CHECK(name.where().json_path == "--set upper/rood.mass");
   CHECK(name.message().find("did you mean 'upper/rod'?") != std::string::npos);
 }
+
+TEST_CASE("the flat netlist stage: parts under their model names, values substituted, connections resolved") {
+  Registry registry = jourdain::test::builtin_registry();
+  const std::string text = double_pendulum_with_subsystems().dump();
+  FlatNetlist flat = flatten_netlist_text(text, "pendulum.json", registry);
+  std::vector<std::string> names;
+  for (const auto& c : flat.components()) names.push_back(c->name());
+  // In the order placed (the file's objects are read with their keys sorted).
+  CHECK(names == std::vector<std::string>{"ground", "lower/hinge", "lower/rod", "upper/hinge", "upper/rod"});
+  // "$mass*$length^2/12" of instance "upper" (800 mm, 2 kg), evaluated and in SI.
+  const Component& upper_rod = *flat.components()[4];
+  CHECK(upper_rod.parameter_value("inertia").get<double>() == doctest::Approx(2 * 0.8 * 0.8 / 12));
+  // Each part located where it is written: the subsystem's parts in the definition.
+  CHECK(flat.locations()[4].json_path == "/subsystems/link/components/rod");
+  // The inner connection of each instance and the two of the top level, through the
+  // external ports to the parts they stand for; oriented from the state side.
+  std::vector<std::pair<std::string, std::string>> joined;
+  for (const auto& c : flat.connections()) joined.emplace_back(flat.name_of(c.state_side), flat.name_of(c.response_side));
+  CHECK(joined.size() == 4);
+  CHECK(std::count(joined.begin(), joined.end(), std::make_pair(std::string("ground.o"), std::string("upper/hinge.a"))) +
+            std::count(joined.begin(), joined.end(), std::make_pair(std::string("upper/hinge.a"), std::string("ground.o"))) ==
+        1);
+  // The third stage builds from it the model a load builds.
+  const Model built = ModelBuilder(std::move(flat)).build();
+  const Netlist loaded = load(text);
+  CHECK(built.state_names() == loaded.model.state_names());
+  CHECK(built.schedule().steps.size() == loaded.model.schedule().steps.size());
+  // A name the second stage cannot resolve is its fault, located where it is written.
+  json bad = double_pendulum_with_subsystems();
+  bad["connections"].push_back(json::array({"lower.end", "ground.p"}));
+  try {
+    flatten_netlist_text(bad.dump(), "pendulum.json", registry);
+    FAIL("an unknown port was accepted");
+  } catch (const InputError& e) {
+    CHECK(e.where().json_path == "/connections/2");
+    CHECK(e.where().port == "p");
+    CHECK(e.message().find("no such port on type 'mechanical.ground'") != std::string::npos);
+  }
+}

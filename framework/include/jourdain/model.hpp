@@ -1,4 +1,4 @@
-// ModelBuilder collects components and connections; build() checks every connection,
+// ModelBuilder takes a flat netlist (flat_netlist.hpp); build() checks every connection,
 // orders the evaluation (scheduler.hpp) and freezes the result into a Model, the
 // assembled system that solvers see:  x' = f(t, x)  with zero-crossing functions g(t, x)
 // and event handlers. The Model is immutable; runs keep their data in a Context.
@@ -13,6 +13,7 @@
 #include "jourdain/block_solver.hpp"
 #include "jourdain/component.hpp"
 #include "jourdain/errors.hpp"
+#include "jourdain/flat_netlist.hpp"
 #include "jourdain/scheduler.hpp"
 
 namespace jourdain {
@@ -270,45 +271,16 @@ class Model {
   } start_;
 };
 
-class ModelBuilder {
+// The third stage of loading (flat_netlist.hpp): a flat netlist, built up part by part
+// (add, connect, set_initial: the FlatNetlist it is) or handed over whole, checked as a
+// graph and frozen into a Model.
+class ModelBuilder : public FlatNetlist {
  public:
-  explicit ModelBuilder(World world = {}) : world_(world) {}
-
-  // Adds a configured component; `where` locates it in the netlist for messages. The
-  // name is one word, or words joined by '/' for the parts of subsystems ("arm/link2").
-  void add(std::unique_ptr<Component> component, InputLocation where = {});
-  // Joins "comp.port" to "comp.port" (in either order).
-  void connect(const std::string& a, const std::string& b, InputLocation where = {});
-  // Overrides a state's initial value (SI).
-  void set_initial(const std::string& component, const std::string& state, double value, InputLocation where = {});
-  Component* find(const std::string& name);
-  // Throws InputError unless "comp.port" names a port of an added component.
-  void check_port(const std::string& dotted, const InputLocation& where) const { resolve(dotted, where); }
-
-  // For a check of a netlist whose model cannot be built: throws InputError unless
-  // "comp.var" names a variable of added component comp. A name whose component was not
-  // added (left out for its own fault, or a block solver's monitor) is not judged.
-  void check_variable(const std::string& name) const;
+  explicit ModelBuilder(World world = {}) : FlatNetlist(std::move(world)) {}
+  explicit ModelBuilder(FlatNetlist&& flat) : FlatNetlist(std::move(flat)) {}
 
   // Checks and freezes. Throws InputError naming the component and port at fault.
   Model build() &&;
-
- private:
-  struct Endpoint {
-    int component;
-    PortId port;
-  };
-  struct Connection {
-    Endpoint state_side, response_side;
-    InputLocation where;
-  };
-  Endpoint resolve(const std::string& dotted, const InputLocation& where) const;
-
-  World world_;
-  std::vector<std::unique_ptr<Component>> components_;
-  std::unordered_map<std::string, int> index_;  // component name -> position
-  std::vector<InputLocation> locations_;
-  std::vector<Connection> connections_;
 };
 
 }  // namespace jourdain

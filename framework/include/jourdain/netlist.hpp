@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jourdain/diagnostics.hpp"
+#include "jourdain/flat_netlist.hpp"
 #include "jourdain/model.hpp"
 #include "jourdain/registry.hpp"
 
@@ -85,6 +86,12 @@ Netlist load_netlist(const std::filesystem::path& file, Registry& registry,
 // The same from text already in memory; `file` is used in messages and for plugins.
 Netlist load_netlist_text(const std::string& text, const std::filesystem::path& file, Registry& registry,
                           const NetlistOverrides& overrides = {});
+
+// The netlist's second stage alone (flat_netlist.hpp): subsystems and composites
+// expanded, parameters substituted, names resolved, no model built. Throws InputError,
+// as load_netlist_text does, for the faults of the first two stages.
+FlatNetlist flatten_netlist_text(const std::string& text, const std::filesystem::path& file, Registry& registry,
+                                 const NetlistOverrides& overrides = {});
 
 // A check of a netlist (`jourdain check`, an editor): every problem it has, rather than
 // the first (diagnostics.hpp), and the netlist itself when none is an error. A file that
