@@ -279,10 +279,11 @@ std::optional<Netlist> load(const std::string& text, const std::filesystem::path
 
   // The model is built only from a netlist without errors: a model of what is left would
   // report what the faults already explain (the inputs their components would drive).
-  const bool whole = !diags.has_errors();
+  bool whole = !diags.has_errors();
   if (whole) {
-    net.model = std::move(builder).build();
-    if (net.analysis != Analysis::Dynamic && !net.model.supports(net.analysis))
+    net.model = std::move(builder).build(&diags);  // in a check: every problem it finds
+    whole = !diags.has_errors();  // if any, the builder keeps its components for the record
+    if (whole && net.analysis != Analysis::Dynamic && !net.model.supports(net.analysis))
       diags.attempt([&] {
         throw InputError(at("/analysis"), std::string("no part of this model can carry out a ") +
                                               to_string(net.analysis) +
