@@ -7,21 +7,19 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <unordered_map>
 
 #include <Eigen/Dense>
 
+#include "jourdain/diagnostics.hpp"
 #include "jourdain/suggest.hpp"
 #include "jourdain/units.hpp"
+#include "newton_block_solver.hpp"
 
 namespace jourdain {
 
 namespace {
-
-std::string closest(const std::string& name, const std::vector<std::string>& candidates) {
-  const std::string best = closest_name(name, candidates);
-  return best.empty() ? "" : " (did you mean '" + best + "'?)";
-}
 
 // The recordable name of output `v` of port `p` (of `n` outputs): "comp.port.v", or
 // "comp.port" where the domain names a port's single output by the port.
@@ -30,29 +28,86 @@ std::string output_name(const Component& c, const PortSpec& p, const VariableSpe
   return c.name() + "." + p.name + (by_port ? "" : "." + v.name);
 }
 
-std::string join(const std::vector<std::string>& items) {
-  std::string s;
-  for (const auto& i : items) s += (s.empty() ? "" : ", ") + i;
-  return s;
-}
-
 }  // namespace
 
 // ============================================================== ModelBuilder
 
-Model ModelBuilder::build() && {
-  Model m;
-  m.world_ = world_;
-  const int nc = static_cast<int>(components_.size());
-  m.layouts_.resize(nc);
-  // Per component and port, until they are laid out in m.layout_pool_ (step 2).
-  std::vector<std::vector<int>> out_offset(nc);
-  std::vector<std::vector<std::vector<int>>> in_sources(nc);
+// ---- build(), in steps
+//
+// Each step does one thing and reads what the steps before it made; Assembly carries
+// between them what is not yet the Model's. A problem a step finds is a fault(): thrown
+// at once in a build for a run (the first problem, with the text it always had), or
+// recorded in a check (Diagnostics::keep_going), which then goes on with every step the
+// problem does not spoil, so that one check reports every independent problem.
 
-  // 1. Storage of every component's data in the Context vectors.
+struct ModelBuilder::Assembly {
+  Model model;
+  Diagnostics* diagnostics = nullptr;
+  bool faulty = false;  // a fault was recorded (a check only: a run has thrown it)
+  // Per component and port: the port's first slot in Context::y (-1: it has no
+  // outputs), and the y slots summed into its inputs, until wire_ports lays both out in
+  // the model's port tables.
+  std::vector<std::vector<int>> out_offset;
+  std::vector<std::vector<std::vector<int>>> in_sources;
+  std::vector<int> slot_owner;      // per Context::y slot: the component that writes it
+  std::vector<int> component_kind;  // per component: its kind for the scheduler (DependencyGraph)
+  std::vector<std::pair<int, int>> block_monitors;  // per schedule step: its solver's monitors [first, last)
+
+  void fault(const InputError& problem) {
+    if (!diagnostics || !diagnostics->keep_going()) throw problem;
+    diagnostics->add(problem);
+    faulty = true;
+  }
+  // For a problem thrown by code the builder calls (a block solver's factory): inside
+  // its catch block.
+  void fault_caught(const InputError& problem) {
+    if (!diagnostics || !diagnostics->keep_going()) throw;
+    diagnostics->add(problem);
+    faulty = true;
+  }
+};
+
+Model ModelBuilder::build(Diagnostics* diagnostics) && {
+  Assembly a;
+  a.diagnostics = diagnostics;
+  Model& m = a.model;
+  m.world_ = world_;
+  m.components_ = std::move(components_);
+  m.locations_ = locations_;
+  lay_out(a);
+  check_drivers(a);
+  // The order, the loops and their solvers are not judged on connections with faults:
+  // they would report what the faults explain (the loop a missing connection opens).
+  const bool wired = !a.faulty;
+  wire_ports(a);
+  if (wired) schedule(a);
+  name_variables(a);
+  if (wired) {
+    attach_block_solvers(a);
+    plan_evaluation(a);
+  }
+  gather_start_values(a);
+  if (a.faulty) {  // a check: no model, and the components back for check_variable
+    components_ = std::move(m.components_);
+    return Model{};
+  }
+  return std::move(m);
+}
+
+// Where every component's data lives in the Context vectors (a contiguous range of each
+// vector per component, in the order they were added), the tables of numeric parameters
+// and derived values by name, the names of the output slots, and which outputs are
+// copies of states. Nothing here can fail: it only counts what the components declared.
+void ModelBuilder::lay_out(Assembly& a) const {
+  Model& m = a.model;
+  const auto& components = m.components_;
+  const int nc = static_cast<int>(components.size());
+  m.layouts_.resize(nc);
+  a.out_offset.resize(nc);
+  a.in_sources.resize(nc);
   auto& z = m.ctx_sizes_;
   for (int i = 0; i < nc; ++i) {
-    const Component& c = *components_[i];
+    const Component& c = *components[i];
     ComponentLayout& L = m.layouts_[i];
     L.workspace_slot = i;
     L.parameter_offset = static_cast<int>(z.parameters);
@@ -81,31 +136,36 @@ Model ModelBuilder::build() && {
     z.zero_crossings += static_cast<long>(c.zero_crossings().size());
     for (const auto& p : c.ports()) {
       int n = p.domain->output_count(p.side);
-      out_offset[i].push_back(n > 0 ? static_cast<int>(z.outputs) : -1);
+      a.out_offset[i].push_back(n > 0 ? static_cast<int>(z.outputs) : -1);
       for (const auto* v : p.domain->outputs(p.side)) m.output_names_.push_back(output_name(c, p, *v, n));
       z.outputs += n;
     }
-    in_sources[i].resize(c.ports().size());
+    a.in_sources[i].resize(c.ports().size());
   }
   // Outputs that are states, copied before any calc_outputs (in the order of y).
   for (int i = 0; i < nc; ++i)
-    for (const Component::StateOutput& o : components_[i]->state_outputs())
-      m.state_outputs_.push_back({out_offset[i][o.port.index] + o.output.index, m.layouts_[i].state_offset + o.state.index});
-  std::sort(m.state_outputs_.begin(), m.state_outputs_.end(), [](const auto& a, const auto& b) { return a.y < b.y; });
-  std::vector<int> slot_owner(z.outputs);
+    for (const Component::StateOutput& o : components[i]->state_outputs())
+      m.plan_.state_copies.push_back({a.out_offset[i][o.port.index] + o.output.index, m.layouts_[i].state_offset + o.state.index});
+  std::sort(m.plan_.state_copies.begin(), m.plan_.state_copies.end(), [](const auto& x, const auto& y) { return x.y < y.y; });
+  a.slot_owner.resize(z.outputs);
   for (int i = 0; i < nc; ++i) {
-    const auto& ports = components_[i]->ports();
+    const auto& ports = components[i]->ports();
     for (size_t p = 0; p < ports.size(); ++p) {
-      int off = out_offset[i][p];
-      for (int k = 0; k < ports[p].domain->output_count(ports[p].side); ++k) slot_owner[off + k] = i;
+      int off = a.out_offset[i][p];
+      for (int k = 0; k < ports[p].domain->output_count(ports[p].side); ++k) a.slot_owner[off + k] = i;
     }
   }
+}
 
-  // 2. Connections: each response-side port is driven exactly once.
+// Each response-side port is driven exactly once (AMESim's causality: what a response
+// side returns has one source); an optional one may be left open. connect() has checked
+// each connection on its own; this is what only the whole set tells.
+void ModelBuilder::check_drivers(Assembly& a) const {
+  const auto& components = a.model.components_;
   std::map<std::pair<int, int>, std::vector<const Connection*>> drivers;
   for (const auto& c : connections_) drivers[{c.response_side.component, c.response_side.port.index}].push_back(&c);
-  for (int i = 0; i < nc; ++i) {
-    const auto& ports = components_[i]->ports();
+  for (int i = 0; i < static_cast<int>(components.size()); ++i) {
+    const auto& ports = components[i]->ports();
     for (size_t p = 0; p < ports.size(); ++p) {
       if (ports[p].side != PortSide::Response) continue;
       auto it = drivers.find({i, static_cast<int>(p)});
@@ -113,75 +173,91 @@ Model ModelBuilder::build() && {
       InputLocation w = locations_[i];
       w.port = ports[p].name;
       if (count == 0 && !ports[p].optional) {
-        throw InputError(w, ports[p].domain->port_term(PortSide::Response) + " is not connected (" +
-                                ports[p].description + ")");
+        a.fault(InputError(w, ports[p].domain->port_term(PortSide::Response) + " is not connected (" +
+                                  ports[p].description + ")"));
       }
       if (count > 1) {
         std::string who;
         for (const auto* c : it->second) {
-          const auto& s = components_[c->state_side.component];
+          const auto& s = components[c->state_side.component];
           who += (who.empty() ? "" : " and ") + ("'" + s->name() + "." + s->ports()[c->state_side.port.index].name +
                                                  "' (" + c->where.json_path + ")");
         }
-        throw InputError(w, "is driven by " + std::to_string(count) + " ports, " + who +
-                                "; an input takes exactly one driver");
+        a.fault(InputError(w, "is driven by " + std::to_string(count) + " ports, " + who +
+                                  "; an input takes exactly one driver"));
       }
     }
   }
+}
+
+// The connections as the evaluation reads them: each port's peers (for block solvers),
+// how many connections reach it (for `check`), and the port tables of every component
+// in one piece of the model's pool: output offsets, where each port's sources begin, and
+// the sources, summed in the order of the connections.
+void ModelBuilder::wire_ports(Assembly& a) const {
+  Model& m = a.model;
+  const auto& components = m.components_;
+  const int nc = static_cast<int>(components.size());
   m.connection_count_.resize(nc);
   m.peers_.resize(nc);
   for (int i = 0; i < nc; ++i) {
-    m.connection_count_[i].assign(components_[i]->ports().size(), 0);
-    m.peers_[i].resize(components_[i]->ports().size());
+    m.connection_count_[i].assign(components[i]->ports().size(), 0);
+    m.peers_[i].resize(components[i]->ports().size());
   }
   for (const auto& c : connections_) {
     ++m.connection_count_[c.state_side.component][c.state_side.port.index];
     ++m.connection_count_[c.response_side.component][c.response_side.port.index];
-    auto [sc, sp] = c.state_side;
-    auto [rc, rp] = c.response_side;
-    int s_out = out_offset[sc][sp.index];
-    int r_out = out_offset[rc][rp.index];
-    m.peers_[sc][sp.index].push_back({rc, rp.index});
-    m.peers_[rc][rp.index].push_back({sc, sp.index});
-    if (s_out >= 0) in_sources[rc][rp.index].push_back(s_out);
-    if (r_out >= 0) in_sources[sc][sp.index].push_back(r_out);
+    const int sc = c.state_side.component, sp = c.state_side.port.index;
+    const int rc = c.response_side.component, rp = c.response_side.port.index;
+    int s_out = a.out_offset[sc][sp];
+    int r_out = a.out_offset[rc][rp];
+    m.peers_[sc][sp].push_back({rc, rp});
+    m.peers_[rc][rp].push_back({sc, sp});
+    if (s_out >= 0) a.in_sources[rc][rp].push_back(s_out);
+    if (r_out >= 0) a.in_sources[sc][sp].push_back(r_out);
   }
-  // The port tables, each component's in one piece: output offsets, where each port's
-  // sources begin, the sources (summed in the order of the connections).
   size_t pool_size = 0;
   for (int i = 0; i < nc; ++i) {
-    pool_size += 2 * out_offset[i].size() + 1;
-    for (const auto& sources : in_sources[i]) pool_size += sources.size();
+    pool_size += 2 * a.out_offset[i].size() + 1;
+    for (const auto& sources : a.in_sources[i]) pool_size += sources.size();
   }
   m.layout_pool_.reserve(pool_size);  // no reallocation: the layouts point into it
   std::vector<size_t> starts(nc);
   for (int i = 0; i < nc; ++i) {
     starts[i] = m.layout_pool_.size();
     auto& pool = m.layout_pool_;
-    pool.insert(pool.end(), out_offset[i].begin(), out_offset[i].end());
+    pool.insert(pool.end(), a.out_offset[i].begin(), a.out_offset[i].end());
     int begin = 0;
-    for (const auto& sources : in_sources[i]) {
+    for (const auto& sources : a.in_sources[i]) {
       pool.push_back(begin);
       begin += static_cast<int>(sources.size());
     }
     pool.push_back(begin);
-    for (const auto& sources : in_sources[i]) pool.insert(pool.end(), sources.begin(), sources.end());
+    for (const auto& sources : a.in_sources[i]) pool.insert(pool.end(), sources.begin(), sources.end());
   }
   for (int i = 0; i < nc; ++i) {
     const int* at = m.layout_pool_.data() + starts[i];
-    const size_t ports = out_offset[i].size();
+    const size_t ports = a.out_offset[i].size();
     m.layouts_[i].port_output_offset = at;
     m.layouts_[i].input_begin = at + ports;
     m.layouts_[i].input_sources = at + 2 * ports + 1;
   }
+}
 
-  // 3. Port-level dependency graph (scheduler.hpp).
+// The order of the outputs (scheduler.hpp): one vertex per output port, an edge where
+// an output reaches an input that another output reads at once (set_dependencies); the
+// components with algebraic unknowns join a block. Each implicit block then learns which
+// of its loop variables each member writes, for the solver's passes.
+void ModelBuilder::schedule(Assembly& a) const {
+  Model& m = a.model;
+  const auto& components = m.components_;
+  const int nc = static_cast<int>(components.size());
   DependencyGraph g;
   g.component_count = nc;
   std::vector<std::vector<int>> vertices_of(nc);
   std::vector<std::vector<int>> vertex_port_inputs;  // per vertex: input ports of its component it reads
   for (int i = 0; i < nc; ++i) {
-    const Component& c = *components_[i];
+    const Component& c = *components[i];
     const auto& ports = c.ports();
     std::vector<int> all_inputs;
     for (size_t p = 0; p < ports.size(); ++p)
@@ -190,7 +266,7 @@ Model ModelBuilder::build() && {
       int nout = ports[p].domain->output_count(ports[p].side);
       if (nout == 0) continue;
       DependencyGraph::OutputPort v{i, static_cast<int>(p), c.name() + "." + ports[p].name, {}};
-      for (int k = 0; k < nout; ++k) v.y_slots.push_back(out_offset[i][p] + k);
+      for (int k = 0; k < nout; ++k) v.y_slots.push_back(a.out_offset[i][p] + k);
       vertices_of[i].push_back(static_cast<int>(g.vertices.size()));
       g.vertices.push_back(v);
       std::vector<int> reads;
@@ -236,31 +312,42 @@ Model ModelBuilder::build() && {
   std::unordered_map<const TypeEvaluation*, int> kinds;
   g.component_kind.resize(nc, -1);
   for (int i = 0; i < nc; ++i)
-    if (const TypeEvaluation* t = components_[i]->type_evaluation())
+    if (const TypeEvaluation* t = components[i]->type_evaluation())
       g.component_kind[i] = kinds.emplace(t, static_cast<int>(kinds.size())).first->second;
   m.schedule_ = make_schedule(g);
+  a.component_kind = std::move(g.component_kind);
   for (auto& step : m.schedule_.steps) {
     if (!step.implicit) continue;
     step.tear_positions_by_component.resize(step.components.size());
     std::unordered_map<int, size_t> position;  // component → its place in the step
     for (size_t ci = 0; ci < step.components.size(); ++ci) position.emplace(step.components[ci], ci);
     for (size_t k = 0; k < step.tear_outputs.size(); ++k)
-      if (const auto it = position.find(slot_owner[step.tear_outputs[k]]); it != position.end())
+      if (const auto it = position.find(a.slot_owner[step.tear_outputs[k]]); it != position.end())
         step.tear_positions_by_component[it->second].push_back(static_cast<int>(k));
   }
+}
 
-  // 4. Zero crossings and recordable variables.
+// The names a run records by and `check` lists: every zero crossing, and every state,
+// observable, discrete state and output as "component.variable". A name declared twice
+// is a library's defect, reported for each.
+void ModelBuilder::name_variables(Assembly& a) const {
+  Model& m = a.model;
+  const auto& components = m.components_;
+  const auto& z = m.ctx_sizes_;
   m.recorded_by_default_.assign(z.outputs, false);
   m.recordable_index_.reserve(static_cast<size_t>(z.states + z.observables + z.discretes + z.outputs));
   auto add_recordable = [&](const std::string& name, const std::string& unit, RecordableVariable::Source src, int idx,
                             int comp) {
-    if (!m.recordable_index_.emplace(name, static_cast<int>(m.recordable_.size())).second)
-      throw InputError(locations_[comp], "type '" + components_[comp]->type_name() + "' declares '" + name +
-                                             "' twice (a component library defect)");
+    if (!m.recordable_index_.emplace(name, static_cast<int>(m.recordable_.size())).second) {
+      a.fault(InputError(locations_[comp], "type '" + components[comp]->type_name() + "' declares '" + name +
+                                                "' twice (a component library defect)"));
+      return false;
+    }
     m.recordable_.push_back({name, unit, src, idx});
+    return true;
   };
-  for (int i = 0; i < nc; ++i) {
-    const Component& c = *components_[i];
+  for (int i = 0; i < static_cast<int>(components.size()); ++i) {
+    const Component& c = *components[i];
     const ComponentLayout& L = m.layouts_[i];
     for (size_t k = 0; k < c.zero_crossings().size(); ++k)
       m.zero_crossings_.push_back({i, ZeroCrossingId{static_cast<int>(k)}, c.zero_crossings()[k].direction,
@@ -268,75 +355,272 @@ Model ModelBuilder::build() && {
     for (size_t k = 0; k < c.states().size(); ++k)
       add_recordable(c.name() + "." + c.states()[k].name, c.states()[k].unit, RecordableVariable::Source::State,
                      L.state_offset + static_cast<int>(k), i);
-    for (size_t k = 0; k < c.observables().size(); ++k) {
-      add_recordable(c.name() + "." + c.observables()[k].name, c.observables()[k].unit,
-                     RecordableVariable::Source::Observable, L.observable_offset + static_cast<int>(k), i);
-      m.recordable_.back().quantity = c.observables()[k].quantity;
-    }
+    for (size_t k = 0; k < c.observables().size(); ++k)
+      if (add_recordable(c.name() + "." + c.observables()[k].name, c.observables()[k].unit,
+                         RecordableVariable::Source::Observable, L.observable_offset + static_cast<int>(k), i))
+        m.recordable_.back().quantity = c.observables()[k].quantity;
     for (size_t k = 0; k < c.discrete_states().size(); ++k)
       add_recordable(c.name() + "." + c.discrete_states()[k].name, c.discrete_states()[k].unit,
-                     RecordableVariable::Source::Discrete,
-                     L.discrete_offset + static_cast<int>(k), i);
+                     RecordableVariable::Source::Discrete, L.discrete_offset + static_cast<int>(k), i);
     for (size_t p = 0; p < c.ports().size(); ++p) {
       const auto& port = c.ports()[p];
       auto outs = port.domain->outputs(port.side);
       for (size_t k = 0; k < outs.size(); ++k) {
         int slot = L.port_output_offset[p] + static_cast<int>(k);
         m.recorded_by_default_[slot] = port.domain->recorded_by_port_name && outs.size() == 1;
-        add_recordable(m.output_names_[slot], port.output_unit(*outs[k]),
-                       RecordableVariable::Source::Output, slot, i);
+        add_recordable(m.output_names_[slot], port.output_unit(*outs[k]), RecordableVariable::Source::Output, slot, i);
       }
     }
   }
-  for (int i = 0; i < nc; ++i) m.component_index_.emplace(components_[i]->name(), i);
-  m.components_ = std::move(components_);
-  // The runs the evaluation walks: the schedule's, and every component once, by type,
-  // for the derivatives.
-  for (size_t k = 0; k < m.schedule_.steps.size(); ++k) {
-    const auto& step = m.schedule_.steps[k];
-    if (step.implicit) m.output_runs_.push_back({static_cast<int>(k)});
-    else m.append_to_runs(step.components[0], m.output_instances_, m.output_runs_);
-  }
-  {
-    std::vector<int> by_kind(nc);
-    for (int i = 0; i < nc; ++i) by_kind[i] = i;
-    std::stable_sort(by_kind.begin(), by_kind.end(),
-                     [&](int a, int b) { return g.component_kind[a] < g.component_kind[b]; });
-    for (int i : by_kind) m.append_to_runs(i, m.derivative_instances_, m.derivative_runs_);
-  }
-  m.locations_ = locations_;
+  for (int i = 0; i < static_cast<int>(components.size()); ++i) m.component_index_.emplace(components[i]->name(), i);
+}
 
-  // 5. Structured solvers for the blocks whose members name one.
+// A solver for every implicit block: the structured one the members' library names (all
+// members must name the same), else the general Newton solver. The monitors a solver
+// offers become recordable variables.
+void ModelBuilder::attach_block_solvers(Assembly& a) const {
+  Model& m = a.model;
   m.block_solvers_.resize(m.schedule_.steps.size());
+  a.block_monitors.assign(m.schedule_.steps.size(), {0, 0});
   int monitor_count = 0;
   for (size_t k = 0; k < m.schedule_.steps.size(); ++k) {
     const auto& step = m.schedule_.steps[k];
     if (!step.implicit) continue;
+    a.block_monitors[k] = {monitor_count, monitor_count};
     const BlockSolverFactory* factory = nullptr;
     int named_by = -1;
+    bool conflict = false;
     for (int c : step.components) {
       const BlockSolverFactory* f = m.components_[c]->block_solver();
       if (!f) continue;
-      if (factory && f != factory)
-        throw InputError(locations_[c], "is in one algebraic loop with '" + m.components_[named_by]->name() +
-                                            "', but their libraries solve loops differently ('" + f->name() +
-                                            "' and '" + factory->name() + "')");
+      if (factory && f != factory) {
+        a.fault(InputError(locations_[c], "is in one algebraic loop with '" + m.components_[named_by]->name() +
+                                              "', but their libraries solve loops differently ('" + f->name() +
+                                              "' and '" + factory->name() + "')"));
+        conflict = true;
+        break;
+      }
       factory = f;
       named_by = c;
     }
-    if (!factory) continue;
-    m.block_solvers_[k] = factory->create(m, step, static_cast<int>(k), monitor_count);
+    if (conflict) continue;
+    if (!factory) {  // no library claims the block
+      m.block_solvers_[k] = std::make_unique<NewtonBlockSolver>(step);
+      continue;
+    }
+    try {
+      m.block_solvers_[k] = factory->create(m, step, static_cast<int>(k), monitor_count);
+    } catch (const InputError& e) {
+      a.fault_caught(e);
+      continue;
+    }
     for (const auto& mon : m.block_solvers_[k]->monitors()) {
-      if (!m.recordable_index_.emplace(mon.name, static_cast<int>(m.recordable_.size())).second)
-        throw InputError(locations_[named_by], "monitor '" + mon.name + "' clashes with a variable of that name");
+      if (!m.recordable_index_.emplace(mon.name, static_cast<int>(m.recordable_.size())).second) {
+        a.fault(InputError(locations_[named_by], "monitor '" + mon.name + "' clashes with a variable of that name"));
+        continue;
+      }
       m.recordable_.push_back({mon.name, mon.unit, RecordableVariable::Source::Monitor, monitor_count++});
       m.monitors_.push_back(mon);
     }
+    a.block_monitors[k].second = monitor_count;
+  }
+}
+
+namespace {
+
+// The reads and writes of the step being planned, filed into the plan once it is whole.
+class StepAccess {
+ public:
+  using V = PlanVariable::Vector;
+  void read(V vector, int index) { reads_.push_back({vector, index}); }
+  void write(V vector, int index) { writes_.push_back({vector, index}); }
+  void read_range(V vector, int offset, size_t count) {
+    for (size_t k = 0; k < count; ++k) read(vector, offset + static_cast<int>(k));
+  }
+  void read_range(V vector, int offset, int count) { read_range(vector, offset, static_cast<size_t>(count)); }
+  void write_range(V vector, int offset, size_t count) {
+    for (size_t k = 0; k < count; ++k) write(vector, offset + static_cast<int>(k));
+  }
+  // What any hook of component c may read besides its inputs: time, its states,
+  // discrete states, parameters, derived values and unknowns.
+  void read_own(const Component& c, const ComponentLayout& L) {
+    read(V::Time, 0);
+    read_range(V::State, L.state_offset, c.states().size());
+    read_range(V::Discrete, L.discrete_offset, c.discrete_states().size());
+    read_range(V::Parameter, L.parameter_offset, static_cast<size_t>(c.numeric_parameter_count()));
+    read_range(V::Derived, L.derived_offset, c.derived_values().size());
+    read_range(V::Unknown, L.unknown_offset, c.unknowns().size());
+  }
+  // The outputs summed into port p's inputs (Eval::in): every variable of each source
+  // port, whose first slot the port table holds.
+  void read_inputs(const Component& c, const ComponentLayout& L, int p) {
+    const PortSpec& port = c.ports()[p];
+    const int n = port.domain->input_count(port.side);
+    for (int k = L.input_begin[p]; k < L.input_begin[p + 1]; ++k) read_range(V::Output, L.input_sources[k], n);
+  }
+  void read_all_inputs(const Component& c, const ComponentLayout& L) {
+    for (size_t p = 0; p < c.ports().size(); ++p) read_inputs(c, L, static_cast<int>(p));
+  }
+  // Port p's outputs, but those that are copies of states (the copy step writes them).
+  template <class Put>
+  static void port_outputs(const Component& c, const ComponentLayout& L, int p, const std::vector<bool>& copied, Put put) {
+    const PortSpec& port = c.ports()[p];
+    for (int k = 0; k < port.domain->output_count(port.side); ++k)
+      if (const int slot = L.port_output_offset[p] + k; !copied[slot]) put(slot);
+  }
+  // Files the lists into `plan` as `step`'s, sorted and without repeats; a block's reads
+  // lose what it writes itself (its loop: solved inside, from the values of the last
+  // evaluation as a start).
+  void file(EvaluationPlan& plan, EvaluationStep& step, bool reads_exclude_writes) {
+    auto tidy = [](std::vector<PlanVariable>& v) {
+      std::sort(v.begin(), v.end());
+      v.erase(std::unique(v.begin(), v.end()), v.end());
+    };
+    tidy(reads_);
+    tidy(writes_);
+    if (reads_exclude_writes) {
+      std::vector<PlanVariable> outside;
+      std::set_difference(reads_.begin(), reads_.end(), writes_.begin(), writes_.end(), std::back_inserter(outside));
+      reads_.swap(outside);
+    }
+    auto& all = plan.accesses;
+    step.reads_begin = static_cast<int>(all.size());
+    all.insert(all.end(), reads_.begin(), reads_.end());
+    step.writes_begin = static_cast<int>(all.size());
+    all.insert(all.end(), writes_.begin(), writes_.end());
+    step.writes_end = static_cast<int>(all.size());
+    reads_.clear();
+    writes_.clear();
   }
 
-  // 6. The values a new Context starts from, gathered once: make_context copies them
-  // rather than walking every component's declarations again (at 20 000 components that
-  // walk cost more than the whole evaluation of a short run, bench_framework_overhead).
+ private:
+  std::vector<PlanVariable> reads_, writes_;
+};
+
+}  // namespace
+
+// The evaluation plan (evaluation_plan.hpp) the interpreter runs, made once here so that
+// an evaluation only walks it. Outputs: the state copies, then the schedule's steps,
+// consecutive components of one type and one level joined into one run (one call of the
+// type's hooks; a level's steps read nothing of each other), each implicit block one
+// step with its solver. Derivatives: every component once, grouped by type, since they
+// read only what the outputs have set. Each step notes what it reads and writes.
+void ModelBuilder::plan_evaluation(Assembly& a) const {
+  using V = PlanVariable::Vector;
+  using Kind = EvaluationStep::Kind;
+  Model& m = a.model;
+  const auto& components = m.components_;
+  EvaluationPlan& plan = m.plan_;
+  std::vector<bool> copied(static_cast<size_t>(m.ctx_sizes_.outputs), false);
+  for (const auto& o : plan.state_copies) copied[o.y] = true;
+  StepAccess access;
+  auto place = [&](EvaluationStage& stage, int c) {
+    stage.instances.push_back({components[c].get(), m.layouts_[c]});
+    stage.instance_component.push_back(c);
+  };
+  auto next_instance = [](const EvaluationStage& stage) { return static_cast<int>(stage.instances.size()); };
+
+  EvaluationStage& outputs = plan.outputs;
+  if (!plan.state_copies.empty()) {
+    EvaluationStep copy{Kind::CopyStateOutputs};
+    for (const auto& o : plan.state_copies) {
+      access.read(V::State, o.x);
+      access.write(V::Output, o.y);
+    }
+    access.file(plan, copy, false);
+    outputs.steps.push_back(copy);
+  }
+  int run_level = -1;  // the level of the open run of components
+  bool run_open = false;
+  auto close_run = [&] {
+    if (run_open) access.file(plan, outputs.steps.back(), false);
+    run_open = false;
+  };
+  for (size_t k = 0; k < m.schedule_.steps.size(); ++k) {
+    const ScheduledStep& step = m.schedule_.steps[k];
+    if (step.implicit) {
+      close_run();
+      EvaluationStep block{Kind::Block, Eval::Phase::Outputs, next_instance(outputs), 0, nullptr,
+                           m.block_solvers_[k].get(), static_cast<int>(k)};
+      for (int c : step.components) {
+        place(outputs, c);
+        const Component& comp = *components[c];
+        const ComponentLayout& L = m.layouts_[c];
+        access.read_own(comp, L);
+        access.read_all_inputs(comp, L);
+        for (size_t p = 0; p < comp.ports().size(); ++p)
+          StepAccess::port_outputs(comp, L, static_cast<int>(p), copied, [&](int slot) { access.write(V::Output, slot); });
+        access.write_range(V::Unknown, L.unknown_offset, comp.unknowns().size());
+        access.write_range(V::Residual, L.unknown_offset, comp.unknowns().size());
+        access.write_range(V::Observable, L.observable_offset, comp.observables().size());
+      }
+      const auto [first_monitor, last_monitor] = a.block_monitors[k];
+      for (int mon = first_monitor; mon < last_monitor; ++mon) access.write(V::Monitor, mon);
+      block.last = next_instance(outputs);
+      access.file(plan, block, true);
+      outputs.steps.push_back(block);
+      continue;
+    }
+    const int c = step.components[0];
+    const Component& comp = *components[c];
+    const ComponentLayout& L = m.layouts_[c];
+    const TypeEvaluation* type = comp.type_evaluation();
+    const bool joins = run_open && type && outputs.steps.back().type == type && step.level >= 0 && step.level == run_level;
+    if (!joins) {
+      close_run();
+      outputs.steps.push_back({Kind::Components, Eval::Phase::Outputs, next_instance(outputs), 0, type});
+      run_open = true;
+      run_level = step.level;
+    }
+    place(outputs, c);
+    outputs.steps.back().last = next_instance(outputs);
+    access.read_own(comp, L);
+    for (int p : step.output_ports) {
+      if (p < 0 || comp.ports()[p].depends_on_all_inputs) access.read_all_inputs(comp, L);
+      else for (PortId d : comp.ports()[p].depends_on) access.read_inputs(comp, L, d.index);
+      if (p >= 0) StepAccess::port_outputs(comp, L, p, copied, [&](int slot) { access.write(V::Output, slot); });
+    }
+    access.write_range(V::Observable, L.observable_offset, comp.observables().size());
+  }
+  close_run();
+
+  EvaluationStage& derivatives = plan.derivatives;
+  const int nc = static_cast<int>(components.size());
+  std::vector<int> by_kind(nc);
+  for (int i = 0; i < nc; ++i) by_kind[i] = i;
+  std::stable_sort(by_kind.begin(), by_kind.end(),
+                   [&](int x, int y) { return a.component_kind[x] < a.component_kind[y]; });
+  for (int c : by_kind) {
+    const Component& comp = *components[c];
+    const ComponentLayout& L = m.layouts_[c];
+    const TypeEvaluation* type = comp.type_evaluation();
+    if (!(type && !derivatives.steps.empty() && derivatives.steps.back().type == type)) {
+      if (!derivatives.steps.empty()) access.file(plan, derivatives.steps.back(), false);
+      derivatives.steps.push_back({Kind::Components, Eval::Phase::Derivatives, next_instance(derivatives), 0, type});
+    }
+    place(derivatives, c);
+    derivatives.steps.back().last = next_instance(derivatives);
+    access.read_own(comp, L);
+    access.read_all_inputs(comp, L);
+    for (size_t p = 0; p < comp.ports().size(); ++p)  // its own outputs (Eval::out), copies of states too
+      for (int k = 0; k < comp.ports()[p].domain->output_count(comp.ports()[p].side); ++k)
+        access.read(V::Output, L.port_output_offset[p] + k);
+    access.write_range(V::Derivative, L.state_offset, comp.states().size());
+    access.write_range(V::Observable, L.observable_offset, comp.observables().size());
+  }
+  if (!derivatives.steps.empty()) access.file(plan, derivatives.steps.back(), false);
+}
+
+// The values a new Context starts from, gathered once: make_context copies them rather
+// than walking every component's declarations again (at 20 000 components that walk
+// cost more than the whole evaluation of a short run, bench_framework_overhead). Last,
+// the derived stage on the netlist's parameters: its values are every Context's
+// defaults, and a relation between parameters that fails there is the netlist's
+// mistake, located at the component's params as configure()'s are (one per component).
+void ModelBuilder::gather_start_values(Assembly& a) const {
+  Model& m = a.model;
+  const auto& z = m.ctx_sizes_;
+  const int nc = static_cast<int>(m.components_.size());
   auto& start = m.start_;
   start.parameters.resize(z.parameters);
   for (const auto& p : m.parameters_) start.parameters[p.index] = p.default_value;
@@ -350,9 +634,6 @@ Model ModelBuilder::build() && {
     for (size_t k = 0; k < c.discrete_states().size(); ++k) start.discrete[L.discrete_offset + k] = c.discrete_states()[k].initial;
     for (size_t k = 0; k < c.unknowns().size(); ++k) start.unknowns[L.unknown_offset + k] = c.unknowns()[k].initial;
   }
-  // The derived values of the netlist's parameters: computed once here, copied by every
-  // Context that keeps them. A relation between them that fails is the netlist's
-  // mistake, located at the component's params as configure()'s are.
   Context defaults;
   defaults.parameters = start.parameters;
   defaults.derived = Eigen::VectorXd::Zero(z.derived);
@@ -361,11 +642,10 @@ Model ModelBuilder::build() && {
       m.derive(i, defaults);
     } catch (const InputError& e) {
       const InputLocation& w = m.locations_[i];
-      throw e.located(InputLocation{w.file, w.json_path.empty() ? "" : w.json_path + "/params", w.component, ""});
+      a.fault(e.located(InputLocation{w.file, w.json_path.empty() ? "" : w.json_path + "/params", w.component, ""}));
     }
   }
   start.derived = std::move(defaults.derived);
-  return m;
 }
 
 // ============================================================== Model
@@ -390,8 +670,8 @@ InputError unknown_variable(const std::string& name, const std::vector<std::stri
   std::vector<std::string> of_comp;
   for (const auto& v : all)
     if (v.rfind(comp + ".", 0) == 0) of_comp.push_back(v);
-  return InputError({}, "no variable '" + name + "'" + closest(name, all) +
-                            (of_comp.empty() ? "" : "; '" + comp + "' offers: " + join(of_comp)));
+  return InputError({}, "no variable '" + name + "'" + did_you_mean(name, all) +
+                            (of_comp.empty() ? "" : "; '" + comp + "' offers: " + comma_list(of_comp)));
 }
 
 }  // namespace
@@ -417,6 +697,59 @@ void FlatNetlist::check_variable(const std::string& name) const {
     for (const auto* v : p.domain->outputs(p.side)) all.push_back(output_name(*c, p, *v, n));
   }
   if (std::find(all.begin(), all.end(), name) == all.end()) throw unknown_variable(name, all);
+}
+
+std::string Model::variable_name(const PlanVariable& v) const {
+  using V = PlanVariable::Vector;
+  // The component whose range of a Context vector holds v.index, and v's place in it.
+  auto owned = [&](auto offset_of, auto count_of) -> std::pair<const Component*, size_t> {
+    for (size_t i = 0; i < components_.size(); ++i) {
+      const int offset = offset_of(layouts_[i]);
+      const size_t count = count_of(*components_[i]);
+      if (v.index >= offset && static_cast<size_t>(v.index - offset) < count)
+        return {components_[i].get(), static_cast<size_t>(v.index - offset)};
+    }
+    throw std::out_of_range("no variable " + std::to_string(v.index) + " of that kind in the model");
+  };
+  auto state_name = [&] {
+    const auto [c, k] = owned([](const ComponentLayout& L) { return L.state_offset; },
+                              [](const Component& c) { return c.states().size(); });
+    return c->name() + "." + c->states()[k].name;
+  };
+  auto unknown_name = [&] {
+    const auto [c, k] = owned([](const ComponentLayout& L) { return L.unknown_offset; },
+                              [](const Component& c) { return c.unknowns().size(); });
+    return c->name() + "." + c->unknowns()[k].name;
+  };
+  switch (v.vector) {
+    case V::Time: return "time";
+    case V::State: return state_name();
+    case V::Derivative: return "der(" + state_name() + ")";
+    case V::Output: return output_names_.at(static_cast<size_t>(v.index));
+    case V::Unknown: return unknown_name();
+    case V::Residual: return "residual(" + unknown_name() + ")";
+    case V::Observable: {
+      const auto [c, k] = owned([](const ComponentLayout& L) { return L.observable_offset; },
+                                [](const Component& c) { return c.observables().size(); });
+      return c->name() + "." + c->observables()[k].name;
+    }
+    case V::Discrete: {
+      const auto [c, k] = owned([](const ComponentLayout& L) { return L.discrete_offset; },
+                                [](const Component& c) { return c.discrete_states().size(); });
+      return c->name() + "." + c->discrete_states()[k].name;
+    }
+    case V::Parameter:
+      for (const auto& p : parameters_)
+        if (p.index == v.index) return p.name;
+      throw std::out_of_range("no parameter " + std::to_string(v.index) + " in the model");
+    case V::Derived: {
+      const auto [c, k] = owned([](const ComponentLayout& L) { return L.derived_offset; },
+                                [](const Component& c) { return c.derived_values().size(); });
+      return c->name() + "." + c->derived_values()[k].name;
+    }
+    case V::Monitor: return monitors_.at(static_cast<size_t>(v.index)).name;
+  }
+  return "";
 }
 
 std::vector<std::string> Model::state_names() const {
@@ -457,7 +790,7 @@ const ParameterInfo& Model::parameter(const std::string& name) const {
   }
   std::vector<std::string> all;
   for (const auto& p : parameters_) all.push_back(p.name);
-  throw InputError(where, "no numeric parameter '" + name + "'" + closest(name, all));
+  throw InputError(where, "no numeric parameter '" + name + "'" + did_you_mean(name, all));
 }
 
 namespace {
@@ -512,7 +845,7 @@ double Model::derived_value(Context& ctx, const std::string& name) const {
     std::vector<std::string> all;
     for (const auto& [known, index] : derived_index_) all.push_back(known);
     std::sort(all.begin(), all.end());
-    throw InputError(InputLocation{world_.file, "", "", ""}, "no derived value '" + name + "'" + closest(name, all));
+    throw InputError(InputLocation{world_.file, "", "", ""}, "no derived value '" + name + "'" + did_you_mean(name, all));
   }
   if (ctx.derived_outdated) update_derived(ctx);
   return ctx.derived[it->second];
@@ -533,7 +866,7 @@ void Model::set_initial_state(Context& ctx, const std::string& name, const nlohm
       return;
     }
   }
-  throw InputError(where, "no continuous state '" + name + "'" + closest(name, state_names()));
+  throw InputError(where, "no continuous state '" + name + "'" + did_you_mean(name, state_names()));
 }
 
 Context Model::make_context(double t0) const {
@@ -575,23 +908,14 @@ void Model::initialize(Context& ctx) const {
   evaluate(ctx);
 }
 
-void Model::append_to_runs(int c, std::vector<PlacedComponent>& instances, std::vector<Run>& runs) const {
-  const TypeEvaluation* type = components_[c]->type_evaluation();
-  const int at = static_cast<int>(instances.size());
-  instances.push_back({components_[c].get(), layouts_[c]});
-  if (type && !runs.empty() && runs.back().block < 0 && runs.back().type == type) ++runs.back().last;
-  else runs.push_back({-1, at, at + 1, type});
-}
-
-void Model::call_run(const Run& run, const std::vector<PlacedComponent>& instances, Eval::Phase phase,
-                     Context& ctx) const {
-  const PlacedComponent* first = instances.data() + run.first;
-  const bool outputs = phase == Eval::Phase::Outputs;
-  if (run.type) {
-    (outputs ? run.type->outputs : run.type->derivatives)(first, instances.data() + run.last, ctx, world_);
+void Model::run_components(const EvaluationStage& stage, const EvaluationStep& step, Context& ctx) const {
+  const PlacedComponent* first = stage.instances.data() + step.first;
+  const bool outputs = step.phase == Eval::Phase::Outputs;
+  if (step.type) {
+    (outputs ? step.type->outputs : step.type->derivatives)(first, stage.instances.data() + step.last, ctx, world_);
     return;
   }
-  Eval e(*first->component, first->layout, ctx, world_, phase);
+  Eval e(*first->component, first->layout, ctx, world_, step.phase);
   if (outputs) first->component->calc_outputs(e);
   else first->component->calc_derivatives(e);
 }
@@ -600,87 +924,24 @@ void Model::evaluate_outputs(Context& ctx, BlockPrelude prelude) const {
   // Every evaluation starts here: the derived values of parameters set since the last.
   if (ctx.derived_outdated) [[unlikely]]
     update_derived(ctx);
-  // The outputs that are states first: they depend on nothing else, and any member of a
-  // run or block may read them.
-  double* y = ctx.y.data();
-  const double* x = ctx.x.data();
-  for (const StateOutputSlot& o : state_outputs_) y[o.y] = x[o.x];
-  for (const Run& run : output_runs_) {
-    if (run.block >= 0) {
-      if (const BlockSolver* solver = block_solvers_[run.block].get()) {
-        if (prelude == BlockPrelude::Initialize) solver->initialize(*this, ctx);
-        if (prelude == BlockPrelude::Analyze && solver->supports(ctx.analysis)) solver->analyze(*this, ctx);
-        solver->solve(*this, ctx);
-      } else {
-        solve_block(ctx, schedule_.steps[run.block]);
+  for (const EvaluationStep& step : plan_.outputs.steps) {
+    switch (step.kind) {
+      case EvaluationStep::Kind::CopyStateOutputs: {
+        double* y = ctx.y.data();
+        const double* x = ctx.x.data();
+        for (const EvaluationPlan::StateCopy& o : plan_.state_copies) y[o.y] = x[o.x];
+        break;
       }
-      continue;
-    }
-    call_run(run, output_instances_, Eval::Phase::Outputs, ctx);
-  }
-}
-
-// Implicit block: unknowns z = (loop outputs, algebraic unknowns). One pass sets the
-// loop outputs to z, lets every member compute, and forms F(z) = (g(z) - z, residuals);
-// Newton's method with a finite-difference Jacobian drives F to zero.
-void Model::solve_block(Context& ctx, const ScheduledStep& step) const {
-  const int nt = static_cast<int>(step.tear_outputs.size());
-  const int nu = static_cast<int>(step.unknowns.size());
-  const int n = nt + nu;
-  Eigen::VectorXd zv(n), F(n), F1(n);
-  for (int k = 0; k < nt; ++k) zv[k] = ctx.y[step.tear_outputs[k]];
-  for (int k = 0; k < nu; ++k) zv[nt + k] = ctx.unknowns[step.unknowns[k]];
-
-  auto pass = [&](const Eigen::VectorXd& zz, Eigen::VectorXd& out) {
-    for (int k = 0; k < nt; ++k) ctx.y[step.tear_outputs[k]] = zz[k];
-    for (int k = 0; k < nu; ++k) ctx.unknowns[step.unknowns[k]] = zz[nt + k];
-    for (size_t ci = 0; ci < step.components.size(); ++ci) {
-      int c = step.components[ci];
-      Eval e = view(c, ctx, Eval::Phase::Outputs);
-      components_[c]->calc_outputs(e);
-      // Keep what it computed, and give later members the loop values z, not g(z).
-      for (int k : step.tear_positions_by_component[ci]) {
-        out[k] = ctx.y[step.tear_outputs[k]] - zz[k];
-        ctx.y[step.tear_outputs[k]] = zz[k];
+      case EvaluationStep::Kind::Components: run_components(plan_.outputs, step, ctx); break;
+      case EvaluationStep::Kind::Block: {
+        const BlockSolver& solver = *step.solver;
+        if (prelude == BlockPrelude::Initialize) solver.initialize(*this, ctx);
+        if (prelude == BlockPrelude::Analyze && solver.supports(ctx.analysis)) solver.analyze(*this, ctx);
+        solver.solve(*this, ctx);
+        break;
       }
     }
-    for (int k = 0; k < nu; ++k) out[nt + k] = ctx.residuals[step.unknowns[k]];
-  };
-  auto fail = [&](const std::string& why) {
-    std::vector<std::string> names;
-    for (int c : step.components) names.push_back(components_[c]->name());
-    throw SimulationError(ctx.t, names, "algebraic loop not solved: " + why);
-  };
-
-  const double tol_rel = 1e-10, tol_abs = 1e-12;
-  const int max_iterations = 50;
-  Eigen::MatrixXd J(n, n);
-  bool converged = false;
-  for (int it = 0; it < max_iterations; ++it) {
-    pass(zv, F);
-    if (!F.allFinite()) fail("a residual is not finite");
-    ++ctx.algebraic_iterations;
-    for (int j = 0; j < n; ++j) {
-      const double h = 1e-7 * std::max(1.0, std::abs(zv[j]));
-      Eigen::VectorXd zp = zv;
-      zp[j] += h;
-      pass(zp, F1);
-      J.col(j) = (F1 - F) / h;
-    }
-    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(J);
-    if (qr.rank() < n) fail("its Jacobian is singular (rank " + std::to_string(qr.rank()) + " of " + std::to_string(n) + ")");
-    Eigen::VectorXd dz = qr.solve(-F);
-    zv += dz;
-    bool small = true;
-    for (int k = 0; k < n; ++k) small = small && std::abs(dz[k]) <= tol_abs + tol_rel * std::abs(zv[k]);
-    if (small) {
-      converged = true;
-      break;
-    }
   }
-  if (!converged) fail("Newton's method did not converge in " + std::to_string(max_iterations) + " iterations");
-  // Final pass at the solution, so every output of the members is consistent with it.
-  pass(zv, F);
 }
 
 namespace {
@@ -700,19 +961,19 @@ void Model::evaluate(Context& ctx) const {
 }
 
 void Model::evaluate_derivatives(Context& ctx) const {
-  HookPlan& plan = ctx.hooks;
-  auto call = [&](const Run& run) { call_run(run, derivative_instances_, Eval::Phase::Derivatives, ctx); };
-  if (plan.known) {
-    for (int r : plan.derivative_hooks) call(derivative_runs_[r]);
+  HookPlan& hooks = ctx.hooks;
+  const EvaluationStage& stage = plan_.derivatives;
+  if (hooks.known) {
+    for (int r : hooks.derivative_hooks) run_components(stage, stage.steps[r], ctx);
   } else {  // the first pass calls every hook and notes which do something (a run's
             // components are of one type: all or none of them are idle)
-    plan.derivative_hooks.clear();
-    for (size_t r = 0; r < derivative_runs_.size(); ++r) {
-      plan.idle_seen = false;
-      call(derivative_runs_[r]);
-      if (!plan.idle_seen) plan.derivative_hooks.push_back(static_cast<int>(r));
+    hooks.derivative_hooks.clear();
+    for (size_t r = 0; r < stage.steps.size(); ++r) {
+      hooks.idle_seen = false;
+      run_components(stage, stage.steps[r], ctx);
+      if (!hooks.idle_seen) hooks.derivative_hooks.push_back(static_cast<int>(r));
     }
-    plan.known = true;
+    hooks.known = true;
   }
 }
 
@@ -930,7 +1191,7 @@ double Model::value(const Context& ctx, const RecordableVariable& v) const {
 }
 
 bool Model::has_block_solvers() const {
-  return std::any_of(block_solvers_.begin(), block_solvers_.end(), [](const auto& s) { return s != nullptr; });
+  return std::any_of(block_solvers_.begin(), block_solvers_.end(), [](const auto& s) { return s && s->observes(); });
 }
 
 bool Model::projects() const {

@@ -286,10 +286,12 @@ std::optional<Netlist> load(const std::string& text, const std::filesystem::path
 
   // The model is built only from a netlist without errors: a model of what is left would
   // report what the faults already explain (the inputs their components would drive).
-  const bool whole = !diags.has_errors();
+  bool whole = !diags.has_errors();
+  ModelBuilder builder(std::move(flat));  // the third stage
   if (whole) {
-    net.model = ModelBuilder(std::move(flat)).build();
-    if (net.analysis != Analysis::Dynamic && !net.model.supports(net.analysis))
+    net.model = std::move(builder).build(&diags);  // in a check: every problem it finds
+    whole = !diags.has_errors();  // if any, the builder keeps its components for the record
+    if (whole && net.analysis != Analysis::Dynamic && !net.model.supports(net.analysis))
       diags.attempt([&] {
         throw InputError(at("/analysis"), std::string("no part of this model can carry out a ") +
                                               to_string(net.analysis) +
@@ -318,7 +320,7 @@ std::optional<Netlist> load(const std::string& text, const std::filesystem::path
         const std::string component = name.substr(0, name.find('.'));
         try {
           if (whole) net.model.recordable(name);
-          else flat.check_variable(name);
+          else builder.check_variable(name);
         } catch (const InputError& e) {
           w.component = component;
           throw InputError(w, e.message());

@@ -102,7 +102,9 @@ Schedule make_schedule(const DependencyGraph& graph) {
       int c = graph.vertices[v].component;
       if (comps_seen.insert(c).second) step.components.push_back(c);
       step.ports.push_back(graph.vertices[v].label);
+      step.output_ports.push_back(graph.vertices[v].port);
     }
+    step.level = key.level;
     bool has_unknowns = std::any_of(step.components.begin(), step.components.end(),
                                     [&](int c) { return with_unknowns.count(c) > 0; });
     step.implicit = vs.size() > 1 || self_loop[vs[0]] || has_unknowns;
@@ -110,7 +112,10 @@ Schedule make_schedule(const DependencyGraph& graph) {
       // Consecutive steps of one component need one call only.
       if (!schedule.steps.empty() && !schedule.steps.back().implicit &&
           schedule.steps.back().components[0] == step.components[0]) {
-        schedule.steps.back().ports.push_back(step.ports[0]);
+        ScheduledStep& joined = schedule.steps.back();
+        joined.ports.push_back(step.ports[0]);
+        joined.output_ports.push_back(step.output_ports[0]);
+        if (joined.level != step.level) joined.level = -1;
         continue;
       }
       schedule.steps.push_back(std::move(step));

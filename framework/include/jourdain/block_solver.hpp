@@ -1,12 +1,14 @@
 // BlockSolver: a structured solver for one implicit block of the schedule.
 //
-// The scheduler turns every algebraic loop into an implicit block, which the Model
-// solves by Newton's method with a dense finite-difference Jacobian: general, but
-// O(n^3). A component library whose components form blocks of a known structure (a
-// mechanism's stabilized KKT system: sparse, and linear in its unknowns) offers a
-// BlockSolverFactory through Component::block_solver(); when the members of a block
-// name one (all the same), the Model hands that block to the solver it makes. The
-// framework knows none of the physics: it only calls the hooks below.
+// The scheduler turns every algebraic loop into an implicit block, and the Model solves
+// each block through the BlockSolver the builder attached to it. A component library
+// whose components form blocks of a known structure (a mechanism's stabilized KKT
+// system: sparse, and linear in its unknowns) offers a BlockSolverFactory through
+// Component::block_solver(); when the members of a block name one (all the same), the
+// block gets the solver it makes. Any other block gets the framework's general one,
+// Newton's method with a dense finite-difference Jacobian (newton_block_solver.hpp):
+// general, but O(n^3). The framework knows none of the physics: it only calls the hooks
+// below.
 //
 // Besides solving its block at one (t, x), a block solver may
 //   - make the states it governs consistent before a run (a mechanism's assembly),
@@ -91,6 +93,11 @@ class BlockSolver {
   // states of its members at ctx.t as the analysis defines them (ctx.analysis names it).
   virtual bool supports(Analysis /*analysis*/) const { return false; }
   virtual void analyze(const Model& /*model*/, Context& /*ctx*/) const {}
+
+  // True if the solver watches a run's trajectory (observe(), monitors, projection): a
+  // run then evaluates every point it records, for it to see (Model::has_block_solvers).
+  // Library solvers do; the general Newton solver watches nothing.
+  virtual bool observes() const { return true; }
 
   // Monitors, written by solve() into ctx.monitors from the offset it was created with.
   virtual std::vector<MonitorSpec> monitors() const { return {}; }

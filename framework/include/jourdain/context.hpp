@@ -131,7 +131,7 @@ class ComponentWorkspaces {
 struct HookPlan {
   bool known = false;                   // the first pass has run
   bool idle_seen = false;               // set by an idle hook during that pass
-  std::vector<int> derivative_hooks;    // the model's runs of components whose calc_derivatives does something
+  std::vector<int> derivative_hooks;    // the steps of the plan's derivative stage whose hook does something
 };
 
 struct Context {

@@ -13,10 +13,13 @@
 #include "jourdain/block_solver.hpp"
 #include "jourdain/component.hpp"
 #include "jourdain/errors.hpp"
+#include "jourdain/evaluation_plan.hpp"
 #include "jourdain/flat_netlist.hpp"
 #include "jourdain/scheduler.hpp"
 
 namespace jourdain {
+
+class Diagnostics;
 
 // One variable a run can record: "component.variable" with its unit.
 struct RecordableVariable {
@@ -68,6 +71,12 @@ class Model {
   // block solver's redundant constraints). Empty for a model built without locations.
   InputLocation location(int index) const;
   const Schedule& schedule() const { return schedule_; }
+  // The steps of one evaluation, with what each reads and writes (evaluation_plan.hpp):
+  // the plan evaluate() runs, for code emitters and batch evaluators to walk too.
+  const EvaluationPlan& plan() const { return plan_; }
+  // "mass.x", "der(mass.x)", "spring.a.f", "pi.kp", "time"...: the name of a value the
+  // plan reads or writes. Throws std::out_of_range for an index the model does not have.
+  std::string variable_name(const PlanVariable& v) const;
   const World& world() const { return world_; }
   const std::vector<RecordableVariable>& recordable() const { return recordable_; }
   // Finds "comp.var"; throws InputError listing the close names.
@@ -169,9 +178,11 @@ class Model {
   }
   // The (component, port) pairs connected to a component's port.
   const std::vector<std::pair<int, int>>& peers(int component, int port) const { return peers_[component][port]; }
-  // The structured solver of schedule step `step`, or nullptr (general Newton method).
+  // The solver of schedule step `step`: a library's structured solver or the general
+  // Newton solver for an implicit block, nullptr for an explicit step.
   const BlockSolver* block_solver(int step) const { return block_solvers_[step].get(); }
-  // Whether any implicit block has a structured solver: they observe (and may project)
+  // Whether any block solver watches the trajectory (BlockSolver::observes: a library's
+  // structured solvers, not the general Newton solver): they observe (and may project)
   // every recorded point, which must then be evaluated (observe()).
   bool has_block_solvers() const;
   // True if some block solver projects states after accepted steps.
@@ -211,7 +222,6 @@ class Model {
   enum class BlockPrelude { None, Initialize, Analyze };
   void evaluate_outputs(Context& ctx, BlockPrelude prelude = BlockPrelude::None) const;
   void evaluate_derivatives(Context& ctx) const;  // once every output is known
-  void solve_block(Context& ctx, const ScheduledStep& step) const;
   void derive(int component, Context& ctx) const;  // one component's calc_derived
 
   World world_;
@@ -219,33 +229,13 @@ class Model {
   std::vector<ComponentLayout> layouts_;
   std::vector<int> layout_pool_;  // the port tables the layouts point into (never resized after build)
   Schedule schedule_;
-  // The schedule as the evaluation loop walks it: an implicit block (the index of its
-  // step in schedule_.steps), or a run of components, instances_[first] up to
-  // instances_[last] (excluded), of one type called through its TypeEvaluation (`type`;
-  // nullptr: a single component, called through its virtual hooks).
-  struct Run {
-    int block = -1;
-    int first = 0, last = 0;
-    const TypeEvaluation* type = nullptr;
-  };
-  // Outputs that are states (Component::declare_state_output): Context::y[y] = x[x]
-  // before the runs.
-  struct StateOutputSlot {
-    int y, x;
-  };
-  std::vector<StateOutputSlot> state_outputs_;
-  std::vector<PlacedComponent> output_instances_;
-  std::vector<Run> output_runs_;
-  // Every component once, in runs of one type, for the derivatives (HookPlan keeps the
-  // runs that do something).
-  std::vector<PlacedComponent> derivative_instances_;
-  std::vector<Run> derivative_runs_;
-  // Appends component c to `runs` over `instances`, extending the last run if c is of
-  // its type.
-  void append_to_runs(int c, std::vector<PlacedComponent>& instances, std::vector<Run>& runs) const;
-  // Calls the outputs or derivatives hook (phase) of a run's components.
-  void call_run(const Run& run, const std::vector<PlacedComponent>& instances, Eval::Phase phase, Context& ctx) const;
-  std::vector<std::unique_ptr<BlockSolver>> block_solvers_;  // per schedule step; null: Newton
+  // What an evaluation does, in order (evaluation_plan.hpp): evaluate_outputs and
+  // evaluate_derivatives run it step by step.
+  EvaluationPlan plan_;
+  // Runs the hook of `step`'s phase on its components (a type's hook over the run, or
+  // one component's virtual hook).
+  void run_components(const EvaluationStage& stage, const EvaluationStep& step, Context& ctx) const;
+  std::vector<std::unique_ptr<BlockSolver>> block_solvers_;  // per schedule step; null: an explicit step
   std::vector<InputLocation> locations_;                      // per component (ModelBuilder::add)
   std::vector<MonitorSpec> monitors_;
   std::vector<std::vector<std::vector<std::pair<int, int>>>> peers_;  // per component, per port
@@ -279,8 +269,25 @@ class ModelBuilder : public FlatNetlist {
   explicit ModelBuilder(World world = {}) : FlatNetlist(std::move(world)) {}
   explicit ModelBuilder(FlatNetlist&& flat) : FlatNetlist(std::move(flat)) {}
 
-  // Checks and freezes. Throws InputError naming the component and port at fault.
-  Model build() &&;
+  // Checks and freezes. Throws InputError naming the component and port at fault: the
+  // first problem found. Given diagnostics that keep going (a check), it records every
+  // independent problem instead (several open inputs, names declared twice, loops whose
+  // libraries disagree, failed parameter relations) and, when there was any, returns an
+  // empty Model and keeps its components (check_variable still judges names).
+  Model build(Diagnostics* diagnostics = nullptr) &&;
+
+ private:
+  // The steps of build(), in order (model.cpp says why each is there); Assembly carries
+  // between them what is not yet the Model's, and the problems found.
+  struct Assembly;
+  void lay_out(Assembly& a) const;                // the Context vectors, parameter and output names
+  void check_drivers(Assembly& a) const;          // every response side driven exactly once
+  void wire_ports(Assembly& a) const;             // peers and the port tables inputs are summed by
+  void schedule(Assembly& a) const;               // evaluation order, algebraic loops as blocks
+  void name_variables(Assembly& a) const;         // zero crossings, recordable variables
+  void attach_block_solvers(Assembly& a) const;   // a solver for every implicit block
+  void plan_evaluation(Assembly& a) const;        // the steps an evaluation runs
+  void gather_start_values(Assembly& a) const;    // make_context's values; the derived stage
 };
 
 }  // namespace jourdain

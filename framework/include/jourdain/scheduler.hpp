@@ -4,7 +4,7 @@
 // output of port P reaches an input that port Q's outputs read directly (framework/README.md).
 // Its strongly connected components are found (Tarjan); a vertex outside any cycle is
 // an explicit step, a cycle is an algebraic loop and becomes an implicit block whose
-// port outputs are solved together by Newton's method. Components that declare
+// port outputs are solved together by its BlockSolver. Components that declare
 // algebraic unknowns join an implicit block too (a block of their own if needed).
 // The blocks are then put in topological order of the condensed graph: by level (the
 // longest chain of steps a step waits for), and within a level by kind, so that the
@@ -30,6 +30,12 @@ struct ScheduledStep {
   // Per entry of `components`: positions in tear_outputs of the slots it writes.
   std::vector<std::vector<int>> tear_positions_by_component;
   std::vector<std::string> ports;  // "comp.port" of the block, for `check` and messages
+  // Per entry of `ports`: the port's index in its component (-1: a component without
+  // outputs, which the step calls for what it reads).
+  std::vector<int> output_ports;
+  // The longest chain of steps this one waits for: steps of one level do not read each
+  // other's outputs. -1: the step joins ports of one component found at several levels.
+  int level = 0;
 };
 
 struct Schedule {
