@@ -1190,7 +1190,7 @@ double Model::value(const Context& ctx, const RecordableVariable& v) const {
   return 0.0;
 }
 
-bool Model::has_block_solvers() const {
+bool Model::block_solvers_observe() const {
   return std::any_of(block_solvers_.begin(), block_solvers_.end(), [](const auto& s) { return s && s->observes(); });
 }
 

@@ -23,7 +23,7 @@ OutputClock::OutputClock(const SolverSettings& s) : t0(s.t_start), t_end(s.t_end
 
 ObservedPoints::ObservedPoints(const Model& model, Observer& observer, bool projecting)
     : model_(model), observer_(observer), needed_(observer.evaluation_needed()), projecting_(projecting) {
-  if (needed_ == PointEvaluation::States && model.has_block_solvers()) needed_ = PointEvaluation::Stage;
+  if (needed_ == PointEvaluation::States && model.block_solvers_observe()) needed_ = PointEvaluation::Stage;
 }
 
 void ObservedPoints::hand(Context& ctx) const {

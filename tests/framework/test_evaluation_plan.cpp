@@ -147,7 +147,7 @@ TEST_CASE("an algebraic loop is one block step, solved by the general Newton sol
   REQUIRE(block.solver != nullptr);
   CHECK(block.solver == model.block_solver(block.block));
   // The Newton solver watches no trajectory: recorded points need no evaluation for it.
-  CHECK_FALSE(model.has_block_solvers());
+  CHECK_FALSE(model.block_solvers_observe());
   // The block reads the constant from outside and writes every output of its members.
   std::set<std::string> reads, writes;
   for (const PlanVariable& r : model.plan().reads(block)) reads.insert(model.variable_name(r));
@@ -168,4 +168,41 @@ TEST_CASE("the plan is what the evaluation runs: its loop solved as before") {
   CHECK(n.model.variable_name({V::Time, 0}) == "time");
   CHECK(n.model.variable_name({V::State, 0}) == "lag.y");
   CHECK(n.model.variable_name({V::Derivative, 0}) == "der(lag.y)");
+}
+
+TEST_CASE("a run of one type never holds a component that reads another of the run") {
+  // Three gains in series and two beside the first, all of one type: the series must not
+  // share a run (each reads the one before), while gains of one level may.
+  const Netlist n = jourdain::test::load(R"({
+    "components": {
+      "u":  {"type": "signal.constant", "params": {"value": 1.0}},
+      "g1": {"type": "signal.gain", "params": {"k": 2}},
+      "g2": {"type": "signal.gain", "params": {"k": 3}},
+      "g3": {"type": "signal.gain", "params": {"k": 5}},
+      "p1": {"type": "signal.gain", "params": {"k": 7}},
+      "p2": {"type": "signal.gain", "params": {"k": 11}}
+    },
+    "connections": [["u.out", "g1.in"], ["g1.out", "g2.in"], ["g2.out", "g3.in"], ["u.out", "p1.in"],
+                    ["u.out", "p2.in"]]
+  })");
+  const Model& model = n.model;
+  const EvaluationPlan& plan = model.plan();
+  check_read_after_write(model);
+  std::map<std::string, size_t> step_of;
+  for (size_t i = 0; i < plan.outputs.steps.size(); ++i) {
+    const EvaluationStep& s = plan.outputs.steps[i];
+    for (int c : EvaluationPlan::components(plan.outputs, s)) step_of[model.components()[c]->name()] = i;
+    // Nothing a step writes is read by that step.
+    const auto reads = plan.reads(s), writes = plan.writes(s);
+    for (const PlanVariable& w : writes) {
+      INFO("step " << i << " reads what it writes: " << model.variable_name(w));
+      CHECK(std::find(reads.begin(), reads.end(), w) == reads.end());
+    }
+  }
+  CHECK(step_of.at("g1") != step_of.at("g2"));
+  CHECK(step_of.at("g2") != step_of.at("g3"));
+  // And the evaluation gives the chain's product.
+  Context ctx = model.make_context(0.0);
+  model.initialize(ctx);
+  CHECK(model.value(ctx, model.recordable("g3.out")) == doctest::Approx(30.0));
 }

@@ -2,6 +2,7 @@
 // flattened into the model, so they must give exactly what the flat netlist gives.
 #include <cmath>
 #include <fstream>
+#include <set>
 
 #include "jourdain_test.hpp"
 
@@ -271,18 +272,36 @@ TEST_CASE("the flat netlist stage: parts under their model names, values substit
   // Each part located where it is written: the subsystem's parts in the definition.
   CHECK(flat.locations()[4].json_path == "/subsystems/link/components/rod");
   // The inner connection of each instance and the two of the top level, through the
-  // external ports to the parts they stand for; oriented from the state side.
-  std::vector<std::pair<std::string, std::string>> joined;
-  for (const auto& c : flat.connections()) joined.emplace_back(flat.name_of(c.state_side), flat.name_of(c.response_side));
-  CHECK(joined.size() == 4);
-  CHECK(std::count(joined.begin(), joined.end(), std::make_pair(std::string("ground.o"), std::string("upper/hinge.a"))) +
-            std::count(joined.begin(), joined.end(), std::make_pair(std::string("upper/hinge.a"), std::string("ground.o"))) ==
-        1);
-  // The third stage builds from it the model a load builds.
+  // external ports to the parts they stand for; each oriented from its state side.
+  std::set<std::set<std::string>> joined;
+  for (const auto& c : flat.connections()) {
+    const auto side = [&](const FlatNetlist::Endpoint& e) {
+      return flat.components()[e.component]->ports()[e.port.index].side;
+    };
+    CHECK(side(c.state_side) == PortSide::State);
+    CHECK(side(c.response_side) == PortSide::Response);
+    joined.insert({flat.name_of(c.state_side), flat.name_of(c.response_side)});
+  }
+  CHECK(flat.connections().size() == 4);
+  CHECK(joined == std::set<std::set<std::string>>{{"ground.o", "upper/hinge.a"},
+                                                  {"upper/rod.a", "upper/hinge.b"},
+                                                  {"upper/rod.b", "lower/hinge.a"},
+                                                  {"lower/rod.a", "lower/hinge.b"}});
+  // The third stage builds from it the model a load builds: the same variables, the same
+  // parameter defaults, the same start, the same schedule.
   const Model built = ModelBuilder(std::move(flat)).build();
   const Netlist loaded = load(text);
   CHECK(built.state_names() == loaded.model.state_names());
-  CHECK(built.schedule().steps.size() == loaded.model.schedule().steps.size());
+  std::vector<std::string> built_names, loaded_names;
+  for (const auto& v : built.recordable()) built_names.push_back(v.name);
+  for (const auto& v : loaded.model.recordable()) loaded_names.push_back(v.name);
+  CHECK(built_names == loaded_names);
+  const Context built_start = built.make_context(0.0), loaded_start = loaded.model.make_context(0.0);
+  CHECK(built_start.parameters == loaded_start.parameters);
+  CHECK(built_start.x == loaded_start.x);
+  REQUIRE(built.schedule().steps.size() == loaded.model.schedule().steps.size());
+  for (size_t k = 0; k < built.schedule().steps.size(); ++k)
+    CHECK(built.schedule().steps[k].components == loaded.model.schedule().steps[k].components);
   // A name the second stage cannot resolve is its fault, located where it is written.
   json bad = double_pendulum_with_subsystems();
   bad["connections"].push_back(json::array({"lower.end", "ground.p"}));

@@ -95,7 +95,7 @@ class BlockSolver {
   virtual void analyze(const Model& /*model*/, Context& /*ctx*/) const {}
 
   // True if the solver watches a run's trajectory (observe(), monitors, projection): a
-  // run then evaluates every point it records, for it to see (Model::has_block_solvers).
+  // run then evaluates every point it records, for it to see (Model::block_solvers_observe).
   // Library solvers do; the general Newton solver watches nothing.
   virtual bool observes() const { return true; }
 

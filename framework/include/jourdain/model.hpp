@@ -184,7 +184,7 @@ class Model {
   // Whether any block solver watches the trajectory (BlockSolver::observes: a library's
   // structured solvers, not the general Newton solver): they observe (and may project)
   // every recorded point, which must then be evaluated (observe()).
-  bool has_block_solvers() const;
+  bool block_solvers_observe() const;
   // True if some block solver projects states after accepted steps.
   bool projects() const;
   // After an accepted step, with ctx evaluated at (t, x): lets block solvers move ctx.x

@@ -86,7 +86,7 @@ class Observer {
   // How far output() needs its point evaluated: a solver may hand it a point evaluated
   // as a stage is (Model::derivatives, the observables left out) when it reads no
   // observables, and the states it interpolated, unevaluated, when it reads only states
-  // (unless the model's block solvers observe the point: Model::has_block_solvers).
+  // (unless the model's block solvers observe the point: Model::block_solvers_observe).
   virtual PointEvaluation evaluation_needed() const { return PointEvaluation::Full; }
   virtual void progress(double /*t*/) {}
 };
