@@ -1,0 +1,544 @@
+// The renderer: one level of a schematic as SVG in a container, with a breadcrumb of
+// the levels above, pan and zoom, selection and error marks. It draws what the level
+// object says; refresh() redraws only what changed since the last drawing, so that an
+// editor can mutate the level and call it after every edit.
+import { ComponentInfo, Level, Placement, Schematic, Wire, childKey, splitEnd } from "./model";
+import { html, n, svg } from "./svg";
+import { Dir, Symbol, orient, orientDir, symbolFor } from "./symbols";
+import { LABEL_ROOM, Placed, Pt, autoRoute, orientedBox, pathData, portSpot, wirePolyline } from "./geometry";
+import { elkAvailable, elkLayout, AutoLayout } from "./elk";
+
+export interface MountOptions {
+  level?: string;                                        // the level shown first ("" the top)
+  onSelect?: (name: string | null, level: string) => void;
+  onLevel?: (level: string) => void;                     // after another level is shown
+  editable?: boolean;   // the editor handles left drags and clicks itself; pan with the middle button or Space
+  fit?: boolean;        // fit the drawing into view after the first render (default true)
+}
+
+export type Hit =
+  | { kind: "port"; component: string; port: string }
+  | { kind: "component"; component: string }
+  | { kind: "wire"; index: number }
+  | { kind: "background" };
+
+interface CompEl { g: SVGGElement; sig: string }
+interface WireEl { path: SVGPathElement; hit: SVGPathElement; sig: string }
+
+export const DOMAIN_COLORS: Record<string, string> = {
+  mechanical1d: "#15803d", hydraulic: "#1d4ed8", signal: "#c2410c", planar: "#7c3aed",
+  rotational: "#0e7490", spatial: "#be185d", thermal: "#b91c1c", electrical: "#a16207",
+};
+export const domainColor = (d: string) => DOMAIN_COLORS[d] || "#4b5563";
+
+export class View {
+  readonly container: HTMLElement;
+  readonly root: HTMLDivElement;
+  readonly bar: HTMLDivElement;
+  readonly crumbs: HTMLDivElement;
+  readonly svg: SVGSVGElement;
+  readonly viewport: SVGGElement;
+  readonly overlay: SVGGElement;  // the editor's rubber band and wire being drawn
+  private wiresLayer: SVGGElement;
+  private compsLayer: SVGGElement;
+  private notesLayer: SVGGElement;
+  schematic: Schematic;
+  level = "";
+  options: MountOptions;
+  private comps = new Map<string, CompEl>();
+  private wires: WireEl[] = [];
+  private placed = new Map<string, Placed>();
+  private auto = new Map<string, AutoLayout>();  // per level: ELK's positions for components the layout leaves out
+  private selection = new Set<string>();
+  private errors = new Map<string, string>();
+  private wireSelection = new Set<number>();
+  private k = 1; private tx = 0; private ty = 0;
+  private spaceDown = false;
+  private fitted = false;
+
+  constructor(container: HTMLElement, schematic: Schematic, options: MountOptions = {}) {
+    this.container = container;
+    this.schematic = schematic;
+    this.options = options;
+    this.level = options.level || "";
+    this.root = html("div", { class: "jourdain-schematic-view" }, container);
+    this.bar = html("div", { class: "schematic-bar" }, this.root);
+    this.crumbs = html("div", { class: "schematic-crumbs" }, this.bar);
+    const tools = html("div", { class: "schematic-tools" }, this.bar);
+    const button = (label: string, title: string, act: () => void) => {
+      const b = html("button", { type: "button", title, class: "schematic-tool" }, tools, label);
+      b.onclick = act;
+    };
+    button("−", "zoom out", () => this.zoomBy(1 / 1.25));
+    button("+", "zoom in", () => this.zoomBy(1.25));
+    button("Fit", "fit the drawing into view", () => this.fit());
+    this.svg = svg("svg", { class: "jourdain-schematic", tabindex: 0 }, this.root);
+    const defs = svg("defs", {}, this.svg);
+    const grid = svg("pattern", { id: "jsch-grid", width: 10, height: 10, patternUnits: "userSpaceOnUse" }, defs);
+    svg("circle", { cx: 0.5, cy: 0.5, r: 0.6, class: "grid-dot" }, grid);
+    this.viewport = svg("g", { class: "viewport" }, this.svg);
+    this.notesLayer = svg("g", { class: "notes" }, this.viewport);
+    this.wiresLayer = svg("g", { class: "wires" }, this.viewport);
+    this.compsLayer = svg("g", { class: "components" }, this.viewport);
+    this.overlay = svg("g", { class: "overlay" }, this.viewport);
+    this.listen();
+  }
+
+  // ------------------------------------------------------------ levels
+  current(): Level {
+    const lv = this.schematic.levels[this.level];
+    if (!lv) throw new Error("the schematic has no level '" + this.level + "'");
+    return lv;
+  }
+
+  // Draw `level` (or the current one) from scratch; components without a position get
+  // ELK's (computed once per level and kept) or, without ELK, a plain grid.
+  async render(level?: string): Promise<void> {
+    if (level !== undefined && level !== this.level) { this.level = level; this.fitted = false; }
+    const lv = this.current();
+    const missing = Object.keys(lv.components).filter(c => !(lv.layout && lv.layout.components && lv.layout.components[c]));
+    const known = this.auto.get(this.level);
+    if (missing.length && (!known || missing.some(c => !known.components[c])))
+      this.auto.set(this.level, await this.autoPositions(lv, missing));
+    this.compsLayer.textContent = ""; this.wiresLayer.textContent = ""; this.notesLayer.textContent = "";
+    this.comps.clear(); this.wires = [];
+    this.refresh();
+    this.drawCrumbs();
+    if (!this.fitted && this.options.fit !== false) { this.fit(); this.fitted = true; }
+    if (this.options.onLevel) this.options.onLevel(this.level);
+  }
+
+  private async autoPositions(lv: Level, missing: string[]): Promise<AutoLayout> {
+    const everything = missing.length === Object.keys(lv.components).length;
+    if (elkAvailable()) {
+      const res = await elkLayout(lv, missing, name => this.symbolOf(name));
+      if (!everything) {
+        // Beside what is laid out already: below its lowest point.
+        let bottom = -Infinity, left = Infinity;
+        for (const [name, p] of Object.entries((lv.layout && lv.layout.components) || {})) {
+          if (!lv.components[name]) continue;
+          bottom = Math.max(bottom, p.y + 60); left = Math.min(left, p.x - 60);
+        }
+        if (isFinite(bottom)) {
+          for (const p of Object.values(res.components)) { p.x += left; p.y += bottom; }
+          for (const w of res.wires) w.points = (w.points || []).map(q => [q[0] + left, q[1] + bottom] as [number, number]);
+        }
+      }
+      return res;
+    }
+    // A grid, in the level's order: no routes (the wires get the plain ones).
+    const components: Record<string, Placement> = {};
+    const columns = Math.max(1, Math.ceil(Math.sqrt(missing.length)));
+    missing.forEach((name, k) => { components[name] = { x: 80 + (k % columns) * 160, y: 80 + Math.floor(k / columns) * 120 }; });
+    return { components, wires: [] };
+  }
+
+  // ELK's layout of the whole level (every component, rotation 0), for an editor's
+  // "auto layout": positions and wire corners to write into the level's layout.
+  async layoutLevel(level?: string): Promise<AutoLayout> {
+    const lv = this.schematic.levels[level === undefined ? this.level : level];
+    if (!elkAvailable()) throw new Error("ELK is not loaded");
+    return elkLayout(lv, Object.keys(lv.components), name => symbolFor(lv.components[name]));
+  }
+
+  forgetAutoLayout(level?: string) { if (level === undefined) this.auto.clear(); else this.auto.delete(level); }
+
+  open(level: string) {
+    if (!this.schematic.levels[level]) return;
+    this.selection.clear(); this.errors.clear(); this.wireSelection.clear();
+    void this.render(level);
+  }
+
+  private drawCrumbs() {
+    this.crumbs.textContent = "";
+    const parts = this.level ? this.level.split("/") : [];
+    const add = (label: string, key: string, last: boolean) => {
+      if (key !== "" || parts.length) {
+        if (key !== "") html("span", { class: "crumb-sep" }, this.crumbs, "›");
+      }
+      const lv = this.schematic.levels[key];
+      const a = html(last ? "span" : "a", { class: last ? "crumb current" : "crumb", "data-level": key }, this.crumbs, label);
+      if (lv && lv.definition && key) a.title = "an instance of " + lv.definition + (lv.editable ? "" : " (read only: " + (lv.file || "a file") + ")");
+      if (!last) { a.setAttribute("href", "#"); a.onclick = ev => { ev.preventDefault(); this.open(key); }; }
+    };
+    add(this.schematic.netlist && this.schematic.netlist.name ? this.schematic.netlist.name : "top", "", parts.length === 0);
+    parts.forEach((p, k) => add(p, parts.slice(0, k + 1).join("/"), k === parts.length - 1));
+    const lv = this.schematic.levels[this.level];
+    if (lv && this.level && lv.definition)
+      html("span", { class: "crumb-def" }, this.crumbs, "(" + lv.definition + (lv.editable ? "" : ", read only") + ")");
+  }
+
+  // ------------------------------------------------------------ drawing
+  symbolOf(name: string): Symbol {
+    return symbolFor(this.current().components[name]);
+  }
+
+  // Where component `name` sits: the layout's placement, else the automatic one.
+  placementOf(name: string): Placement | null {
+    const lv = this.current();
+    const own = lv.layout && lv.layout.components && lv.layout.components[name];
+    if (own) return own;
+    const a = this.auto.get(this.level);
+    return (a && a.components[name]) || null;
+  }
+
+  placedOf(name: string): Placed | undefined { return this.placed.get(name); }
+
+  // Redraw what differs from the level object (components, ports, positions, wires,
+  // notes). No layout is computed here: a component without any position is put at
+  // the origin until the next render().
+  refresh() {
+    const lv = this.current();
+    const seen = new Set<string>();
+    for (const name of Object.keys(lv.components)) {
+      seen.add(name);
+      const c = lv.components[name];
+      const at = this.placementOf(name) || { x: 0, y: 0 };
+      const p: Placed = { x: Number(at.x) || 0, y: Number(at.y) || 0, rotation: Number(at.rotation) || 0,
+                          flip: (at.flip as string) || "none", sym: symbolFor(c) };
+      this.placed.set(name, p);
+      const sig = c.type + "|" + (c.subsystem || "") + "|" + c.ports.map(q => q.name + q.domain + q.side).join(",") +
+                  "|" + p.x + "," + p.y + "," + p.rotation + "," + p.flip;
+      const old = this.comps.get(name);
+      if (old && old.sig === sig) continue;
+      const g = this.drawComponent(name, c, p);
+      if (old) this.compsLayer.replaceChild(g, old.g); else this.compsLayer.appendChild(g);
+      this.comps.set(name, { g, sig });
+    }
+    for (const [name, el] of this.comps) if (!seen.has(name)) { el.g.remove(); this.comps.delete(name); this.placed.delete(name); }
+    this.refreshWires(lv);
+    this.drawNotes(lv);
+  }
+
+  private drawComponent(name: string, c: ComponentInfo, p: Placed): SVGGElement {
+    const sym = p.sym;
+    const g = svg("g", { class: "component lib-" + (c.library || "x").replace(/[^a-z0-9_-]/gi, "") + " sym-" + sym.kind,
+                          "data-name": name, "data-type": c.type, transform: `translate(${n(p.x)},${n(p.y)})` });
+    if (c.subsystem) { g.classList.add("subsystem"); g.setAttribute("data-subsystem", c.subsystem); }
+    if (this.selection.has(name)) g.classList.add("selected");
+    if (this.errors.has(name)) g.classList.add("has-error");
+    svg("title", {}, g, name + ": " + c.type + (c.summary ? "\n" + c.summary : "") +
+        (c.subsystem ? "\n(double-click to open)" : "") + (this.errors.has(name) ? "\n" + this.errors.get(name) : ""));
+    const box = orientedBox(p);
+    svg("rect", { class: "hit", x: n(box.x0 - 4), y: n(box.y0 - 4), width: n(box.x1 - box.x0 + 8), height: n(box.y1 - box.y0 + 8) }, g);
+    const body = svg("g", { class: "body" }, g);
+    const sx = p.flip === "horizontal" ? -1 : 1, sy = p.flip === "vertical" ? -1 : 1;
+    if (p.rotation || sx < 0 || sy < 0) body.setAttribute("transform", `rotate(${p.rotation}) scale(${sx},${sy})`);
+    // Stubs under the body (whose white fill hides what runs inside a round body).
+    let stubs = "";
+    for (const port of c.ports) {
+      const s = sym.spots[port.name];
+      if (!s) continue;
+      const back = s.dir === "left" ? [10, 0] : s.dir === "right" ? [-10, 0] : s.dir === "top" ? [0, 10] : [0, -10];
+      stubs += `M${s.x} ${s.y} L${s.x + back[0]} ${s.y + back[1]}`;
+    }
+    if (stubs) svg("path", { d: stubs, class: "stub" }, body);
+    sym.draw(body);
+    // Upright texts: the name above, the type in a labelled box, port names inside it.
+    const labelled = sym.kind === "generic" || sym.kind === "subsystem";
+    if (labelled) {
+      const t = svg("text", { class: "type-label", x: 0, y: 0, "text-anchor": "middle", "dominant-baseline": "central" }, g,
+                    c.subsystem ? c.type : c.type.split(".").pop() || c.type);
+      if (p.rotation === 90 || p.rotation === 270) t.setAttribute("font-size", "10");
+      // The body drew the name too when it is not turned; one text is enough.
+      const inner = body.querySelector(".sym-type");
+      if (inner) inner.remove();
+    }
+    svg("text", { class: "name-label", x: n((box.x0 + box.x1) / 2), y: n(box.y0 - 5), "text-anchor": "middle" }, g, name);
+    for (const port of c.ports) {
+      const s = sym.spots[port.name];
+      if (!s) continue;
+      const o = orient(s.x, s.y, p.rotation, p.flip);
+      const dir = orientDir(s.dir, p.rotation, p.flip);
+      const circle = svg("circle", { class: "port " + port.side + " d-" + port.domain, cx: n(o[0]), cy: n(o[1]), r: 3.5,
+                                     "data-port": port.name, "data-domain": port.domain, "data-side": port.side,
+                                     stroke: domainColor(port.domain), fill: port.side === "state" ? domainColor(port.domain) : "#fff" }, g);
+      svg("title", {}, circle, name + "." + port.name + " (" + port.domain + ", " + port.side + " side" +
+          (port.optional ? ", optional" : "") + ")" + (port.description ? "\n" + port.description : ""));
+      if (labelled && (c.ports.length > 1 || c.subsystem)) this.portLabel(g, port.name, o, dir);
+    }
+    if (c.subsystem) {
+      const b = svg("g", { class: "open-button", transform: `translate(${n(box.x1 - 13)},${n(box.y0 + 13)})` }, g);
+      svg("title", {}, b, "open " + name);
+      svg("rect", { x: -6, y: -6, width: 12, height: 12, rx: 2 }, b);
+      svg("path", { d: "M-2.5 2.5 L3 -3 M-0.5 -3 L3 -3 L3 0.5" }, b);
+    }
+    return g;
+  }
+
+  private portLabel(g: SVGGElement, name: string, o: Pt, dir: Dir) {
+    const inset = 14;
+    let x = o[0], y = o[1], anchor = "middle";
+    if (dir === "left") { x += inset; anchor = "start"; } else if (dir === "right") { x -= inset; anchor = "end"; }
+    else if (dir === "top") y += inset; else y -= inset;
+    svg("text", { class: "port-label", x: n(x), y: n(y), "text-anchor": anchor, "dominant-baseline": "central" }, g, name);
+  }
+
+  private wireRoute(lv: Level, k: number): { pts: Pt[]; domain: string } | null {
+    const c = lv.connections[k];
+    const [ca, pa] = splitEnd(c[0]), [cb, pb] = splitEnd(c[1]);
+    const A = this.placed.get(ca), B = this.placed.get(cb);
+    if (!A || !B) return null;
+    const sa = portSpot(A, pa), sb = portSpot(B, pb);
+    if (!sa || !sb) return null;
+    const info = lv.components[ca].ports.find(q => q.name === pa);
+    const domain = info ? info.domain : "";
+    const w = this.wireOf(lv, c[0], c[1]);
+    if (w && w.points && w.points.length) {
+      const forward = w.from === c[0];
+      const corners = (forward ? w.points : [...w.points].reverse()).map(q => [Number(q[0]), Number(q[1])] as Pt);
+      return { pts: wirePolyline(sa.at, sa.dir, corners, sb.at), domain };
+    }
+    return { pts: wirePolyline(sa.at, sa.dir, autoRoute(sa.at, sa.dir, sb.at, sb.dir), sb.at), domain };
+  }
+
+  // The layout's route of connection a–b (either order), else ELK's from the last
+  // automatic layout.
+  wireOf(lv: Level, a: string, b: string): Wire | undefined {
+    const match = (w: Wire) => (w.from === a && w.to === b) || (w.from === b && w.to === a);
+    const own = lv.layout && lv.layout.wires && lv.layout.wires.find(match);
+    if (own) return own;
+    const auto = this.auto.get(this.level);
+    if (!auto) return undefined;
+    // Only while both ends are where ELK put them.
+    const [ca] = splitEnd(a), [cb] = splitEnd(b);
+    const placedByElk = (c: string) => !(lv.layout && lv.layout.components && lv.layout.components[c]) && auto.components[c];
+    return placedByElk(ca) && placedByElk(cb) ? auto.wires.find(match) : undefined;
+  }
+
+  private refreshWires(lv: Level) {
+    const count = lv.connections.length;
+    for (let k = 0; k < count; ++k) {
+      const c = lv.connections[k];
+      const r = this.wireRoute(lv, k);
+      const d = r ? pathData(r.pts) : "";
+      const sig = c[0] + "|" + c[1] + "|" + d;
+      const old = this.wires[k];
+      if (old && old.sig === sig) continue;
+      if (old) { old.path.remove(); old.hit.remove(); }
+      const hit = svg("path", { class: "wire-hit", d, "data-index": k }, null);
+      const path = svg("path", { class: "wire d-" + (r ? r.domain : "none"), d, "data-from": c[0], "data-to": c[1], "data-index": k,
+                                 stroke: r ? domainColor(r.domain) : "#9ca3af" }, null);
+      if (!r) path.classList.add("dangling");
+      if (this.wireSelection.has(k)) path.classList.add("selected");
+      svg("title", {}, hit, c[0] + " — " + c[1]);
+      // In connection order in the layer, so the DOM reads as the netlist.
+      const next = this.wires.slice(k + 1).find(w => w && w.hit.parentNode);
+      this.wiresLayer.insertBefore(hit, next ? next.hit : null);
+      this.wiresLayer.insertBefore(path, next ? next.hit : null);
+      this.wires[k] = { path, hit, sig };
+    }
+    for (let k = count; k < this.wires.length; ++k) if (this.wires[k]) { this.wires[k].path.remove(); this.wires[k].hit.remove(); }
+    this.wires.length = Math.min(this.wires.length, count);
+    // Junction dots where three or more wire ends meet at one port.
+    const ends = new Map<string, number>();
+    for (const c of lv.connections) for (const e of c) ends.set(e, (ends.get(e) || 0) + 1);
+    this.wiresLayer.querySelectorAll(".junction").forEach(e => e.remove());
+    for (const [end, count2] of ends) {
+      if (count2 < 2) continue;
+      const [cn, pn] = splitEnd(end);
+      const P = this.placed.get(cn);
+      const s = P && portSpot(P, pn);
+      if (!s) continue;
+      const info = lv.components[cn].ports.find(q => q.name === pn);
+      svg("circle", { class: "junction", cx: n(s.at[0]), cy: n(s.at[1]), r: 2.6, fill: domainColor(info ? info.domain : "") }, this.wiresLayer);
+    }
+  }
+
+  private drawNotes(lv: Level) {
+    const notes = (lv.layout && lv.layout.notes) || [];
+    const sig = JSON.stringify(notes);
+    if (this.notesLayer.getAttribute("data-sig") === sig) return;
+    this.notesLayer.textContent = "";
+    this.notesLayer.setAttribute("data-sig", sig);
+    notes.forEach((note, k) => svg("text", { class: "note", x: n(Number(note.x)), y: n(Number(note.y)), "data-note": k }, this.notesLayer, String(note.text)));
+  }
+
+  // ------------------------------------------------------------ marks
+  setSelection(names: Iterable<string>, wires: Iterable<number> = []) {
+    this.selection = new Set(names);
+    this.wireSelection = new Set(wires);
+    for (const [name, el] of this.comps) el.g.classList.toggle("selected", this.selection.has(name));
+    this.wires.forEach((w, k) => w && w.path.classList.toggle("selected", this.wireSelection.has(k)));
+  }
+  getSelection(): string[] { return [...this.selection]; }
+
+  // Components marked with an error (their message as the tip).
+  setErrors(errors: Record<string, string>) {
+    this.errors = new Map(Object.entries(errors));
+    for (const [name, el] of this.comps) {
+      const bad = this.errors.has(name);
+      el.g.classList.toggle("has-error", bad);
+      const t = el.g.querySelector(":scope > title");
+      if (t) {
+        const base = (t.textContent || "").split("\n⚠ ")[0];
+        t.textContent = bad ? base + "\n⚠ " + this.errors.get(name) : base;
+      }
+    }
+  }
+
+  flash(name: string) {
+    const el = this.comps.get(name);
+    if (!el) return;
+    el.g.classList.remove("flash");
+    void el.g.getBoundingClientRect();
+    el.g.classList.add("flash");
+  }
+
+  // ------------------------------------------------------------ geometry for editors
+  portPosition(component: string, port: string): Pt | null {
+    const p = this.placed.get(component);
+    const s = p && portSpot(p, port);
+    return s ? s.at : null;
+  }
+  portDir(component: string, port: string): Dir | null {
+    const p = this.placed.get(component);
+    const s = p && portSpot(p, port);
+    return s ? s.dir : null;
+  }
+  componentBox(name: string): { x0: number; y0: number; x1: number; y1: number } | null {
+    const p = this.placed.get(name);
+    if (!p) return null;
+    const b = orientedBox(p);
+    return { x0: p.x + b.x0, y0: p.y + b.y0 - LABEL_ROOM, x1: p.x + b.x1, y1: p.y + b.y1 };
+  }
+  componentsIn(x0: number, y0: number, x1: number, y1: number): string[] {
+    const out: string[] = [];
+    for (const name of this.placed.keys()) {
+      const b = this.componentBox(name);
+      if (b && b.x0 >= Math.min(x0, x1) && b.x1 <= Math.max(x0, x1) && b.y0 + LABEL_ROOM >= Math.min(y0, y1) && b.y1 <= Math.max(y0, y1)) out.push(name);
+    }
+    return out;
+  }
+  componentElement(name: string): SVGGElement | null { const e = this.comps.get(name); return e ? e.g : null; }
+  wireElement(k: number): SVGPathElement | null { const w = this.wires[k]; return w ? w.path : null; }
+
+  // What is under a client point (a port before its component).
+  hitTest(clientX: number, clientY: number): Hit {
+    const el = document.elementFromPoint(clientX, clientY);
+    return this.hitOf(el);
+  }
+  hitOf(el: Element | null): Hit {
+    if (!el || !this.svg.contains(el)) return { kind: "background" };
+    const port = el.closest("circle.port");
+    const comp = el.closest("g.component");
+    if (port && comp) return { kind: "port", component: comp.getAttribute("data-name") || "", port: port.getAttribute("data-port") || "" };
+    if (comp) return { kind: "component", component: comp.getAttribute("data-name") || "" };
+    const wire = el.closest(".wire, .wire-hit");
+    if (wire) return { kind: "wire", index: Number(wire.getAttribute("data-index")) };
+    return { kind: "background" };
+  }
+  // A client point in canvas units.
+  toCanvas(clientX: number, clientY: number): Pt {
+    const r = this.svg.getBoundingClientRect();
+    return [(clientX - r.left - this.tx) / this.k, (clientY - r.top - this.ty) / this.k];
+  }
+  get scale() { return this.k; }
+
+  // ------------------------------------------------------------ pan and zoom
+  private apply() { this.viewport.setAttribute("transform", `translate(${n(this.tx)},${n(this.ty)}) scale(${this.k})`); }
+  zoomBy(f: number, cx?: number, cy?: number) {
+    const r = this.svg.getBoundingClientRect();
+    const px = cx === undefined ? r.width / 2 : cx - r.left, py = cy === undefined ? r.height / 2 : cy - r.top;
+    const k = Math.min(8, Math.max(0.05, this.k * f));
+    this.tx = px - (px - this.tx) * k / this.k;
+    this.ty = py - (py - this.ty) * k / this.k;
+    this.k = k;
+    this.apply();
+  }
+  panBy(dx: number, dy: number) { this.tx += dx; this.ty += dy; this.apply(); }
+  fit() {
+    const r = this.svg.getBoundingClientRect();
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const name of this.placed.keys()) {
+      const b = this.componentBox(name)!;
+      x0 = Math.min(x0, b.x0); y0 = Math.min(y0, b.y0); x1 = Math.max(x1, b.x1); y1 = Math.max(y1, b.y1);
+    }
+    try {
+      const bb = this.wiresLayer.getBBox();
+      if (bb.width || bb.height) { x0 = Math.min(x0, bb.x); y0 = Math.min(y0, bb.y); x1 = Math.max(x1, bb.x + bb.width); y1 = Math.max(y1, bb.y + bb.height); }
+      const nb = this.notesLayer.getBBox();
+      if (nb.width || nb.height) { x0 = Math.min(x0, nb.x); y0 = Math.min(y0, nb.y); x1 = Math.max(x1, nb.x + nb.width); y1 = Math.max(y1, nb.y + nb.height); }
+    } catch { /* not displayed yet */ }
+    if (!isFinite(x0) || !r.width || !r.height) { this.k = 1; this.tx = 20; this.ty = 20; this.apply(); return; }
+    const pad = 24;
+    this.k = Math.min(1.6, Math.max(0.05, Math.min((r.width - 2 * pad) / (x1 - x0 || 1), (r.height - 2 * pad) / (y1 - y0 || 1))));
+    this.tx = (r.width - this.k * (x0 + x1)) / 2;
+    this.ty = (r.height - this.k * (y0 + y1)) / 2;
+    this.apply();
+  }
+
+  private listen() {
+    const s = this.svg;
+    s.addEventListener("wheel", ev => {
+      ev.preventDefault();
+      this.zoomBy(Math.exp(-ev.deltaY * (ev.deltaMode === 1 ? 0.05 : 0.0015)), ev.clientX, ev.clientY);
+    }, { passive: false });
+    let pan: { x: number; y: number; id: number } | null = null;
+    let moved = false;
+    s.addEventListener("pointerdown", ev => {
+      const hit = this.hitOf(ev.target as Element);
+      const panning = ev.button === 1 || (ev.button === 0 && (this.spaceDown || (!this.options.editable && hit.kind !== "component" && hit.kind !== "port")));
+      if (!panning) return;
+      ev.preventDefault();
+      pan = { x: ev.clientX, y: ev.clientY, id: ev.pointerId };
+      moved = false;
+      s.setPointerCapture(ev.pointerId);
+      s.classList.add("panning");
+    });
+    s.addEventListener("pointermove", ev => {
+      if (!pan || ev.pointerId !== pan.id) return;
+      const dx = ev.clientX - pan.x, dy = ev.clientY - pan.y;
+      if (Math.abs(dx) + Math.abs(dy) > 2) moved = true;
+      this.panBy(dx, dy);
+      pan.x = ev.clientX; pan.y = ev.clientY;
+    });
+    const end = (ev: PointerEvent) => {
+      if (!pan || ev.pointerId !== pan.id) return;
+      pan = null;
+      s.classList.remove("panning");
+      if (!moved && !this.options.editable) this.select(null);
+    };
+    s.addEventListener("pointerup", end);
+    s.addEventListener("pointercancel", end);
+    s.addEventListener("click", ev => {
+      if (this.options.editable) return;
+      const hit = this.hitOf(ev.target as Element);
+      if (hit.kind === "component" || hit.kind === "port") {
+        if ((ev.target as Element).closest(".open-button")) { this.openChild(hit.component); return; }
+        this.select(hit.component);
+      }
+    });
+    s.addEventListener("dblclick", ev => {
+      const hit = this.hitOf(ev.target as Element);
+      if (hit.kind === "component" || hit.kind === "port") this.openChild(hit.component);
+    });
+    if (this.options.editable) {
+      s.addEventListener("click", ev => {
+        if ((ev.target as Element).closest(".open-button")) {
+          const hit = this.hitOf(ev.target as Element);
+          if (hit.kind === "component") this.openChild(hit.component);
+        }
+      });
+    }
+    window.addEventListener("keydown", ev => { if (ev.code === "Space" && document.activeElement === s) { this.spaceDown = true; ev.preventDefault(); } });
+    window.addEventListener("keyup", ev => { if (ev.code === "Space") this.spaceDown = false; });
+  }
+
+  // Open the level of a subsystem instance of the level shown.
+  openChild(name: string): boolean {
+    const c = this.current().components[name];
+    if (!c || !c.subsystem) return false;
+    const key = this.schematic.levels[c.subsystem] ? c.subsystem : childKey(this.level, name);
+    if (!this.schematic.levels[key]) return false;
+    this.open(key);
+    return true;
+  }
+
+  select(name: string | null) {
+    this.setSelection(name ? [name] : []);
+    if (this.options.onSelect) this.options.onSelect(name, this.level);
+  }
+
+  destroy() { this.root.remove(); }
+}

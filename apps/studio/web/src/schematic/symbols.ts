@@ -1,0 +1,439 @@
+// The symbols: for each component, its size, where its ports sit (in the symbol's own
+// frame, centre at 0,0, y down, before rotation and flip) and how its body is drawn.
+// Units are canvas units (grid 10). A port's spot is where a wire attaches: the end of
+// a short stub out of the body, on the side the port faces.
+import { ComponentInfo, PortInfo } from "./model";
+import { svg } from "./svg";
+
+export type Dir = "left" | "right" | "top" | "bottom";
+export interface Spot { x: number; y: number; dir: Dir }
+
+export interface Symbol {
+  w: number;                       // body's bounding box (without the stubs)
+  h: number;
+  spots: Record<string, Spot>;
+  draw: (g: SVGGElement) => void;  // the body, in the symbol's frame
+  kind: string;                    // what was drawn ("generic" for the labelled box)
+}
+
+const STUB = 10;
+const PITCH = 20;  // between ports along a side
+
+// ---------------------------------------------------------------- port placement
+function spotOn(dir: Dir, k: number, count: number, w: number, h: number): Spot {
+  const off = (k - (count - 1) / 2) * PITCH;
+  switch (dir) {
+    case "left": return { x: -w / 2 - STUB, y: off, dir };
+    case "right": return { x: w / 2 + STUB, y: off, dir };
+    case "top": return { x: off, y: -h / 2 - STUB, dir };
+    default: return { x: off, y: h / 2 + STUB, dir };
+  }
+}
+
+// Which side each port faces when no symbol says: signal inputs left, outputs right;
+// the physical ports split left and right (top and bottom when signals take the sides).
+export function defaultSides(ports: PortInfo[]): Record<Dir, string[]> {
+  const sides: Record<Dir, string[]> = { left: [], right: [], top: [], bottom: [] };
+  const signals = ports.filter(p => p.domain === "signal");
+  const physical = ports.filter(p => p.domain !== "signal");
+  for (const p of signals) (p.side === "response" ? sides.left : sides.right).push(p.name);
+  const half = Math.ceil(physical.length / 2);
+  physical.forEach((p, k) => {
+    if (signals.length) (k < half ? sides.top : sides.bottom).push(p.name);
+    else (k < half ? sides.left : sides.right).push(p.name);
+  });
+  return sides;
+}
+
+// Spots for the sides' lists on a w × h body, growing it so that every port fits.
+function placeSides(sides: Record<Dir, string[]>, w: number, h: number): { w: number; h: number; spots: Record<string, Spot> } {
+  const vertical = Math.max(sides.left.length, sides.right.length);
+  const horizontal = Math.max(sides.top.length, sides.bottom.length);
+  h = Math.max(h, vertical * PITCH);
+  w = Math.max(w, horizontal * PITCH);
+  const spots: Record<string, Spot> = {};
+  for (const dir of ["left", "right", "top", "bottom"] as Dir[])
+    sides[dir].forEach((name, k) => { spots[name] = spotOn(dir, k, sides[dir].length, w, h); });
+  return { w, h, spots };
+}
+
+// Ports a symbol did not place itself (a signal-controlled orifice's area, an actuated
+// spring's force): on a side the symbol left free when there is one, else further
+// along the side the default rule names.
+function completeSpots(sym: Symbol, ports: PortInfo[]): Symbol {
+  const missing = ports.filter(p => !sym.spots[p.name]);
+  if (!missing.length) return sym;
+  const used: Record<Dir, Spot[]> = { left: [], right: [], top: [], bottom: [] };
+  for (const name in sym.spots) used[sym.spots[name].dir].push(sym.spots[name]);
+  const sides = defaultSides(missing);
+  const out: Symbol = { ...sym, spots: { ...sym.spots } };
+  for (const dir of ["left", "right", "top", "bottom"] as Dir[]) {
+    const list = sides[dir];
+    if (!list.length) continue;
+    const free = ([dir, "bottom", "top", "left", "right"] as Dir[]).find(d => !used[d].length);
+    if (free) {
+      list.forEach((name, k) => { out.spots[name] = spotOn(free, k, list.length, out.w, out.h); });
+      used[free].push(...list.map(name => out.spots[name]));
+      continue;
+    }
+    const along = dir === "left" || dir === "right" ? "y" : "x";
+    let last = Math.max(...used[dir].map(s => s[along]));
+    for (const name of list) {
+      const s = spotOn(dir, 0, 1, out.w, out.h);
+      s[along] = last += PITCH;
+      out.spots[name] = s;
+      used[dir].push(s);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- drawing helpers
+type G = SVGGElement;
+const line = (g: G, d: string, cls = "sym-line") => svg("path", { d, class: cls }, g);
+const box = (g: G, w: number, h: number, r = 2, cls = "sym-body") =>
+  svg("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: r, class: cls }, g);
+const text = (g: G, x: number, y: number, t: string, cls = "sym-text") =>
+  svg("text", { x, y, class: cls, "text-anchor": "middle", "dominant-baseline": "central" }, g, t);
+
+function zigzag(x0: number, x1: number, y: number, amp: number, teeth: number): string {
+  const step = (x1 - x0) / teeth;
+  let d = `M${x0} ${y}`;
+  for (let k = 0; k < teeth; ++k) d += ` L${x0 + (k + 0.5) * step} ${y + (k % 2 ? amp : -amp)}`;
+  return d + ` L${x1} ${y}`;
+}
+// Ground hatching under a line from x0 to x1 at y.
+function hatch(g: G, x0: number, x1: number, y: number) {
+  line(g, `M${x0} ${y} L${x1} ${y}`, "sym-line sym-thick");
+  let d = "";
+  for (let x = x0 + 4; x <= x1 + 0.1; x += 6) d += `M${x} ${y} L${x - 6} ${y + 7}`;
+  line(g, d, "sym-line sym-thin");
+}
+
+// ---------------------------------------------------------------- the drawn symbols
+type Maker = (c: ComponentInfo) => Symbol;
+const same = (w: number, h: number, spots: Record<string, Spot>, kind: string, draw: (g: G) => void): Symbol =>
+  ({ w, h, spots, draw, kind });
+const L = (w: number, y = 0): Spot => ({ x: -w / 2 - STUB, y, dir: "left" });
+const R = (w: number, y = 0): Spot => ({ x: w / 2 + STUB, y, dir: "right" });
+const T = (h: number, x = 0): Spot => ({ x, y: -h / 2 - STUB, dir: "top" });
+const B = (h: number, x = 0): Spot => ({ x, y: h / 2 + STUB, dir: "bottom" });
+
+// Two ends a (left) and b (right) of an element drawn between them.
+const twoEnds = (w: number, h: number, kind: string, draw: (g: G) => void): Maker =>
+  () => same(w, h, { a: L(w), b: R(w) }, kind, draw);
+
+const sourceGlyph = (shape: string): Maker => c => {
+  const sides = defaultSides(c.ports);
+  const p = placeSides(sides, 40, 40);
+  return same(p.w, p.h, p.spots, "source", g => {
+    box(g, p.w, p.h);
+    line(g, shape, "sym-line sym-glyph");
+  });
+};
+const labelled = (label: string, kind: string, w = 40, h = 40, draw?: (g: G, w: number, h: number) => void): Maker => c => {
+  const p = placeSides(defaultSides(c.ports), w, h);
+  return same(p.w, p.h, p.spots, kind, g => {
+    box(g, p.w, p.h);
+    if (draw) draw(g, p.w, p.h); else text(g, 0, 0, label, "sym-text sym-big");
+  });
+};
+
+// A directional valve: `boxes` squares side by side, a, b on top and p, t under the
+// middle one, the command on the left.
+const valve = (boxes: number, kind: string): Maker => c => {
+  const s = 30, w = boxes * s, h = s, mid = boxes === 3 ? 0 : boxes === 2 ? s / 2 : 0;
+  const spots: Record<string, Spot> = {};
+  const names = c.ports.map(p => p.name);
+  if (names.includes("a")) spots.a = T(h, names.includes("b") ? mid - 10 : mid);
+  if (names.includes("b")) spots.b = T(h, mid + 10);
+  if (names.includes("p")) spots.p = B(h, names.includes("t") ? mid - 10 : mid);
+  if (names.includes("t")) spots.t = B(h, mid + 10);
+  if (names.includes("command")) spots.command = L(w);
+  return same(w, h, spots, kind, g => {
+    for (let k = 0; k < boxes; ++k) svg("rect", { x: -w / 2 + k * s, y: -h / 2, width: s, height: s, class: "sym-body" }, g);
+    // Arrows in the squares: crossed on the left, straight on the right.
+    const x0 = -w / 2;
+    if (boxes >= 2) {
+      line(g, `M${x0 + 8} ${h / 2 - 3} L${x0 + 22} ${-h / 2 + 3} M${x0 + 22} ${h / 2 - 3} L${x0 + 8} ${-h / 2 + 3}`, "sym-line sym-thin");
+      const xr = w / 2 - s;
+      line(g, `M${xr + 8} ${h / 2 - 3} L${xr + 8} ${-h / 2 + 3} M${xr + 22} ${h / 2 - 3} L${xr + 22} ${-h / 2 + 3}`, "sym-line sym-thin");
+    }
+    if (boxes === 3 || boxes === 1) {
+      const xm = boxes === 3 ? -s / 2 : -w / 2;
+      line(g, `M${xm + 10} ${-h / 2} L${xm + 10} ${-h / 2 + 8} M${xm + 6} ${-h / 2 + 8} L${xm + 14} ${-h / 2 + 8}` +
+              ` M${xm + 20} ${h / 2} L${xm + 20} ${h / 2 - 8} M${xm + 16} ${h / 2 - 8} L${xm + 24} ${h / 2 - 8}`, "sym-line sym-thin");
+    }
+    // Spring and actuator ends.
+    line(g, zigzag(w / 2, w / 2 + 8, 0, 5, 3), "sym-line sym-thin");
+    svg("rect", { x: -w / 2 - 7, y: -6, width: 7, height: 12, class: "sym-body" }, g);
+  });
+};
+
+const cylinder = (ends: { a: string; b: string; base?: string; rod: string }, kind: string): Maker => () => {
+  const w = 80, h = 30;
+  const spots: Record<string, Spot> = { [ends.a]: B(h, -28), [ends.b]: B(h, 18), [ends.rod]: R(w + 20) };
+  if (ends.base) spots[ends.base] = L(w);
+  return same(w, h, spots, kind, g => {
+    svg("rect", { x: -40, y: -15, width: 60, height: 30, class: "sym-body" }, g);
+    svg("rect", { x: -12, y: -13, width: 5, height: 26, class: "sym-fill" }, g);
+    line(g, "M-7 0 L50 0", "sym-line sym-thick");
+  });
+};
+
+const MAKERS: Record<string, Maker> = {
+  // ---- mechanical1d
+  "mechanical1d.fixed": () => same(40, 20, { p: T(20) }, "fixed", g => {
+    line(g, "M0 -10 L0 0");
+    hatch(g, -16, 16, 0);
+  }),
+  "mechanical1d.mass": c => {
+    const p = placeSides(defaultSides(c.ports), 50, 40);
+    return same(p.w, p.h, p.spots, "mass", g => { box(g, p.w, p.h, 1, "sym-body sym-mass"); text(g, 0, 0, "m", "sym-text sym-big sym-italic"); });
+  },
+  "mechanical1d.spring": twoEnds(40, 20, "spring", g => {
+    line(g, zigzag(-14, 14, 0, 7, 6) + " M-20 0 L-14 0 M14 0 L20 0");
+  }),
+  "mechanical1d.damper": twoEnds(40, 20, "damper", g => {
+    line(g, "M-20 0 L-4 0 M-4 -8 L-4 8 M-10 -10 L8 -10 L8 10 L-10 10 M8 0 L20 0");
+  }),
+  "mechanical1d.force_source": c => {
+    const p = placeSides({ left: ["f"], right: [], top: [], bottom: ["p"] }, 40, 30);
+    return same(p.w, p.h, { ...p.spots }, "force_source", g => {
+      box(g, p.w, p.h); line(g, "M-10 -4 L10 -4 M4 -9 L10 -4 L4 1", "sym-line"); text(g, 0, 8, "F", "sym-text sym-small");
+    });
+  },
+  // ---- hydraulic
+  "hydraulic.volume": c => {
+    const sides: Record<"left" | "right" | "top" | "bottom", string[]> = { left: [], right: [], top: [], bottom: [] };
+    const order: Dir[] = ["left", "right", "top", "bottom"];
+    c.ports.forEach((p, k) => sides[order[k % 4]].push(p.name));
+    const pl = placeSides(sides, 40, 30);
+    return same(pl.w, pl.h, pl.spots, "volume", g => {
+      box(g, pl.w, pl.h, 10, "sym-body sym-hyd");
+      text(g, 0, 0, "V", "sym-text sym-big sym-italic");
+    });
+  },
+  "hydraulic.orifice": c => {
+    const spots: Record<string, Spot> = { a: L(30), b: R(30) };
+    if (c.ports.some(p => p.name === "area")) spots.area = T(20);
+    return same(30, 20, spots, "orifice", g => {
+      line(g, "M-15 0 L15 0");
+      line(g, "M-6 -10 Q0 -2 6 -10 M-6 10 Q0 2 6 10", "sym-line sym-thick");
+      if (spots.area) line(g, "M-10 9 L10 -11 M4 -11 L10 -11 L10 -5", "sym-line sym-thin");
+    });
+  },
+  "hydraulic.pump": () => same(30, 30, { inlet: L(30), outlet: R(30) }, "pump", g => {
+    svg("circle", { r: 15, class: "sym-body" }, g);
+    line(g, "M15 0 L6 -5 L6 5 Z", "sym-fill");
+  }),
+  "hydraulic.variable_pump": c => {
+    const s = MAKERS["hydraulic.pump"](c);
+    return { ...s, kind: "variable_pump", draw: g => { s.draw(g); line(g, "M-14 14 L14 -14 M8 -14 L14 -14 L14 -8", "sym-line sym-thin"); } };
+  },
+  "hydraulic.motor": () => same(30, 30, { a: L(30), b: R(30), shaft: B(30) }, "motor", g => {
+    svg("circle", { r: 15, class: "sym-body" }, g);
+    line(g, "M-15 0 L-6 -5 L-6 5 Z", "sym-fill");
+    line(g, "M0 15 L0 22 M-3 19 L3 19", "sym-line sym-thin");
+  }),
+  "hydraulic.tank": () => same(30, 20, { p: T(20) }, "tank", g => {
+    line(g, "M-15 -10 L-15 10 L15 10 L15 -10", "sym-line sym-thick");
+    line(g, "M0 -10 L0 4");
+  }),
+  "hydraulic.relief_valve": () => same(30, 30, { p: L(30), t: R(30) }, "relief_valve", g => {
+    box(g, 30, 30, 0);
+    line(g, "M-15 5 L15 5 M9 1 L15 5 L9 9", "sym-line sym-thin");
+    line(g, zigzag(-6, 10, -9, 4, 4), "sym-line sym-thin");
+    line(g, "M-15 0 L-11 0 L-11 -9 L-6 -9", "sym-line sym-dash");
+  }),
+  "hydraulic.check_valve": () => same(30, 20, { a: L(30), b: R(30) }, "check_valve", g => {
+    line(g, "M-15 0 L-6 0 M7 0 L15 0");
+    svg("circle", { cx: -1, cy: 0, r: 5, class: "sym-body" }, g);
+    line(g, "M9 -9 L3 0 L9 9", "sym-line sym-thick");
+  }),
+  "hydraulic.pilot_check_valve": () => same(30, 30, { a: L(30), b: R(30), x: B(30) }, "pilot_check_valve", g => {
+    box(g, 30, 30, 0);
+    line(g, "M-15 0 L-6 0 M7 0 L15 0");
+    svg("circle", { cx: -1, cy: 0, r: 5, class: "sym-body" }, g);
+    line(g, "M9 -9 L3 0 L9 9", "sym-line sym-thick");
+    line(g, "M0 15 L0 6", "sym-line sym-dash");
+  }),
+  "hydraulic.counterbalance_valve": () => same(30, 30, { load: L(30), valve: R(30) }, "counterbalance_valve", g => {
+    box(g, 30, 30, 0);
+    line(g, "M-15 -5 L15 -5 M9 -9 L15 -5 L9 -1", "sym-line sym-thin");
+    line(g, "M-15 6 L-4 6 M8 6 L15 6", "sym-line sym-thin");
+    svg("circle", { cx: 1, cy: 6, r: 3.5, class: "sym-body" }, g);
+  }),
+  "hydraulic.tank_port": () => same(20, 20, {}, "tank", () => {}),
+  "hydraulic.accumulator": () => same(24, 40, { p: B(40) }, "accumulator", g => {
+    svg("rect", { x: -12, y: -20, width: 24, height: 40, rx: 12, class: "sym-body" }, g);
+    line(g, "M-12 0 L12 0", "sym-line sym-thin");
+    line(g, "M-3 -14 L0 -9 L3 -14 Z", "sym-fill");
+  }),
+  "hydraulic.pressure_source": () => same(30, 30, { p: R(30) }, "pressure_source", g => {
+    svg("circle", { r: 15, class: "sym-body" }, g);
+    text(g, 0, 0, "P", "sym-text sym-big");
+  }),
+  "hydraulic.flow_source": () => same(30, 30, { p: R(30) }, "flow_source", g => {
+    svg("circle", { r: 15, class: "sym-body" }, g);
+    line(g, "M-9 0 L9 0 M3 -5 L9 0 L3 5", "sym-line");
+  }),
+  "hydraulic.pipe": () => same(60, 14, { a: L(60), b: R(60) }, "pipe", g => {
+    box(g, 60, 14, 7, "sym-body sym-hyd");
+    line(g, "M-22 0 L22 0", "sym-line sym-dash");
+  }),
+  "hydraulic.cylinder": cylinder({ a: "a", b: "b", rod: "rod" }, "cylinder"),
+  "hydraulic.planar_cylinder": cylinder({ a: "a", b: "b", base: "base", rod: "rod" }, "planar_cylinder"),
+  "hydraulic.valve_4_3": valve(3, "valve_4_3"),
+  "hydraulic.proportional_valve": valve(3, "proportional_valve"),
+  "hydraulic.valve_4_2": valve(2, "valve_4_2"),
+  "hydraulic.valve_3_2": valve(2, "valve_3_2"),
+  "hydraulic.valve_2_2": valve(2, "valve_2_2"),
+  // ---- signal
+  "signal.gain": () => same(30, 30, { in: L(30), out: R(30) }, "gain", g => {
+    line(g, "M-15 -15 L15 0 L-15 15 Z", "sym-body");
+    text(g, -5, 0, "k", "sym-text sym-italic");
+  }),
+  "signal.sum": c => {
+    const ins = c.ports.filter(p => p.side === "response").map(p => p.name);
+    const outs = c.ports.filter(p => p.side === "state").map(p => p.name);
+    if (ins.length <= 2) {
+      const spots: Record<string, Spot> = {};
+      if (ins[0]) spots[ins[0]] = L(30);
+      if (ins[1]) spots[ins[1]] = B(30);
+      outs.forEach(n => { spots[n] = R(30); });
+      return same(30, 30, spots, "sum", g => { svg("circle", { r: 15, class: "sym-body" }, g); text(g, 0, 0, "Σ", "sym-text sym-big"); });
+    }
+    return labelled("Σ", "sum")(c);
+  },
+  "signal.product": labelled("×", "product"),
+  "signal.integrator": labelled("∫", "integrator"),
+  "signal.first_order_lag": labelled("", "first_order_lag", 50, 40, g => {
+    text(g, 0, -7, "K", "sym-text sym-small"); line(g, "M-14 0 L14 0", "sym-line sym-thin"); text(g, 0, 8, "1+Ts", "sym-text sym-small");
+  }),
+  "signal.pid": labelled("PID", "pid", 50, 40),
+  "signal.saturation": labelled("", "saturation", 40, 40, g => line(g, "M-12 8 L-5 8 L5 -8 L12 -8", "sym-line sym-glyph")),
+  "signal.comparator": labelled("", "comparator", 40, 40, g =>
+    line(g, "M-12 8 L4 8 L4 -8 M-4 8 L-4 -8 L12 -8", "sym-line sym-glyph")),
+  "signal.table": labelled("", "table", 40, 40, g => line(g, "M-12 10 L-4 2 L4 4 L12 -10", "sym-line sym-glyph")),
+  "signal.constant": sourceGlyph("M-12 0 L12 0"),
+  "signal.step": sourceGlyph("M-12 8 L0 8 L0 -8 L12 -8"),
+  "signal.ramp": sourceGlyph("M-12 8 L-4 8 L12 -8"),
+  "signal.sine": sourceGlyph("M-12 0 C-8 -14 -4 -14 0 0 C4 14 8 14 12 0"),
+  "signal.time_table": sourceGlyph("M-12 8 L-6 -2 L0 2 L6 -8 L12 -6"),
+  "signal.input": labelled("", "input", 40, 30, (g, w, h) => line(g, `M${-w / 2} ${-h / 2} L${w / 2 - 10} ${-h / 2}`, "sym-none")),
+  "signal.output": labelled("", "output", 40, 30, (g, w, h) => line(g, `M${-w / 2} ${-h / 2} L${w / 2 - 10} ${-h / 2}`, "sym-none")),
+  // ---- planar mechanisms
+  "mechanical.ground": c => {
+    const names = c.ports.map(p => p.name);
+    const w = Math.max(40, names.length * PITCH);
+    const spots: Record<string, Spot> = {};
+    names.forEach((n, k) => { spots[n] = spotOn("top", k, names.length, w, 10); });
+    return same(w, 10, spots, "ground", g => {
+      line(g, `M${-w / 2} -5 L${w / 2} -5`, "sym-none");
+      hatch(g, -w / 2, w / 2, -5);
+      for (const n in spots) line(g, `M${spots[n].x} -5 L${spots[n].x} -15`, "sym-line");
+    });
+  },
+  "mechanical.revolute": () => same(30, 20, { a: L(30), b: R(30) }, "revolute", g => {
+    line(g, "M-15 0 L-6 0 M6 0 L15 0");
+    svg("circle", { r: 6, class: "sym-body sym-thick" }, g);
+    svg("circle", { r: 1.8, class: "sym-fill" }, g);
+  }),
+  "mechanical.weld": () => same(30, 20, { a: L(30), b: R(30) }, "weld", g => {
+    line(g, "M-15 0 L15 0");
+    line(g, "M-5 -6 L5 6 M5 -6 L-5 6", "sym-line sym-thick");
+  }),
+  "mechanical.translational": () => same(40, 24, { a: L(40), b: R(40) }, "translational", g => {
+    line(g, "M-20 -12 L20 -12 M-20 12 L20 12", "sym-line sym-thick");
+    svg("rect", { x: -8, y: -7, width: 16, height: 14, class: "sym-body" }, g);
+    line(g, "M-20 0 L-8 0 M8 0 L20 0");
+  }),
+  "mechanical.rod": () => same(40, 10, { a: L(40), b: R(40) }, "rod", g => {
+    line(g, "M-20 0 L20 0", "sym-line sym-thick");
+    svg("circle", { cx: -17, r: 3, class: "sym-body" }, g);
+    svg("circle", { cx: 17, r: 3, class: "sym-body" }, g);
+  }),
+  "mechanical.spring_damper": c => {
+    const s = twoEnds(40, 24, "spring_damper", g => {
+      line(g, "M-20 0 L-14 0 L-14 -7 M-14 0 L-14 7 M14 0 L20 0 L20 0 M14 -7 L14 7");
+      line(g, zigzag(-14, 14, -7, 4, 6), "sym-line sym-thin");
+      line(g, "M-14 7 L-2 7 M-2 3 L-2 11 M-6 2 L6 2 M-6 12 L6 12 M6 7 L14 7", "sym-line sym-thin");
+    })(c);
+    return completeSpots(s, c.ports);
+  },
+  "mechanical.body": c => {
+    const names = c.ports.map(p => p.name);
+    const others = names.filter(n => n !== "cm");
+    const sides: Record<Dir, string[]> = { left: [], right: [], top: [], bottom: [] };
+    const order: Dir[] = ["left", "right", "top", "bottom"];
+    others.forEach((n, k) => sides[others.length <= 2 ? order[k] : order[k % 4]].push(n));
+    if (names.includes("cm")) sides.bottom.push("cm");
+    const p = placeSides(sides, 60, 30);
+    return same(p.w, p.h, p.spots, "body", g => {
+      box(g, p.w, p.h, 8, "sym-body sym-planar");
+      svg("circle", { r: 4.5, class: "sym-body" }, g);
+      line(g, "M0 -4.5 A4.5 4.5 0 0 1 4.5 0 L0 0 Z M0 4.5 A4.5 4.5 0 0 1 -4.5 0 L0 0 Z", "sym-fill");
+    });
+  },
+};
+
+// Drivers, forces and torques of the planar library: a circle with what they impose.
+for (const [type, label] of [["driver_angle", "θ"], ["driver_x", "x"], ["driver_y", "y"], ["driver_distance", "d"],
+                             ["driver_relative_angle", "Δθ"], ["driver_translational", "s"], ["force", "F"], ["torque", "T"]])
+  MAKERS["mechanical." + type] = c => {
+    const pl = placeSides(defaultSides(c.ports), 30, 30);
+    return same(pl.w, pl.h, pl.spots, type, g => {
+      svg("circle", { r: 15, class: "sym-body sym-planar" }, g);
+      text(g, 0, 0, label, "sym-text sym-italic");
+      if (type.startsWith("driver")) line(g, "M-10 10 A14 14 0 0 1 -10 -10 M-10 -10 L-5 -9 M-10 -10 L-11 -5", "sym-line sym-thin");
+    });
+  };
+
+// ---------------------------------------------------------------- the generic box
+// The type's short name inside, ports on its sides with their names.
+export function genericSymbol(c: ComponentInfo): Symbol {
+  const short = c.subsystem ? c.type : c.type.split(".").pop() || c.type;
+  const sides = defaultSides(c.ports);
+  const longest = (list: string[]) => list.reduce((m, s) => Math.max(m, s.length), 0);
+  const w0 = Math.max(60, Math.ceil((short.length * 6.6 + (longest(sides.left) + longest(sides.right)) * 6 + 20) / 20) * 20);
+  const p = placeSides(sides, w0, 40);
+  const kind = c.subsystem ? "subsystem" : "generic";
+  return same(p.w, p.h, p.spots, kind, g => {
+    box(g, p.w, p.h, 3, c.subsystem ? "sym-body sym-subsystem" : "sym-body sym-generic");
+    if (c.subsystem) svg("rect", { x: -p.w / 2 + 3, y: -p.h / 2 + 3, width: p.w - 6, height: p.h - 6, rx: 2, class: "sym-inner" }, g);
+    text(g, 0, 0, short, "sym-text sym-type");
+  });
+}
+
+const cache = new Map<string, Symbol>();
+
+// The symbol of a component; the same object for the same type and ports.
+export function symbolFor(c: ComponentInfo): Symbol {
+  const key = c.type + "|" + (c.subsystem ? "S" : "") + c.ports.map(p => p.name + ":" + p.domain + ":" + p.side).join(",");
+  let s = cache.get(key);
+  if (!s) {
+    const make = c.subsystem ? undefined : MAKERS[c.type];
+    s = make ? completeSpots(make(c), c.ports) : genericSymbol(c);
+    cache.set(key, s);
+  }
+  return s;
+}
+
+// Point p of the symbol's frame after flip then rotation (degrees clockwise, y down).
+export function orient(x: number, y: number, rotation: number, flip: string): [number, number] {
+  if (flip === "horizontal") x = -x;
+  else if (flip === "vertical") y = -y;
+  switch (((rotation % 360) + 360) % 360) {
+    case 90: return [-y, x];
+    case 180: return [-x, -y];
+    case 270: return [y, -x];
+    default: return [x, y];
+  }
+}
+const DIR_VEC: Record<Dir, [number, number]> = { left: [-1, 0], right: [1, 0], top: [0, -1], bottom: [0, 1] };
+export function orientDir(d: Dir, rotation: number, flip: string): Dir {
+  const v = orient(DIR_VEC[d][0], DIR_VEC[d][1], rotation, flip);
+  return v[0] < -0.5 ? "left" : v[0] > 0.5 ? "right" : v[1] < 0 ? "top" : "bottom";
+}
+export function dirVector(d: Dir): [number, number] { return DIR_VEC[d]; }
