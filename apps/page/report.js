@@ -141,6 +141,8 @@ function quantityTitle(spec) {
 // them, a hover readout, the events along the top edge and the animation's time.
 function buildPlot(parent, spec) {
   const card = el("div", { class: "plot" }, parent);
+  // (The schematic finds a component's plots by their variables' names.)
+  card.setAttribute("data-variables", spec.variables.map(v => D.variables[v].name).join(" "));
   const quantity = quantityTitle(spec);
   // The values arrive in SI; the axis shows them in the chosen unit (SI = scale × shown
   // + offset), the netlist's "display" unit at first.
@@ -261,6 +263,92 @@ function buildPlots() {
   el("h2", {}, card, "Recorded variables");
   const grid = el("div", { class: "plots" }, card);
   for (const p of D.plots) buildPlot(grid, p);
+}
+
+// ---------------------------------------------------------------- schematic
+// The netlist drawn by the schematic renderer (schematic.js, apps/studio/README.md) when
+// the page has it: a click on a component shows its parameters and initial values, and
+// marks the plots of its recorded variables.
+
+// The JSON object of a level: the netlist for "", else each instance's inline
+// definition along the path (null when one is read from a file).
+function schematicDoc(netlist, key) {
+  let doc = netlist, scopes = [];
+  const enter = d => { if (d && d.subsystems && typeof d.subsystems === "object") scopes = [d.subsystems].concat(scopes); };
+  enter(doc);
+  if (!key) return doc;
+  for (const part of key.split("/")) {
+    const c = doc.components && doc.components[part];
+    const defs = c && scopes.find(s => Object.prototype.hasOwnProperty.call(s, c.type));
+    if (!defs || !defs[c.type] || typeof defs[c.type] !== "object") return null;
+    doc = defs[c.type];
+    enter(doc);
+  }
+  return doc;
+}
+
+function buildSchematic() {
+  const SCH = D.schematic;
+  if (!SCH || !SCH.levels || typeof JourdainSchematic === "undefined") return;
+  const card = el("section", { class: "card", id: "schematic" }, document.getElementById("main"));
+  el("h2", {}, card, "Schematic");
+  const wrap = el("div", { class: "schematic-wrap" }, card);
+  const box = el("div", { class: "schematic-box" }, wrap);
+  const info = el("div", { class: "schematic-info", id: "schematic-info" }, wrap);
+  const names = D.variables.map(v => v.name);
+  const hint = () => {
+    info.textContent = "";
+    el("p", { class: "muted" }, info, "Click a component: its parameters, and the plots of its recorded variables" +
+       " marked. Double-click a subsystem to open it; drag to pan, the wheel zooms.");
+  };
+  const valueText = v => (typeof v === "string" ? v : typeof v === "number" ? number(v) : JSON.stringify(v));
+  function show(name, level) {
+    document.querySelectorAll(".plot.linked").forEach(p => p.classList.remove("linked"));
+    if (!name) { hint(); return; }
+    const lv = SCH.levels[level] || { components: {} };
+    const c = lv.components[name] || {};
+    const doc = schematicDoc(SCH.netlist, level);
+    const inst = doc && doc.components ? doc.components[name] || {} : {};
+    const key = level ? level + "/" + name : name;
+    info.textContent = "";
+    el("h3", { class: "schematic-name" }, info, key);
+    el("div", { class: "schematic-type" }, info, c.type || inst.type || "");
+    if (c.summary) el("p", { class: "muted" }, info, c.summary);
+    const params = inst.params || {};
+    const rows = Object.keys(params).map(k => [k, valueText(params[k])]);
+    // A subsystem instance: its definition's parameters, at their defaults where not given.
+    if (c.subsystem) {
+      const def = schematicDoc(SCH.netlist, c.subsystem);
+      const declared = def && def.parameters ? def.parameters : {};
+      for (const k in declared)
+        if (!(k in params) && declared[k].default !== undefined)
+          rows.push([k, valueText(declared[k].default) + (declared[k].unit ? " " + declared[k].unit : "") + " (default)"]);
+    }
+    if (rows.length) table(info, ["parameter", "value"], rows, [false, false]);
+    else el("p", { class: "muted" }, info, "No parameters given: the type's defaults.");
+    const initial = inst.initial || {};
+    if (Object.keys(initial).length)
+      table(info, ["initial", "value"], Object.keys(initial).map(k => [k, valueText(initial[k])]), [false, false]);
+    // Its recorded variables (those of the parts, for a subsystem) and their plots.
+    const mine = names.filter(n => n.startsWith(key + ".") || n.startsWith(key + "/"));
+    const chips = el("div", { class: "schematic-vars" }, info);
+    if (!mine.length) el("span", { class: "muted" }, chips, "None of its variables is recorded.");
+    let first = null;
+    document.querySelectorAll(".plot[data-variables]").forEach(p => {
+      const vars = p.getAttribute("data-variables").split(" ");
+      if (vars.some(v => mine.includes(v))) { p.classList.add("linked"); if (!first) first = p; }
+    });
+    for (const v of mine) {
+      const chip = el("span", { class: "var-chip", title: "show its plot" }, chips, v);
+      chip.onclick = () => {
+        const plot = Array.from(document.querySelectorAll(".plot[data-variables]"))
+          .find(p => p.getAttribute("data-variables").split(" ").includes(v));
+        if (plot) plot.scrollIntoView({ behavior: "smooth", block: "center" });
+      };
+    }
+  }
+  hint();
+  JourdainSchematic.mount(box, SCH, { onSelect: show, onLevel: () => show(null, "") });
 }
 
 // ---------------------------------------------------------------- animation
@@ -853,6 +941,7 @@ function buildDetails() {
 
 try {
   buildHeader();
+  buildSchematic();
   buildLinear();
   const afterPlots = buildAnimation();
   buildPlots();

@@ -67,6 +67,23 @@ const shot = (page, name) => page.screenshot({ path: path.join(outdir, name + ".
   await idle();
   console.log("redo", JSON.stringify(await counts()));
   await shot(page, "studio-3");
+  // A subsystem from the spring and the damper, opened and left.
+  await page.evaluate(() => window.studio.select(["spring", "damper"]));
+  await page.click("#subsystem");
+  await idle();
+  console.log("subsystem", JSON.stringify(await counts()), await page.evaluate(() => JSON.stringify(window.studio.netlist.connections)));
+  await page.dblclick('g.component[data-name="subsystem"] .body');
+  await page.waitForTimeout(800);
+  console.log("inside", JSON.stringify(await counts()), await page.evaluate(() => document.querySelector(".schematic-crumbs").innerText));
+  await shot(page, "studio-4-inside");
+  await page.click('.schematic-crumbs a.crumb');
+  await page.waitForTimeout(500);
+  // Save and run; the report shows in the iframe.
+  await page.click("#run");
+  await page.waitForFunction(() => document.getElementById("report").getAttribute("src") || /failed|refused|Not saved/i.test(document.getElementById("message").textContent), null, { timeout: 60000 });
+  console.log("run", await page.evaluate(() => document.getElementById("message").textContent + " | " + document.getElementById("report").getAttribute("src")));
+  await page.waitForTimeout(1500);
+  await shot(page, "studio-5-run");
   console.log("errors", errors.join(" | "));
   await browser.close();
 })().catch(e => { console.error(e); process.exit(1); });

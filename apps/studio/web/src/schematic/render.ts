@@ -47,6 +47,9 @@ export class View {
   options: MountOptions;
   private comps = new Map<string, CompEl>();
   private wires: WireEl[] = [];
+  private junctions = new Map<string, SVGPathElement>();
+  private wireIndex: Map<string, Wire> | null = null;
+  private portSig = new WeakMap<ComponentInfo, string>();
   private placed = new Map<string, Placed>();
   private auto = new Map<string, AutoLayout>();  // per level: ELK's positions for components the layout leaves out
   private selection = new Set<string>();
@@ -101,7 +104,7 @@ export class View {
     if (missing.length && (!known || missing.some(c => !known.components[c])))
       this.auto.set(this.level, await this.autoPositions(lv, missing));
     this.compsLayer.textContent = ""; this.wiresLayer.textContent = ""; this.notesLayer.textContent = "";
-    this.comps.clear(); this.wires = [];
+    this.comps.clear(); this.wires = []; this.placed.clear(); this.junctions.clear();
     this.refresh();
     this.drawCrumbs();
     if (!this.fitted && this.options.fit !== false) { this.fit(); this.fitted = true; }
@@ -197,7 +200,9 @@ export class View {
       const p: Placed = { x: Number(at.x) || 0, y: Number(at.y) || 0, rotation: Number(at.rotation) || 0,
                           flip: (at.flip as string) || "none", sym: symbolFor(c) };
       this.placed.set(name, p);
-      const sig = c.type + "|" + (c.subsystem || "") + "|" + c.ports.map(q => q.name + q.domain + q.side).join(",") +
+      let ports = this.portSig.get(c);
+      if (ports === undefined) { ports = c.ports.map(q => q.name + q.domain + q.side).join(","); this.portSig.set(c, ports); }
+      const sig = c.type + "|" + (c.subsystem || "") + "|" + ports +
                   "|" + p.x + "," + p.y + "," + p.rotation + "," + p.flip;
       const old = this.comps.get(name);
       if (old && old.sig === sig) continue;
@@ -296,7 +301,9 @@ export class View {
   // automatic layout.
   wireOf(lv: Level, a: string, b: string): Wire | undefined {
     const match = (w: Wire) => (w.from === a && w.to === b) || (w.from === b && w.to === a);
-    const own = lv.layout && lv.layout.wires && lv.layout.wires.find(match);
+    let own: Wire | undefined;
+    if (this.wireIndex) own = this.wireIndex.get(a + "\n" + b) || this.wireIndex.get(b + "\n" + a);
+    else own = lv.layout && Array.isArray(lv.layout.wires) ? lv.layout.wires.find(match) : undefined;
     if (own) return own;
     const auto = this.auto.get(this.level);
     if (!auto) return undefined;
@@ -308,6 +315,10 @@ export class View {
 
   private refreshWires(lv: Level) {
     const count = lv.connections.length;
+    // The layout's wires by their ends, for this pass (the layout may change between passes).
+    this.wireIndex = new Map();
+    for (const w of (lv.layout && Array.isArray(lv.layout.wires) ? lv.layout.wires : []))
+      if (!this.wireIndex.has(w.from + "\n" + w.to)) this.wireIndex.set(w.from + "\n" + w.to, w);
     for (let k = 0; k < count; ++k) {
       const c = lv.connections[k];
       const r = this.wireRoute(lv, k);
@@ -328,20 +339,30 @@ export class View {
       this.wiresLayer.insertBefore(path, next ? next.hit : null);
       this.wires[k] = { path, hit, sig };
     }
+    this.wireIndex = null;
     for (let k = count; k < this.wires.length; ++k) if (this.wires[k]) { this.wires[k].path.remove(); this.wires[k].hit.remove(); }
     this.wires.length = Math.min(this.wires.length, count);
-    // Junction dots where three or more wire ends meet at one port.
+    // Dots where two or more wires end at one port: one path per domain, rewritten only
+    // when it changes (a level of a thousand components has hundreds of them).
     const ends = new Map<string, number>();
     for (const c of lv.connections) for (const e of c) ends.set(e, (ends.get(e) || 0) + 1);
-    this.wiresLayer.querySelectorAll(".junction").forEach(e => e.remove());
+    const byDomain = new Map<string, string>();
     for (const [end, count2] of ends) {
       if (count2 < 2) continue;
       const [cn, pn] = splitEnd(end);
       const P = this.placed.get(cn);
-      const s = P && portSpot(P, pn);
-      if (!s) continue;
+      const sp = P && portSpot(P, pn);
+      if (!sp) continue;
       const info = lv.components[cn].ports.find(q => q.name === pn);
-      svg("circle", { class: "junction", cx: n(s.at[0]), cy: n(s.at[1]), r: 2.6, fill: domainColor(info ? info.domain : "") }, this.wiresLayer);
+      const dom = info ? info.domain : "";
+      const r = 2.6;
+      byDomain.set(dom, (byDomain.get(dom) || "") + `M${n(sp.at[0] - r)} ${n(sp.at[1])}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0`);
+    }
+    for (const [dom, path] of this.junctions) if (!byDomain.has(dom)) { path.remove(); this.junctions.delete(dom); }
+    for (const [dom, d] of byDomain) {
+      let path = this.junctions.get(dom);
+      if (!path) { path = svg("path", { class: "junction", fill: domainColor(dom) }, this.wiresLayer); this.junctions.set(dom, path); }
+      if (path.getAttribute("d") !== d) path.setAttribute("d", d);
     }
   }
 
@@ -509,14 +530,17 @@ export class View {
         this.select(hit.component);
       }
     });
+    // (From the point, not the target: a captured pointer retargets clicks to the svg.)
+    const under = (ev: MouseEvent) => document.elementFromPoint(ev.clientX, ev.clientY);
     s.addEventListener("dblclick", ev => {
-      const hit = this.hitOf(ev.target as Element);
+      const hit = this.hitOf(under(ev));
       if (hit.kind === "component" || hit.kind === "port") this.openChild(hit.component);
     });
     if (this.options.editable) {
       s.addEventListener("click", ev => {
-        if ((ev.target as Element).closest(".open-button")) {
-          const hit = this.hitOf(ev.target as Element);
+        const e = under(ev);
+        if (e && e.closest(".open-button")) {
+          const hit = this.hitOf(e);
           if (hit.kind === "component") this.openChild(hit.component);
         }
       });

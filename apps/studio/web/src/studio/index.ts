@@ -310,14 +310,18 @@ class Studio {
   // The level's components after an edit of the document: new ones described from
   // their type (asking the server for the ports of a configured one), gone ones left
   // out; then a redraw of what changed.
-  sync(key = this.level) {
+  // `only`: the components the edit may have changed (the others are taken as they
+  // are, which keeps one edit of a large level cheap); all of them when absent.
+  sync(key = this.level, only?: string[]) {
     const s = this.schematic!, lv = s.levels[key], d = levelDoc(this.netlist, key);
     if (!lv || !d) return;
     lv.connections = d.doc.connections;
     lv.layout = d.doc.layout || null;
     const next: Record<string, ComponentInfo> = {};
+    const look = only ? new Set(only) : null;
     for (const [name, inst] of Object.entries<any>(d.doc.components || {})) {
       const old = lv.components[name];
+      if (look && old && !look.has(name) && old.type === inst.type) { next[name] = old; continue; }
       const t = this.types.get(inst.type);
       if (old && old.type === inst.type && (!t || old.ports === this.portsCache.get(this.configKey(inst.type, inst.params)) || old.subsystem)) {
         next[name] = old;
@@ -367,7 +371,7 @@ class Studio {
   text() { return JSON.stringify(this.netlist, null, 2); }
 
   // Every edit goes through here: a snapshot for undo, the change, the mirror, a check.
-  edit(change: () => void | false, structural = false) {
+  edit(change: () => void | false, structural = false, touched?: string[]) {
     if (!this.editable()) { this.message("This level is read only (a subsystem from a file).", "error"); return false; }
     const before = this.text();
     if (change() === false) return false;
@@ -375,14 +379,14 @@ class Studio {
     this.undoStack.push(before);
     if (this.undoStack.length > 200) this.undoStack.shift();
     this.redoStack = [];
-    this.afterEdit(structural);
+    this.afterEdit(structural, touched);
     return true;
   }
 
-  afterEdit(structural: boolean) {
+  afterEdit(structural: boolean, touched?: string[]) {
     this.dirty = this.text() !== this.savedText;
     const t0 = performance.now();
-    this.sync();
+    this.sync(this.level, touched);
     document.body.dataset.editMs = String(Math.round((performance.now() - t0) * 10) / 10);
     if (structural) this.structural = true;
     this.scheduleCheck();
@@ -451,7 +455,7 @@ class Studio {
       this.materialize(d.doc);
       d.doc.components[name] = { type };
       ensureLayout(d.doc).components[name] = { x: snap(x), y: snap(y) };
-    }, true);
+    }, true, [name]);
     this.select([name]);
     this.message("Added " + name + " (" + type + ")", "ok");
   }
@@ -465,7 +469,7 @@ class Studio {
     }
     const index = d.doc.connections.length;
     const pointer = d.pointer + "/connections/" + index;
-    if (!this.edit(() => { d.doc.connections.push([a, b]); })) return;
+    if (!this.edit(() => { d.doc.connections.push([a, b]); }, false, [])) return;
     // The new wire stays only if the check finds nothing wrong with it.
     const text = this.text();
     void this.check(text).then(res => {
@@ -477,7 +481,7 @@ class Studio {
       if (c && c[0] === a && c[1] === b && this.text() === text) {
         this.undoStack.pop();
         now!.doc.connections.splice(index, 1);
-        this.afterEdit(false);
+        this.afterEdit(false, []);
       }
       this.message("Refused " + a + " — " + b + ": " + bad.message, "error");
     });
@@ -511,7 +515,7 @@ class Studio {
         if (!p.rotation) delete p.rotation;
       }
       this.dropWires(layout, names);
-    });
+    }, false, []);
   }
   flip() {
     const names = this.selected;
@@ -525,7 +529,7 @@ class Studio {
         if (p.flip === "horizontal") delete p.flip; else p.flip = "horizontal";
       }
       this.dropWires(layout, names);
-    });
+    }, false, []);
   }
   dropWires(layout: any, names: string[]) {
     if (!Array.isArray(layout.wires)) return;
@@ -618,8 +622,7 @@ class Studio {
       }
       if (d.doc.layout && Array.isArray(d.doc.layout.wires))
         for (const w of d.doc.layout.wires) { w.from = re(w.from); w.to = re(w.to); }
-      if (this.level === "" && Array.isArray(this.netlist.record))
-        this.netlist.record = this.netlist.record.map((r: string) => (r.startsWith(from + ".") ? to + r.slice(from.length) : r));
+      this.renameRecorded(this.level ? this.level + "/" + from : from, this.level ? this.level + "/" + to : to);
       if (d.doc.ports && typeof d.doc.ports === "object")
         for (const k of Object.keys(d.doc.ports)) {
           const v = d.doc.ports[k];
@@ -627,6 +630,14 @@ class Studio {
         }
     }, true);
     this.select([to]);
+  }
+
+  // Record entries follow a component that moves or is renamed ("a.x" → "b.x", and
+  // "a/inner.x" → "b/inner.x" for a subsystem instance).
+  renameRecorded(from: string, to: string) {
+    if (!Array.isArray(this.netlist.record)) return;
+    this.netlist.record = this.netlist.record.map((r: unknown) =>
+      typeof r === "string" && (r.startsWith(from + ".") || r.startsWith(from + "/")) ? to + r.slice(from.length) : r);
   }
 
   setParam(name: string, key: string, value: unknown, configuration: boolean, kind: "params" | "initial" = "params") {
@@ -640,7 +651,7 @@ class Studio {
         if (!inst[kind] || typeof inst[kind] !== "object") inst[kind] = {};
         inst[kind][key] = value;
       }
-    }, configuration);
+    }, configuration, [name]);
   }
 
   // ------------------------------------------------------------ subsystems
@@ -695,6 +706,8 @@ class Studio {
       d.doc.subsystems[defName] = def;
       for (const n of names) { delete d.doc.components[n]; delete layout.components[n]; }
       d.doc.components[inst] = { type: defName };
+      const prefix = this.level ? this.level + "/" : "";
+      for (const n of names) this.renameRecorded(prefix + n, prefix + inst + "/" + n);
       layout.components[inst] = { x: snap(cx), y: snap(cy) };
       d.doc.connections.length = 0;
       d.doc.connections.push(...keep);
@@ -967,7 +980,7 @@ class Studio {
         if (d0.moved && this.text() !== d0.before) {
           this.undoStack.push(d0.before);
           this.redoStack = [];
-          this.afterEdit(false);
+          this.afterEdit(false, []);
         }
       } else if (d0.kind === "wire") {
         d0.path.remove();
