@@ -8,6 +8,7 @@
 //   jourdain schema [-o FILE]               (the netlist's JSON Schema, for editors)
 //   jourdain solvers [METHOD] [--json]
 //   jourdain sweep NETLIST --param ... -o DIR  (python3 -m jourdain sweep: parameter studies)
+//   jourdain studio [NETLIST|FOLDER] [--port N] [--host ADDR] [--no-browser]  (the schematic editor, in a browser)
 //   jourdain export-fmu NETLIST -o model.fmu [--inputs ...] [--outputs ...] [--parameters ...]
 // Exit codes: 0 success; 1 the simulation failed (results so far are kept); 2 bad input
 // (including an output folder where results cannot be written);
@@ -45,6 +46,7 @@
 #include "jourdain/solvers/linear.hpp"
 #include "jourdain/solvers/run.hpp"
 #include "jourdain/solvers/solver_registry.hpp"
+#include "jourdain/studio/studio.hpp"
 #include "jourdain/version.hpp"
 
 namespace {
@@ -121,15 +123,23 @@ std::optional<int> stopped_while(const char* phase) {
   return 128 + signal;
 }
 
-// A progress bar on stderr, redrawn at most ten times a second, only on a terminal.
+// A run's progress on stderr, at most ten times a second: a bar on a terminal, or with
+// --progress-lines one line "progress T T_END" each time, for a program that drives the
+// run (the studio reads them from its child's pipe).
 class ProgressBar {
  public:
-  ProgressBar(double t0, double t_end, bool enabled) : t0_(t0), t_end_(t_end), enabled_(enabled) {}
+  enum class Mode { Off, Bar, Lines };
+  ProgressBar(double t0, double t_end, Mode mode) : t0_(t0), t_end_(t_end), mode_(mode) {}
   void update(double t) {
-    if (!enabled_) return;
+    if (mode_ == Mode::Off) return;
     auto now = std::chrono::steady_clock::now();
     if (now - last_ < std::chrono::milliseconds(100) && t < t_end_) return;
     last_ = now;
+    if (mode_ == Mode::Lines) {
+      std::fprintf(stderr, "progress %.9g %.9g\n", t, t_end_);
+      std::fflush(stderr);
+      return;
+    }
     const double f = std::clamp((t - t0_) / (t_end_ - t0_), 0.0, 1.0);
     const int width = 40, filled = static_cast<int>(f * width);
     std::fprintf(stderr, "\r[%.*s%*s] %5.1f%%  t = %.6g s", filled, "========================================",
@@ -143,7 +153,7 @@ class ProgressBar {
 
  private:
   double t0_, t_end_;
-  bool enabled_;
+  Mode mode_;
   bool drawn_ = false;
   std::chrono::steady_clock::time_point last_{};
 };
@@ -163,7 +173,7 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
 
 int cmd_run(Registry& registry, const std::string& file, const std::string& out_dir,
             const std::vector<std::string>& sets, const session::Trust& trust, std::optional<double> t_end,
-            bool report, bool quiet, bool strict) {
+            bool report, bool quiet, bool strict, bool progress_lines) {
   Netlist net = session::load(file, registry, trust, sets, stop_was_requested);
   if (auto stopped = stopped_while("loading the netlist")) return *stopped;
   if (net.linear_analysis) return run_linear_analysis(registry, net, out_dir, {}, report, quiet);
@@ -171,7 +181,10 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
   // Read here for the progress bar and the log line; run_netlist reads them again and
   // reports their warnings.
   SolverSettings settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""}, solvers(registry));
-  ProgressBar bar(settings.t_start, t_end.value_or(settings.t_end), !quiet && isatty(STDERR_FILENO));
+  const auto mode = progress_lines                         ? ProgressBar::Mode::Lines
+                    : !quiet && isatty(STDERR_FILENO) ? ProgressBar::Mode::Bar
+                                                      : ProgressBar::Mode::Off;
+  ProgressBar bar(settings.t_start, t_end.value_or(settings.t_end), mode);
   RunOptions options;
   options.output_dir = dir;
   options.t_end = t_end;
@@ -305,79 +318,17 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
   return kOk;
 }
 
-// Every problem of the netlist, rather than the first (NetlistCheck): printed one a line
-// (or, with --json, as a list for tools); when there is none, the model as built.
+// Every problem of the netlist, rather than the first (session::check): printed one a
+// line (or, with --json, as a list for tools); when there is none, the model as built.
 int cmd_check(Registry& registry, const std::string& file, const session::Trust& trust, bool as_json) {
-  // The document first: it gives the diagnostics their lines, and its text is checked
-  // (one read of the file). A file that is no JSON is left to the check to report.
-  std::optional<NetlistDocument> document;
-  try {
-    document = NetlistDocument::read(file);
-  } catch (const InputError&) {
-  }
-  const NetlistOverrides overrides = trust.overrides({}, stop_was_requested);
-  NetlistCheck checked = document ? check_netlist_text(document->source(), file, registry, overrides)
-                                  : check_netlist(file, registry, overrides);
-  if (auto stopped = stopped_while("loading the netlist")) return *stopped;
+  session::Check checked = session::check_file(file, registry, trust, stop_was_requested);
+  if (auto stopped = stopped_while(checked.model_text.empty() ? "loading the netlist" : "checking the netlist"))
+    return *stopped;
   Diagnostics& diagnostics = checked.diagnostics;
-  nlohmann::json model_facts;
-  std::string model_text;
-  if (checked.netlist) {
-    const Netlist& net = *checked.netlist;
-    const Model& m = net.model;
-    std::vector<std::string> warnings;
-    std::optional<SolverSettings> settings;
-    diagnostics.attempt([&] {
-      settings = solver_settings_from_json(net.solver, {file, "/solver", "", ""}, solvers(registry), &warnings);
-      check_solver_bounds(*settings, {file, "/solver", "", ""}, solvers(registry));
-    });
-    for (const auto& w : warnings) diagnostics.warn({file, "/solver", "", ""}, w);
-    // What the structured block solvers see at the start (a mechanism: its assembly and
-    // degrees of freedom): they find bad input of their own (redundant constraints, a
-    // kinematic analysis with free degrees of freedom), and a mechanism that cannot be
-    // assembled fails here, as in a run.
-    if (settings) {
-      Context ctx = m.make_context(settings->t_start);
-      ctx.analysis = net.analysis;
-      if (diagnostics.attempt([&] { m.initialize(ctx); })) {
-        if (auto stopped = stopped_while("checking the netlist")) return *stopped;
-        for (const auto& w : ctx.warnings) diagnostics.warn({file, "", "", ""}, w.message);
-        std::vector<const Component*> comps;
-        for (const auto& c : m.components()) comps.push_back(c.get());
-        std::ostringstream out;
-        out << "netlist " << net.name << ": OK\n"
-            << "  " << comps.size() << " components, " << m.state_count() << " continuous states, "
-            << m.zero_crossing_count() << " zero-crossing functions, " << m.schedule().loop_count()
-            << " algebraic loop(s)\n\nEvaluation order:\n"
-            << m.schedule().describe(comps);
-        if (std::string blocks = m.describe_blocks(ctx); !blocks.empty()) out << "\n" << blocks;
-        // Unconnected ports are legal where they remain here (signal outputs, a mass with
-        // nothing attached, optional inputs), but worth a look.
-        const auto open = m.unconnected_ports();
-        out << "\nUnconnected ports:";
-        if (open.empty()) out << " none";
-        for (const auto& p : open) out << " " << p;
-        out << "\nStates:";
-        for (const auto& st : m.state_names()) out << " " << st;
-        out << "\nRecorded: " << net.record.size() << " variables\n";
-        model_text = out.str();
-        model_facts = {{"name", net.name},
-                       {"components", comps.size()},
-                       {"states", m.state_names()},
-                       {"algebraic_loops", m.schedule().loop_count()},
-                       {"unconnected_ports", open},
-                       {"recorded", net.record}};
-      }
-    }
-  }
-  // Lines and columns in the netlist's own text (a file that is no JSON says its own).
-  if (document) diagnostics.locate_lines(file, [&](const std::string& path) { return document->position(path); });
+  const std::string& model_text = checked.model_text;
   const bool ok = !diagnostics.has_errors();
   if (as_json) {
-    nlohmann::json out = diagnostics.to_json();
-    out["netlist"] = file;
-    out["ok"] = ok;
-    if (ok) out["model"] = model_facts;
+    nlohmann::json out = checked.to_json(file);
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return ok ? kOk : kBadInput;
   }
@@ -601,6 +552,67 @@ int hand_over_to_python_sweep(int argc, char** argv) {
   return kBadInput;
 }
 
+struct StudioRequest {
+  std::string path;  // a netlist or a folder; empty: the working folder
+  std::string workspace;
+  std::string host = "127.0.0.1";
+  unsigned short port = 8765;
+  bool no_browser = false;
+};
+
+// `jourdain studio`: serves the schematic editor until Ctrl-C. The workspace is the
+// folder given, or for a netlist the working folder when the netlist lies in it (results
+// then go to ./results, as for `jourdain run`), else the netlist's folder.
+int cmd_studio(Registry& registry, const StudioRequest& request, const session::Trust& trust,
+               const std::vector<std::string>& plugins) {
+  namespace fs = std::filesystem;
+  studio::StudioOptions options;
+  const fs::path given = request.path.empty() ? fs::current_path() : fs::absolute(request.path);
+  std::error_code ec;
+  if (!fs::exists(given, ec)) throw InputError({request.path, "", "", ""}, "no such netlist or folder");
+  if (fs::is_directory(given, ec)) {
+    options.workspace = given;
+  } else {
+    options.initial = given;
+    const fs::path cwd = fs::current_path();
+    const fs::path rel = fs::weakly_canonical(given).lexically_relative(fs::canonical(cwd));
+    options.workspace = !rel.empty() && *rel.begin() != ".." ? cwd : given.parent_path();
+  }
+  if (!request.workspace.empty()) options.workspace = request.workspace;
+  options.host = request.host;
+  options.port = request.port;
+  options.trust = trust;
+  options.program = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw Error("studio: cannot find this program's own file to run netlists with: " + ec.message());
+  // A run from the page loads what this command loads: the same plugins and trust.
+  for (const auto& p : plugins) options.run_arguments.insert(options.run_arguments.end(), {"--plugin", fs::absolute(p).string()});
+  if (trust.allow_plugins) options.run_arguments.push_back("--allow-plugins");
+  if (trust.allow_any_path) options.run_arguments.push_back("--allow-any-path");
+  for (const auto& l : trust.library_folders) options.run_arguments.insert(options.run_arguments.end(), {"--library", fs::absolute(l).string()});
+  options.run_arguments.insert(options.run_arguments.end(), {"--max-components", std::to_string(trust.max_components)});
+  options.stop_requested = stop_was_requested;
+  options.listening = [&](const std::string& url) {
+    std::cout << "Jourdain Studio: " << url << "\n"
+              << "  workspace: " << fs::canonical(options.workspace).string() << "\n";
+    if (request.host != "127.0.0.1" && request.host != "::1" && request.host != "localhost")
+      std::cout << "  listening on " << request.host
+                << ": anyone who can reach this address and has the token can read and write the workspace's files "
+                   "and run its netlists\n";
+    std::cout << "  Ctrl-C stops it (runs still going are stopped; what they wrote is kept)" << std::endl;
+    // A browser where there is a desktop to show one.
+    if (!request.no_browser && (std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY"))) {
+      if (fork() == 0) {
+        setsid();
+        execlp("xdg-open", "xdg-open", url.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+      }
+    }
+  };
+  studio::serve(registry, options);
+  std::cout << "Jourdain Studio stopped" << std::endl;
+  return stop_signal != 0 ? 128 + static_cast<int>(stop_signal) : kOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -646,6 +658,8 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   run->add_option("--t-end", t_end, "end time [s], overriding the netlist's solver.t_end");
   run->add_flag("--no-report", no_report, "do not write report.html (plots, animation; one self-contained page)");
+  bool progress_lines = false;
+  run->add_flag("--progress-lines", progress_lines, "the progress as lines 'progress T T_END' on stderr (for programs driving a run)");
   run->add_flag("--strict", strict,
                 "fail (exit 1, results kept) when the run ends with an accuracy warning: results not vouched for");
   LinearRequest linear_request;
@@ -707,6 +721,14 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   export_fmu->add_option("--model-identifier", export_options.model_identifier,
                          "the binary's name, a C identifier (default: from the netlist's name)");
+  StudioRequest studio_request;
+  auto* studio = app.add_subcommand("studio", "draw, edit and run netlists as schematics in a browser (a local server)");
+  studio->add_option("path", studio_request.path, "a netlist to open, or the workspace folder (default: the working folder)");
+  studio->add_option("--workspace", studio_request.workspace, "the folder the page may read and write (default: see above)");
+  studio->add_option("--host", studio_request.host,
+                     "address to listen on (default 127.0.0.1: this machine only; another exposes the workspace)");
+  studio->add_option("--port", studio_request.port, "port to listen on (default 8765; 0: any free port)");
+  studio->add_flag("--no-browser", studio_request.no_browser, "do not open a browser; only print the address");
   // Handed over to Python before parsing (sweep_arguments); listed here for --help.
   app.add_subcommand("sweep", "parameter study on dask.distributed (python3 -m jourdain sweep; jourdain sweep --help)")
       ->allow_extras();
@@ -734,13 +756,15 @@ int main(int argc, char** argv) {
     try {
       register_builtin_components(registry);
       for (const auto& p : plugins) registry.load_plugin(p);
-      if (run->parsed()) return cmd_run(registry, netlist, out_dir, sets, trust, t_end, !no_report, quiet, strict);
+      if (run->parsed())
+        return cmd_run(registry, netlist, out_dir, sets, trust, t_end, !no_report, quiet, strict, progress_lines);
       if (linearize->parsed()) {
         if (from_option->count()) linear_request.from_hz = from_hz;
         if (to_option->count()) linear_request.to_hz = to_hz;
         return cmd_linear(registry, netlist, out_dir, sets, trust, linear_request, !no_report, quiet);
       }
       if (check->parsed()) return cmd_check(registry, netlist, trust, check_json);
+      if (studio->parsed()) return cmd_studio(registry, studio_request, trust, plugins);
       if (export_fmu->parsed()) {
         export_options.output = fmu_file;
         return cmd_export_fmu(registry, netlist, trust, export_options, quiet);

@@ -82,6 +82,12 @@ nlohmann::json composite_ports(const nlohmann::json& expansion, const Registry& 
 
 }  // namespace
 
+nlohmann::json describe_ports(const Component& component) {
+  nlohmann::json ports = nlohmann::json::array();
+  for (const auto& p : component.ports()) ports.push_back(describe_port(component, p));
+  return ports;
+}
+
 Probe probe_instance(const ComponentType& type, const nlohmann::json& values) {
   Probe probe{fresh(type), false, ""};
   if (values.is_object() && !values.empty()) {
@@ -147,8 +153,7 @@ nlohmann::json describe_type(const ComponentType& type, const Registry* registry
     if (!p.choices.empty()) j["choices"] = p.choices;
     params.push_back(j);
   }
-  json ports = json::array();
-  for (const auto& p : c->ports()) ports.push_back(describe_port(*c, p));
+  json ports = describe_ports(*c);
   if (registry && probe.configured) {
     if (const json expansion = c->expansion(); !expansion.is_null()) {
       try {

@@ -213,6 +213,7 @@ std::optional<Netlist> load(const std::string& text, const std::filesystem::path
   };
 
   Netlist net{file, "", "", doc, {}, json::object(), {}, Analysis::Dynamic};
+  net.registry = &registry;
   diags.attempt([&] { net.name = text_of("name"); });
   diags.attempt([&] { net.description = text_of("description"); });
   if (net.name.empty()) net.name = file.stem().string();

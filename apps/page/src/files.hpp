@@ -13,5 +13,12 @@ std::string_view report_css();    // report.css
 std::string_view report_js();     // report.js
 std::string_view sweep_css();     // sweep.css
 std::string_view sweep_js();      // sweep.js
+// The schematic and the studio (apps/studio/web): styles as written, scripts as bundled
+// from TypeScript by esbuild at build time (apps/studio/web/build.mjs).
+std::string_view schematic_css();  // schematic.css
+std::string_view studio_css();     // studio.css
+std::string_view schematic_js();   // the renderer: the global JourdainSchematic
+std::string_view studio_js();      // the editor
+std::string_view elk_js();         // elkjs' bundled build: the global ELK
 
 }  // namespace jourdain::page::files

@@ -42,15 +42,33 @@ std::string script_safe_json(const nlohmann::json& data) {
 
 // What makes a page of one kind: its title's words, what it is called when unnamed, and
 // its own style and script, which come after the toolkit's.
+// The schematic (apps/studio/web: schematic.css, schematic.js) draws the netlist in the
+// report and in the studio; ELK (elk.js, 1.6 MB) lays out what the netlist does not place,
+// so a report carries it only when some level has a component without a position.
 struct KindFiles {
   std::string_view title_suffix, unnamed;
-  std::string_view css, js;
+  std::string css, js;
 };
 
-KindFiles files_of(Kind kind) {
+bool needs_layout(const nlohmann::json& data) {
+  const auto it = data.find("schematic");
+  return it != data.end() && it->is_object() && it->value("needs_layout", false);
+}
+
+KindFiles files_of(Kind kind, const nlohmann::json& data) {
+  const auto cat = [](std::initializer_list<std::string_view> parts) {
+    std::string out;
+    for (auto p : parts) out += p;
+    return out;
+  };
   switch (kind) {
-    case Kind::Report: return {" · Jourdain report", "run", files::report_css(), files::report_js()};
-    case Kind::Sweep: return {" · Jourdain parameter study", "parameter study", files::sweep_css(), files::sweep_js()};
+    case Kind::Report:
+      return {" · Jourdain report", "run", cat({files::schematic_css(), files::report_css()}),
+              cat({needs_layout(data) ? files::elk_js() : std::string_view(), files::schematic_js(), files::report_js()})};
+    case Kind::Sweep: return {" · Jourdain parameter study", "parameter study", std::string(files::sweep_css()), std::string(files::sweep_js())};
+    case Kind::Studio:
+      return {" · Jourdain Studio", "studio", cat({files::schematic_css(), files::studio_css()}),
+              cat({files::elk_js(), files::schematic_js(), files::studio_js()})};
   }
   throw Error("page: unknown kind");
 }
@@ -58,7 +76,7 @@ KindFiles files_of(Kind kind) {
 }  // namespace
 
 std::string render(Kind kind, const nlohmann::json& data) {
-  const KindFiles own = files_of(kind);
+  const KindFiles own = files_of(kind, data);
   const std::string name = data.contains("name") && data["name"].is_string() && !data["name"].empty()
                                ? data["name"].get<std::string>()
                                : std::string(own.unnamed);
@@ -68,9 +86,9 @@ std::string render(Kind kind, const nlohmann::json& data) {
     bool used = false;
   };
   std::array<Fill, 4> fills{{{"{{title}}", html_escape(name + std::string(own.title_suffix))},
-                             {"{{style}}", std::string(files::toolkit_css()) + std::string(own.css)},
+                             {"{{style}}", std::string(files::toolkit_css()) + own.css},
                              {"{{data}}", script_safe_json(data)},
-                             {"{{script}}", std::string(files::toolkit_js()) + std::string(own.js)}}};
+                             {"{{script}}", std::string(files::toolkit_js()) + own.js}}};
   // One pass over the template: what is filled in is never searched again, so a
   // placeholder's text inside the data (a netlist's description, say) stays as it is.
   const std::string_view tmpl = files::html();
@@ -97,7 +115,8 @@ std::string render(Kind kind, const nlohmann::json& data) {
 Kind kind_named(const std::string& name) {
   if (name == "report") return Kind::Report;
   if (name == "sweep") return Kind::Sweep;
-  throw InputError({"", "", "", ""}, "no page of kind '" + name + "' (report, sweep)");
+  if (name == "studio") return Kind::Studio;
+  throw InputError({"", "", "", ""}, "no page of kind '" + name + "' (report, sweep, studio)");
 }
 
 }  // namespace jourdain::page

@@ -424,6 +424,7 @@ nlohmann::json Report::data(const ReportHeading& heading, const nlohmann::json& 
   return {{"name", heading.name},
           {"description", heading.description},
           {"netlist", heading.netlist},
+          {"schematic", heading.schematic},
           {"summary", std::move(shown)},
           {"event_count", event_count},
           {"rows", rows_},

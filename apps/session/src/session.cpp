@@ -3,6 +3,7 @@
 // from it and the run's summary once the run ends, after summary.json. Neither the
 // solvers nor the report know the other; this is the one place that wires them.
 #include "jourdain/session/session.hpp"
+#include "jourdain/schematic.hpp"
 
 #include <cmath>
 #include <exception>
@@ -18,7 +19,12 @@ namespace {
 // Modes are animated through one cycle in this many poses; the page loops them.
 constexpr int kPosesPerModeCycle = 24;
 
-report::ReportHeading heading(const Netlist& net) { return {net.name, net.description, net.file.string()}; }
+report::ReportHeading heading(const Netlist& net) {
+  report::ReportHeading h{net.name, net.description, net.file.string()};
+  // The schematic from the netlist as written and the model's configured instances.
+  if (net.registry) h.schematic = nlohmann::json(schematic(nlohmann::ordered_json(net.document), net.file, *net.registry, &net.model));
+  return h;
+}
 
 }  // namespace
 

@@ -26,6 +26,10 @@ struct Probe {
 // description of one configured instance (`jourdain describe model.fmu`).
 Probe probe_instance(const ComponentType& type, const nlohmann::json& values = nullptr);
 
+// The ports of a configured instance, as describe_type shows them (name, domain, side,
+// variables, optional, description).
+nlohmann::json describe_ports(const Component& component);
+
 // Describes a type from its probe instance. Ports that exist only for some parameter
 // values (a sum's inputs) are shown for the values the probe used. With the registry, a
 // composite type's ports (those of the parts it expands into) are shown too.

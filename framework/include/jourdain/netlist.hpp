@@ -77,6 +77,10 @@ struct Netlist {
   // "strict": true: a run that ends with an accuracy warning fails (RunOptions::strict,
   // the command line's --strict).
   bool strict = false;
+  // The registry the netlist was loaded with: its types, for what describes them again
+  // later (the report's schematic). The registry outlives the netlist anyway (its plugins
+  // hold the components' code).
+  const Registry* registry = nullptr;
 };
 
 // Parses and checks the file, loads the plugins it names (relative to its folder)

@@ -15,13 +15,14 @@ namespace jourdain::page {
 enum class Kind {
   Report,  // report.html: a run or a linear analysis (apps/report)
   Sweep,   // sweep.html: a parameter study (apps/python, jourdain.sweep_page)
+  Studio,  // the studio's page, served by `jourdain studio` (apps/studio)
 };
 
 // The page of `kind` showing `data` (what the page's script reads); `data["name"]` makes
 // the title. Throws Error if the template is broken.
 std::string render(Kind kind, const nlohmann::json& data);
 
-// The kind a page's name stands for ("report", "sweep"); throws InputError for another.
+// The kind a page's name stands for ("report", "sweep", "studio"); throws InputError for another.
 Kind kind_named(const std::string& name);
 
 }  // namespace jourdain::page

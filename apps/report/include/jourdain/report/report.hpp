@@ -57,6 +57,8 @@ struct ReportHeading {
   std::string name;
   std::string description;
   std::string netlist;
+  // The netlist as a diagram (jourdain/schematic.hpp), or null: the page draws it.
+  nlohmann::json schematic = nullptr;
 };
 
 // The recordable variables that place the model's sketches ("bob.x", "bob.y",

@@ -29,6 +29,25 @@ Netlist load(const std::filesystem::path& file, Registry& registry, const Trust&
 Netlist load_text(const std::string& text, const std::filesystem::path& file, Registry& registry, const Trust& trust,
                   const std::vector<std::string>& sets = {});
 
+// A check of a netlist (`jourdain check`, the studio): every problem it has
+// (check_netlist_text), then what the model's block solvers find at the start (a
+// mechanism that cannot be assembled, redundant constraints), each problem with its line
+// and column in the text. When the model builds, `model` holds its facts (name,
+// components, states, loops, unconnected ports, recorded) and `model_text` the evaluation
+// order as `jourdain check` prints it.
+struct Check {
+  Diagnostics diagnostics{/*keep_going=*/true};
+  nlohmann::json model = nullptr;
+  std::string model_text;
+  // As `jourdain check --json` writes it: the diagnostics, "netlist", "ok" and "model".
+  nlohmann::json to_json(const std::string& netlist) const;
+};
+Check check_text(const std::string& text, const std::filesystem::path& file, Registry& registry, const Trust& trust,
+                 std::function<bool()> stop_requested = {});
+// The same for a file (one that is no JSON is one diagnostic).
+Check check_file(const std::filesystem::path& file, Registry& registry, const Trust& trust,
+                 std::function<bool()> stop_requested = {});
+
 // The folder a run writes to when none is given: results/<name>, the netlist's name made
 // one plain folder name, so that a "name" of "../../x" or "/tmp/x" cannot place files
 // outside results/.
