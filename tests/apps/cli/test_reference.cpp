@@ -140,7 +140,7 @@ TEST_CASE("did you mean: units, component types, parameters and commands") {
   CAPTURE(f.output);
   CHECK(f.exit_code == 2);
   CHECK(f.output.find("unknown command 'frobnicate'") != std::string::npos);
-  CHECK(f.output.find("commands: run, linearize, check, format, list, describe, schema, solvers, export-fmu, sweep") != std::string::npos);
+  CHECK(f.output.find("commands: run, linearize, check, format, list, describe, schema, solvers, export-fmu, studio, sweep") != std::string::npos);
   CHECK(f.output.find("A subcommand is required") == std::string::npos);
   CHECK(cli("chek x.json").output.find("unknown command 'chek'; did you mean 'check'?") != std::string::npos);
   CHECK(cli("-q --plugin p.so descibe").output.find("did you mean 'describe'?") != std::string::npos);

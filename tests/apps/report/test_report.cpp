@@ -7,6 +7,7 @@
 // test_report_browser.cpp; the thinning on synthetic rows is test_report_data.cpp.)
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "jourdain/report/report.hpp"
 #include "jourdain_test.hpp"
@@ -28,10 +29,14 @@ json report_data(const std::string& html) {
 }
 
 // Nothing is fetched: no external script, style sheet, image or import; the only
-// address in the page is the SVG namespace name.
-void check_self_contained(const std::string& html) {
+// address in the page is the SVG namespace name. (ELK's bundle, inlined when a level
+// needs laying out, holds the EMF model's namespace names, which name and fetch nothing:
+// it is left out of the search for addresses.)
+void check_self_contained(std::string html) {
   for (const char* bad : {"src=\"http", "href=\"http", "src='http", "href='http", "<link", "@import", "url(http"})
     CHECK_MESSAGE(html.find(bad) == std::string::npos, bad);
+  const std::string elk = jourdain::test::read_text(std::filesystem::path(JOURDAIN_WEB_BUNDLES) / "elk.js");
+  if (const size_t at = html.find(elk); at != std::string::npos) html.erase(at, elk.size());
   const std::string svg_ns = "http://www.w3.org/2000/svg";
   for (size_t at = html.find("http"); at != std::string::npos; at = html.find("http", at + 1))
     CHECK_MESSAGE(html.compare(at, svg_ns.size(), svg_ns) == 0, html.substr(at, 60));

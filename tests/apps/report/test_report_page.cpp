@@ -7,7 +7,9 @@
 // doctype skipped, <script> and <style> as raw text, void elements closing themselves).
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 
+#include "jourdain/page/page.hpp"
 #include "jourdain/report/report.hpp"
 #include "jourdain_test.hpp"
 
@@ -105,6 +107,13 @@ Parsed parse_html(const std::string& html) {
 std::string page_file(const std::string& name) {
   return jourdain::test::read_text(jourdain::test::source_dir() / "apps" / "page" / name);
 }
+// The schematic's and the studio's styles (apps/studio/web) and bundled scripts (build).
+std::string web_file(const std::string& name) {
+  return jourdain::test::read_text(jourdain::test::source_dir() / "apps" / "studio" / "web" / name);
+}
+std::string bundle(const std::string& name) {
+  return jourdain::test::read_text(std::filesystem::path(JOURDAIN_WEB_BUNDLES) / name);
+}
 
 // A small run's data under a heading made to break a careless page.
 const jourdain::report::ReportHeading kHeading{
@@ -156,6 +165,31 @@ TEST_CASE("the toolkit's source files are fit to be inlined") {
     CHECK(lower(js).find("</script") == std::string::npos);
     CHECK(js.find("<!--") == std::string::npos);
   }
+  for (const char* name : {"schematic.css", "studio.css"}) {
+    CAPTURE(name);
+    CHECK(lower(web_file(name)).find("</style") == std::string::npos);
+  }
+  for (const char* name : {"schematic.js", "studio.js", "elk.js"}) {
+    CAPTURE(name);
+    const std::string js = bundle(name);
+    CHECK(js.size() > 1000);
+    CHECK(lower(js).find("</script") == std::string::npos);
+    CHECK(js.find("<!--") == std::string::npos);
+  }
+}
+
+TEST_CASE("a report carries ELK only when its schematic has a component without a position") {
+  const std::string elk = bundle("elk.js");
+  const json placed = {{"name", "x"}, {"schematic", {{"needs_layout", false}}}};
+  const json unplaced = {{"name", "x"}, {"schematic", {{"needs_layout", true}}}};
+  const std::string with = jourdain::report::render_page(unplaced), without = jourdain::report::render_page(placed);
+  CHECK(with.find(elk) != std::string::npos);
+  CHECK(without.find(elk) == std::string::npos);
+  // ELK comes before the renderer that uses it, which comes before the report's script.
+  CHECK(with.find(elk) < with.find(bundle("schematic.js")));
+  CHECK(with.find(bundle("schematic.js")) < with.find(page_file("report.js")));
+  // The studio's page always has it (auto-layout is one of its commands).
+  CHECK(jourdain::page::render(jourdain::page::Kind::Studio, {{"name", "s"}}).find(elk) != std::string::npos);
 }
 
 TEST_CASE("a rendered page: placeholders filled, tags balanced, the files embedded byte for byte, the data intact") {
@@ -179,12 +213,12 @@ TEST_CASE("a rendered page: placeholders filled, tags balanced, the files embedd
   // The raw-text elements: the style, the data, the script, in that order.
   REQUIRE(p.raw.size() == 3);
   CHECK(p.raw[0].first == "<style>");
-  CHECK(p.raw[0].second == "\n" + page_file("page.css") + page_file("report.css") + "\n");
+  CHECK(p.raw[0].second == "\n" + page_file("page.css") + web_file("schematic.css") + page_file("report.css") + "\n");
   CHECK(p.raw[1].first == "<script id=\"report-data\" type=\"application/json\">");
   CHECK(p.raw[1].second.find('<') == std::string::npos);  // escaped as \u003c
   CHECK(json::parse(p.raw[1].second) == data);
   CHECK(p.raw[2].first == "<script>");
-  CHECK(p.raw[2].second == "\n" + page_file("plot.js") + page_file("report.js") + "\n");
+  CHECK(p.raw[2].second == "\n" + page_file("plot.js") + bundle("schematic.js") + page_file("report.js") + "\n");
 
   // Outside the data, no placeholder is left.
   std::string outside = page;
