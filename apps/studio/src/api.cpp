@@ -190,8 +190,9 @@ json Api::save(const json& body) {
     throw Refusal{409, workspace_.relative(file) + " changed on disk since it was opened (or exists already): "
                                                   "reload it, or save under another name"};
   NetlistDocument on_disk = NetlistDocument::parse(current, file);
-  // Unchanged: the file stays as it is, byte for byte (its own spacing, its comments).
-  if (on_disk.root() == edited.root()) return {{"written", false}, {"text", current}};
+  // Unchanged (the same values; the order of an object's keys means nothing): the file
+  // stays as it is, byte for byte (its own spacing, its comments).
+  if (json(on_disk.root()) == json(edited.root())) return {{"written", false}, {"text", current}};
   // Changed: the canonical text, with the spellings of the numbers that kept their value.
   on_disk.root() = edited.root();
   const std::string text = on_disk.text();
