@@ -503,31 +503,25 @@ class Studio {
   }
 
   rotate() {
-    const names = this.selected;
-    if (!names.length) return;
-    this.edit(() => {
-      const d = this.doc()!;
-      this.materialize(d.doc);
-      const layout = ensureLayout(d.doc);
-      for (const n of names) {
-        const p = layout.components[n];
-        p.rotation = (((Number(p.rotation) || 0) + 90) % 360);
-        if (!p.rotation) delete p.rotation;
-      }
-      this.dropWires(layout, names);
-    }, false, []);
+    this.reorient(p => {
+      p.rotation = (((Number(p.rotation) || 0) + 90) % 360);
+      if (!p.rotation) delete p.rotation;
+    });
   }
   flip() {
+    this.reorient(p => {
+      if (p.flip === "horizontal") delete p.flip; else p.flip = "horizontal";
+    });
+  }
+  // Turns or mirrors each selected symbol; their wires' corners no longer fit and are dropped.
+  private reorient(change: (placement: any) => void) {
     const names = this.selected;
     if (!names.length) return;
     this.edit(() => {
       const d = this.doc()!;
       this.materialize(d.doc);
       const layout = ensureLayout(d.doc);
-      for (const n of names) {
-        const p = layout.components[n];
-        if (p.flip === "horizontal") delete p.flip; else p.flip = "horizontal";
-      }
+      for (const n of names) change(layout.components[n]);
       this.dropWires(layout, names);
     }, false, []);
   }
