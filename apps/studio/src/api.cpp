@@ -123,9 +123,12 @@ json Api::workspace() const {
 
 json Api::types() {
   std::lock_guard lock(registry_mutex_);
-  if (types_.is_null()) {
+  // Described once, and again when a netlist's plugins (loaded by a check, with the
+  // user's consent) have added types.
+  const auto all = registry_.all();
+  if (types_.is_null() || types_["types"].size() != all.size()) {
     json list = json::array();
-    for (const ComponentType* t : registry_.all()) {
+    for (const ComponentType* t : all) {
       json d = describe_type(*t, &registry_);
       const auto dot = t->name.find('.');
       d["library"] = dot == std::string::npos ? "" : t->name.substr(0, dot);
