@@ -269,8 +269,11 @@ class Studio {
     const s = this.schematic!, lv = s.levels[key];
     const d = levelDoc(this.netlist, key);
     if (!d) { lv.editable = false; return; }
-    if (!Array.isArray(d.doc.connections)) d.doc.connections = [];
-    if (!d.doc.components) d.doc.components = {};
+    // The renderer and the edits want both sections; a level written without them gets
+    // them here, and text() leaves them out again while they stay empty, so that opening
+    // and saving a netlist changes nothing.
+    if (!Array.isArray(d.doc.connections)) { d.doc.connections = []; this.supplied.add(d.doc.connections); }
+    if (!d.doc.components) { d.doc.components = {}; this.supplied.add(d.doc.components); }
     lv.connections = d.doc.connections;
     lv.layout = d.doc.layout || null;
   }
@@ -368,7 +371,15 @@ class Studio {
   }
 
   // ------------------------------------------------------------ edits
-  text() { return JSON.stringify(this.netlist, null, 2); }
+  // Sections linkLevel supplied to a level that had none (left out of text() while empty).
+  supplied = new WeakSet<object>();
+  text() {
+    const supplied = this.supplied;
+    return JSON.stringify(this.netlist, (_key, value) => {
+      if (value && typeof value === "object" && supplied.has(value) && Object.keys(value).length === 0) return undefined;
+      return value;
+    }, 2);
+  }
 
   // Every edit goes through here: a snapshot for undo, the change, the mirror, a check.
   edit(change: () => void | false, structural = false, touched?: string[]) {

@@ -1,0 +1,388 @@
+// Jourdain Studio in a real browser (Debian's chromium, driven by playwright-core; no
+// browser is downloaded): the acceptance points of the studio, each against a server of
+// its own on a temporary workspace.
+//   node studio_browser.cjs JOURDAIN SOURCE_DIR GROUP
+// GROUP: security | examples | build | runs. Exit 0 when every check holds; otherwise the
+// failed checks are printed and the exit code is 1.
+"use strict";
+const { chromium } = require("playwright-core");
+const { spawn, execFileSync } = require("child_process");
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const http = require("http");
+
+const [jourdain, source, group] = process.argv.slice(2);
+const netlists = path.join(source, "netlists");
+const failures = [];
+const check = (ok, what) => {
+  console.log((ok ? "ok   " : "FAIL ") + what);
+  if (!ok) failures.push(what);
+};
+
+function tempWorkspace(files) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jourdain-studio-"));
+  for (const f of files) fs.copyFileSync(path.join(netlists, f), path.join(dir, f));
+  return dir;
+}
+
+// Starts `jourdain studio` in `workspace`; resolves with its address once it listens.
+function startServer(workspace, args = []) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(jourdain, ["studio", ...args, "--no-browser", "--port", "0"], { cwd: workspace });
+    let out = "";
+    const timer = setTimeout(() => reject(new Error("the studio did not print its address: " + out)), 20000);
+    proc.stdout.on("data", d => {
+      out += d;
+      const m = out.match(/Jourdain Studio: (http:\/\/[^\s]+)/);
+      if (m) {
+        clearTimeout(timer);
+        const url = new URL(m[1]);
+        resolve({ proc, url: m[1], base: url.origin, token: url.searchParams.get("token"), workspace });
+      }
+    });
+    proc.stderr.on("data", d => process.stderr.write(d));
+    proc.on("exit", code => reject(new Error("the studio ended early with " + code + ": " + out)));
+  });
+}
+
+// Ctrl-C: the server ends, with 128 + SIGINT.
+function stopServer(server) {
+  return new Promise(resolve => {
+    const timer = setTimeout(() => { check(false, "the studio stops within 20 s of SIGINT"); server.proc.kill("SIGKILL"); }, 20000);
+    server.proc.removeAllListeners("exit");
+    server.proc.on("exit", code => {
+      clearTimeout(timer);
+      check(code === 130, "the studio ends on SIGINT with 130 (got " + code + ")");
+      resolve();
+    });
+    server.proc.kill("SIGINT");
+  });
+}
+
+function request(server, method, p, { token = true, body = null, headers = {} } = {}) {
+  return new Promise((resolve, reject) => {
+    const h = { ...headers };
+    if (token) h["X-Jourdain-Token"] = server.token;
+    if (body !== null) h["Content-Type"] = "application/json";
+    // The path as given, not normalised by a URL parser: "/files/../x" must reach the server.
+    const url = new URL(server.base);
+    const req = http.request({ host: url.hostname, port: url.port, path: p, method, headers: h }, res => {
+      let data = "";
+      res.on("data", d => (data += d));
+      res.on("end", () => resolve({ status: res.statusCode, body: data }));
+    });
+    req.on("error", reject);
+    if (body !== null) req.write(body);
+    req.end();
+  });
+}
+
+async function browserPage() {
+  const browser = await chromium.launch({
+    executablePath: process.env.JOURDAIN_CHROMIUM || "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
+  const errors = [];
+  page.on("pageerror", e => errors.push(String(e)));
+  page.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
+  return { browser, page, errors };
+}
+
+async function openStudio(page, server) {
+  await page.goto(server.url);
+  await page.waitForFunction(() => document.body.dataset.ready === "1", null, { timeout: 30000 });
+  await idle(page);
+}
+
+// No request out, twice with a pause between (a debounced check may follow an edit).
+async function idle(page) {
+  for (let k = 0; k < 2; ++k) {
+    await page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 30000 });
+    await page.waitForTimeout(k === 0 ? 450 : 0);
+  }
+}
+
+const portAt = (page, c, p) => page.locator(`g.component[data-name="${c}"] circle.port[data-port="${p}"]`);
+async function drawWire(page, from, to) {
+  const a = await from.boundingBox(), b = await to.boundingBox();
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await idle(page);
+}
+const text = page => page.evaluate(() => window.studio.text());
+
+// ------------------------------------------------------------------------------------
+async function security() {
+  const ws = tempWorkspace(["mass_spring_damper.json"]);
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), "jourdain-outside-"));
+  fs.writeFileSync(path.join(outside, "secret.json"), "{}");
+  fs.symlinkSync(outside, path.join(ws, "link"));
+  const server = await startServer(ws);
+  try {
+    for (const [m, p, body] of [["GET", "/", null], ["GET", "/api/workspace", null], ["GET", "/api/types", null],
+                                ["POST", "/api/save", JSON.stringify({ path: "x.json", text: "{}", base: null })]]) {
+      const r = await request(server, m, p, { token: false, body });
+      check(r.status === 403, `${m} ${p} without the token: 403 (got ${r.status})`);
+      const wrong = await request(server, m, p, { token: false, body, headers: { "X-Jourdain-Token": server.token.replace(/.$/, c => (c === "0" ? "1" : "0")) } });
+      check(wrong.status === 403, `${m} ${p} with a wrong token: 403 (got ${wrong.status})`);
+    }
+    check((await request(server, "GET", "/?token=" + server.token, { token: false })).status === 200, "the page with the token in the address: 200");
+    for (const p of ["../secret.json", path.join(outside, "secret.json"), "link/secret.json", "a/../../secret.json"]) {
+      const q = encodeURIComponent(p);
+      check((await request(server, "GET", "/api/netlist?path=" + q)).status === 403, `/api/netlist ${p}: 403`);
+      check((await request(server, "GET", "/files/" + p.split("/").map(encodeURIComponent).join("/"))).status === 403, `/files/${p}: 403`);
+      const s = await request(server, "POST", "/api/save", { body: JSON.stringify({ path: p, text: "{\"components\": {}}", base: null }) });
+      check(s.status === 403, `/api/save ${p}: 403`);
+    }
+    check(fs.readFileSync(path.join(outside, "secret.json"), "utf8") === "{}", "the file outside is untouched");
+    // A body announced over 16 MiB is refused from its header, before it is read.
+    const big = await new Promise(resolve => {
+      const url = new URL(server.base);
+      const socket = require("net").connect(Number(url.port), url.hostname, () => {
+        socket.write(`POST /api/check HTTP/1.1\r\nHost: x\r\nX-Jourdain-Token: ${server.token}\r\n` +
+                     `Content-Type: application/json\r\nContent-Length: ${17 << 20}\r\n\r\n{"path": "a.json", "text": "`);
+      });
+      let answer = "";
+      socket.on("data", d => (answer += d));
+      socket.on("close", () => resolve(answer));
+      socket.on("error", () => resolve(answer));
+    });
+    check(/^HTTP\/1\.1 413/.test(big), "a body over 16 MiB: 413 (got " + big.split("\r\n")[0] + ")");
+    check((await request(server, "GET", "/api/workspace")).status === 200, "still serving after all that");
+  } finally {
+    await stopServer(server);
+  }
+}
+
+// ------------------------------------------------------------------------------------
+async function examples() {
+  const files = fs.readdirSync(netlists).filter(f => f.endsWith(".json")).sort();
+  const ws = tempWorkspace(files);
+  const server = await startServer(ws);
+  const { browser, page, errors } = await browserPage();
+  try {
+    await openStudio(page, server);
+    for (const f of files) {
+      const original = fs.readFileSync(path.join(ws, f));
+      const netlist = JSON.parse(original.toString());
+      const components = Object.keys(netlist.components || {}).length, connections = (netlist.connections || []).length;
+      await page.evaluate(p => window.studio.openFile(p), f);
+      await page.waitForFunction(([n, w]) => document.querySelectorAll("g.component").length === n &&
+                                             document.querySelectorAll("path.wire").length === w, [components, connections], { timeout: 30000 })
+        .catch(() => {});
+      const [c, w] = await page.evaluate(() => [document.querySelectorAll("g.component").length, document.querySelectorAll("path.wire").length]);
+      check(c === components && w === connections, `${f}: ${c}/${components} components and ${w}/${connections} wires drawn`);
+      const nan = await page.evaluate(() => document.querySelector("svg.jourdain-schematic").outerHTML.includes("NaN"));
+      check(!nan, `${f}: no NaN in the drawing`);
+      await idle(page);
+      await page.click("#save");
+      await page.waitForFunction(() => /^Saved/.test(document.getElementById("message").textContent), null, { timeout: 10000 }).catch(() => {});
+      const msg = await page.evaluate(() => document.getElementById("message").textContent);
+      check(/unchanged/.test(msg), `${f}: save without edits says unchanged (${msg.slice(0, 80)})`);
+      check(Buffer.compare(fs.readFileSync(path.join(ws, f)), original) === 0, `${f}: byte-identical after save`);
+    }
+    check(errors.length === 0, "no page errors: " + errors.join(" | "));
+  } finally {
+    await browser.close();
+    await stopServer(server);
+  }
+}
+
+// ------------------------------------------------------------------------------------
+// From an empty canvas: the mass-spring-damper, a refused wire, a bad value, undo, run.
+async function build() {
+  const ws = tempWorkspace([]);
+  const server = await startServer(ws);
+  const { browser, page, errors } = await browserPage();
+  try {
+    await openStudio(page, server);
+    await page.fill("#new-name", "msd.json");
+    await page.click("#new");
+    const drop = async (type, x, y) => {
+      await page.fill("#palette-search", type.split(".")[1]);
+      await page.dragAndDrop(`[data-palette-type="${type}"]`, "svg.jourdain-schematic", { targetPosition: { x, y } });
+      await idle(page);
+    };
+    await drop("mechanical1d.fixed", 120, 300);
+    await drop("mechanical1d.spring", 360, 220);
+    await drop("mechanical1d.damper", 360, 380);
+    await drop("mechanical1d.mass", 600, 300);
+    const names = await page.evaluate(() => Object.keys(window.studio.netlist.components));
+    check(JSON.stringify(names) === JSON.stringify(["fixed", "spring", "damper", "mass"]), "four components from the palette: " + names);
+    await drawWire(page, portAt(page, "fixed", "p"), portAt(page, "spring", "a"));
+    await drawWire(page, portAt(page, "mass", "p"), portAt(page, "spring", "b"));
+    await drawWire(page, portAt(page, "fixed", "p"), portAt(page, "damper", "a"));
+    await drawWire(page, portAt(page, "mass", "p"), portAt(page, "damper", "b"));
+    const wires = await page.evaluate(() => window.studio.netlist.connections);
+    check(wires.length === 4, "four wires drawn port to port: " + JSON.stringify(wires));
+
+    // A wrong wire: two state sides. Refused, with check's own message.
+    const before = await text(page);
+    await drawWire(page, portAt(page, "mass", "p"), portAt(page, "fixed", "p"));
+    const refused = await page.evaluate(() => document.getElementById("message").textContent);
+    check((await text(page)) === before, "the wrong wire is taken back");
+    const bad = JSON.parse(before);
+    bad.connections.push(["mass.p", "fixed.p"]);
+    const badFile = path.join(ws, "bad.json");
+    fs.writeFileSync(badFile, JSON.stringify(bad, null, 2));
+    let cli;
+    try { cli = execFileSync(jourdain, ["check", "--json", badFile], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }); }
+    catch (e) { cli = e.stdout; }
+    const cliMessage = JSON.parse(cli).diagnostics.find(d => d.path === "/connections/4").message;
+    check(refused.includes(cliMessage), `the page says check's message: "${cliMessage}" in "${refused}"`);
+    fs.unlinkSync(badFile);
+
+    // Parameters with units, through the panel.
+    const setParam = async (component, param, value, unit, initial = false) => {
+      await page.locator(`g.component[data-name="${component}"]`).click();
+      const input = initial ? `input[data-initial="${param}"]` : `input[data-param="${param}"]`;
+      await page.fill(input, value);
+      await page.press(input, "Tab");
+      if (unit) await page.selectOption(initial ? `select[data-unit-for-initial="${param}"]` : `select[data-unit-for="${param}"]`, unit);
+      await idle(page);
+    };
+    await setParam("mass", "mass", "1", "kg");
+    await setParam("spring", "stiffness", "0.1", "kN/m");
+    await setParam("damper", "damping", "2", null);
+    await setParam("mass", "x", "100", "mm", true);
+    const comps = await page.evaluate(() => window.studio.netlist.components);
+    check(comps.spring.params.stiffness === "0.1 kN/m", "stiffness written with its unit: " + JSON.stringify(comps.spring.params));
+    check(comps.mass.initial && comps.mass.initial.x === "100 mm", "initial x written with its unit: " + JSON.stringify(comps.mass.initial));
+
+    // A bad value shows on its component; undo restores the netlist exactly.
+    const good = await text(page);
+    await setParam("spring", "stiffness", "-5", null);
+    await page.waitForSelector('g.component[data-name="spring"].has-error', { timeout: 10000 }).catch(() => {});
+    const flagged = await page.evaluate(() => [...document.querySelectorAll("g.component.has-error")].map(g => g.dataset.name));
+    check(JSON.stringify(flagged) === '["spring"]', "the bad stiffness marks the spring, and only it: " + flagged);
+    const said = await page.evaluate(() => document.getElementById("diagnostics").textContent);
+    check(/stiffness/.test(said) && /range/.test(said), "the diagnostic names the parameter and its range: " + said.slice(0, 160));
+    await page.click("#undo");
+    await idle(page);
+    check((await text(page)) === good, "undo restores the netlist exactly");
+    check(await page.evaluate(() => !document.querySelector("g.component.has-error")), "and the error mark goes");
+
+    // What the palette cannot set: the solver and the record list (the page's netlist, as
+    // a user would type them in the file).
+    await page.evaluate(() => window.studio.edit(() => {
+      window.studio.netlist.solver = { method: "dopri5", t_end: 2, rtol: 1e-8, atol: 1e-10, output_interval: 0.01 };
+      window.studio.netlist.record = ["mass.x", "mass.v"];
+    }));
+    await page.screenshot({ path: process.env.JOURDAIN_UPDATE_SCREENSHOTS === "1" ? path.join(source, "apps", "studio", "studio.png")
+                                                                                   : path.join(ws, "studio.png") });
+    await page.click("#run");
+    await page.waitForFunction(() => /Run (finished|failed)|Not saved|refused/.test(document.getElementById("message").textContent), null, { timeout: 60000 });
+    check(/Run finished/.test(await page.evaluate(() => document.getElementById("message").textContent)), "the run from the page finishes");
+    check(fs.existsSync(path.join(ws, "msd.json")), "saved as msd.json");
+
+    // The saved file, run by the command line, against the closed form.
+    const out = path.join(ws, "cli");
+    execFileSync(jourdain, ["run", path.join(ws, "msd.json"), "-o", out, "-q", "--no-report"]);
+    const rows = fs.readFileSync(path.join(out, "results.csv"), "utf8").trim().split("\n");
+    const head = rows[0].split(",").map(h => h.replace(/ \[.*\]$/, "")), last = rows[rows.length - 1].split(",").map(Number);
+    const t = last[0], x = last[head.indexOf("mass.x")];
+    const w0 = 10, z = 0.1, wd = w0 * Math.sqrt(1 - z * z);
+    const exact = Math.exp(-z * w0 * t) * 0.1 * (Math.cos(wd * t) + (z * w0) / wd * Math.sin(wd * t));
+    // rtol 1e-8, atol 1e-10 on a 0.1 m amplitude over 20 periods: 1e-6 m is far above
+    // the global error such tolerances give, far below any modelling mistake.
+    check(Math.abs(t - 2) < 1e-12 && Math.abs(x - exact) < 1e-6, `x(${t}) = ${x} m, closed form ${exact} m`);
+
+    // The page's report shows the same final value.
+    const frame = await (async () => {
+      for (let k = 0; k < 100; ++k) {
+        const f = page.frames().find(fr => /report\.html/.test(fr.url()));
+        if (f) return f;
+        await page.waitForTimeout(100);
+      }
+      return null;
+    })();
+    check(frame !== null, "the report is in the page");
+    if (frame) {
+      await frame.waitForFunction(() => document.documentElement.dataset.reportReady === "1" || document.body.dataset.reportReady === "1", null, { timeout: 30000 });
+      const shown = await frame.evaluate(() => {
+        for (const tr of document.querySelectorAll("tr")) {
+          const cells = [...tr.querySelectorAll("td")].map(td => td.textContent.trim());
+          if (cells[0] === "mass.x") return cells[1];
+        }
+        return null;
+      });
+      const pageRows = fs.readFileSync(path.join(ws, "results", "msd", "results.csv"), "utf8").trim().split("\n");
+      const pageX = Number(pageRows[pageRows.length - 1].split(",")[head.indexOf("mass.x")]);
+      check(shown !== null && Math.abs(Number(shown) - x) <= Math.abs(x) * 1e-6 + 1e-12 && pageX === x,
+            `the report's final mass.x ${shown} = the command line's ${x}`);
+    }
+    check(errors.length === 0, "no page errors: " + errors.join(" | "));
+  } finally {
+    await browser.close();
+    await stopServer(server);
+  }
+}
+
+// ------------------------------------------------------------------------------------
+// The excavator runs from the page and its animation plays; a long run is cancelled.
+async function runs() {
+  const ws = tempWorkspace(["excavator.json", "n_four_bar.json"]);
+  const server = await startServer(ws, ["excavator.json"]);
+  const { browser, page, errors } = await browserPage();
+  try {
+    await openStudio(page, server);
+    await page.click("#run");
+    await page.waitForFunction(() => /Run (finished|failed)/.test(document.getElementById("message").textContent), null, { timeout: 120000 });
+    check(/Run finished/.test(await page.evaluate(() => document.getElementById("message").textContent)), "the excavator runs from the page");
+    let frame = null;
+    for (let k = 0; k < 100 && !frame; ++k) {
+      frame = page.frames().find(fr => /report\.html/.test(fr.url())) || null;
+      if (!frame) await page.waitForTimeout(100);
+    }
+    check(frame !== null, "its report is in the page");
+    if (frame) {
+      await frame.waitForFunction(() => document.documentElement.dataset.reportReady === "1" || document.body.dataset.reportReady === "1", null, { timeout: 30000 });
+      const clock = () => frame.evaluate(() => { const m = document.body.innerText.match(/t = ([0-9.]+) s \/ /); return m ? Number(m[1]) : null; });
+      await frame.click("#play");  // the animation's own button, as a user starts it
+      await page.waitForTimeout(300);
+      const t1 = await clock();
+      await page.waitForTimeout(1200);
+      const t2 = await clock();
+      const playing = await frame.evaluate(() => document.body.innerText.includes("❚❚ Pause"));
+      check(t1 !== null && t2 !== null && t2 > t1 && playing, `the animation plays: t = ${t1} s, then ${t2} s`);
+      check(await frame.evaluate(() => document.querySelectorAll("svg.jourdain-schematic g.component").length > 30), "the report shows the schematic");
+    }
+
+    // A long run, cancelled from the page: its results so far are kept, the server serves on.
+    await page.evaluate(p => window.studio.openFile(p), "n_four_bar.json");
+    await idle(page);
+    await page.evaluate(() => window.studio.edit(() => { window.studio.netlist.solver.t_end = 1000; }));
+    await page.click("#run");
+    await page.waitForFunction(() => document.getElementById("progress").value > 0.0001, null, { timeout: 60000 }).catch(() => {});
+    await page.click("#cancel");
+    await page.waitForFunction(() => /Run (cancelled|finished|failed)/.test(document.getElementById("message").textContent), null, { timeout: 60000 });
+    const said = await page.evaluate(() => document.getElementById("message").textContent);
+    check(/Run cancelled/.test(said), "the run is cancelled: " + said.slice(0, 120));
+    const csv = path.join(ws, "results", "n_four_bar", "results.csv");
+    check(fs.existsSync(csv) && fs.readFileSync(csv, "utf8").trim().split("\n").length > 2, "the cancelled run kept its rows");
+    check((await request(server, "GET", "/api/workspace")).status === 200, "the server serves on after the cancel");
+    check(errors.length === 0, "no page errors: " + errors.join(" | "));
+  } finally {
+    await browser.close();
+    await stopServer(server);
+  }
+}
+
+const groups = { security, examples, build, runs };
+if (!groups[group]) {
+  console.error("usage: node studio_browser.cjs JOURDAIN SOURCE_DIR " + Object.keys(groups).join("|"));
+  process.exit(2);
+}
+groups[group]()
+  .catch(e => { console.error(e); failures.push(String(e)); })
+  .then(() => {
+    if (failures.length) {
+      console.error(failures.length + " check(s) failed:\n  " + failures.join("\n  "));
+      process.exit(1);
+    }
+  });
