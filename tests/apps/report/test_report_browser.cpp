@@ -54,6 +54,17 @@ size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
+// The page as drawn: the DOM without its scripts' source (ELK's, inlined when a level
+// is laid out automatically, tests isNaN in its own code).
+std::string drawn(std::string dom) {
+  for (size_t open = dom.find("<script"); open != std::string::npos; open = dom.find("<script", open)) {
+    const size_t close = dom.find("</script>", open);
+    if (close == std::string::npos) break;
+    dom.erase(open, close + 9 - open);
+  }
+  return dom;
+}
+
 // The browser, or a skip (exit code 77) when JOURDAIN_ALLOW_NO_BROWSER=1 allows it.
 std::string browser_or_skip() {
   const std::string browser = find_browser();
@@ -163,7 +174,7 @@ TEST_CASE("excavator_hydraulic's page draws its cylinders and shows pressures in
   CHECK(count(dom, "data-link=\"cylinder\"") == 3);
   CHECK(count(dom, "class=\"barrel\" points=\"") == 3);
   CHECK(count(dom, "class=\"rod\" points=\"") == 3);
-  CHECK(dom.find("NaN") == std::string::npos);
+  CHECK(drawn(dom).find("NaN") == std::string::npos);
   // "display": {"units": {"pressure": "bar", "volume_flow": "L/min"}}: the plots'
   // selectors and headings show them (test_report_display.cpp checks the grouping).
   CHECK(dom.find("class=\"unit-select\"") != std::string::npos);
@@ -198,7 +209,7 @@ TEST_CASE("a linear run's page: stability, eigenvalues, modes, Bode plots, the m
   jourdain::report::write_page(file, page.data({net.name, net.description, "netlists/pendulum.json"},
                                                {{"status", "finished"}, {"analysis", "linear"}}));
   const std::string dom = dom_of(browser, dir, file);
-  CHECK(dom.find("NaN") == std::string::npos);
+  CHECK(drawn(dom).find("NaN") == std::string::npos);
   CHECK(dom.find(tile("Analysis", "linear")) != std::string::npos);
   CHECK(dom.find(tile("Stability", "marginally stable")) != std::string::npos);
   // 1. The operating point and the stability statement.
