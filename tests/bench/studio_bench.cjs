@@ -1,0 +1,86 @@
+// The studio on a large netlist, in headless chromium (a benchmark: run on purpose).
+//   NODE_PATH=apps/studio/web/node_modules node tests/bench/studio_bench.cjs build/apps/cli/jourdain [N] [REPEATS]
+// A chain of N components (a wall, then masses and springs in turn, connected end to end)
+// with no layout: opening it fetches the types and the netlist, lays the level out with
+// ELK and draws it. Then single edits, each through the editor's own entry points (what a
+// drag, a wire or a parameter field calls), timed from the call until the browser has
+// drawn the next frame. Targets (issue 33): open < 2 s, an edit < 50 ms.
+"use strict";
+const { chromium } = require("playwright-core");
+const { spawn } = require("child_process");
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+
+const [program, nArg, repeatsArg] = process.argv.slice(2);
+const jourdain = path.resolve(program);
+const N = Number(nArg || 1000), repeats = Number(repeatsArg || 3);
+
+function chain(n) {
+  const components = { wall: { type: "mechanical1d.fixed" } }, connections = [];
+  let previous = "wall.p";
+  for (let k = 1; k < n; ++k) {
+    const name = (k % 2 ? "k" : "m") + k;
+    components[name] = k % 2 ? { type: "mechanical1d.spring", params: { stiffness: "100 N/m" } }
+                             : { type: "mechanical1d.mass", params: { mass: "1 kg" } };
+    connections.push(k % 2 ? [previous, name + ".a"] : [name + ".p", previous]);
+    previous = k % 2 ? name + ".b" : name + ".p";
+  }
+  return { name: "chain", components, connections, solver: { method: "dopri5", t_end: 1 } };
+}
+
+function start(workspace) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(jourdain, ["studio", "chain.json", "--no-browser", "--port", "0"], { cwd: workspace });
+    let out = "";
+    proc.stdout.on("data", d => {
+      out += d;
+      const m = out.match(/Jourdain Studio: (\S+)/);
+      if (m) resolve({ proc, url: m[1] });
+    });
+    proc.on("exit", c => reject(new Error("studio ended: " + c + " " + out)));
+  });
+}
+
+const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+(async () => {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), "jourdain-studio-bench-"));
+  fs.writeFileSync(path.join(ws, "chain.json"), JSON.stringify(chain(N), null, 2));
+  const server = await start(ws);
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  const opens = [], moves = [], connects = [], params = [];
+  for (let r = 0; r < repeats; ++r) {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.body.dataset.ready === "1", null, { timeout: 120000, polling: 10 });
+    // From the start of the navigation to the drawn level (ELK included).
+    opens.push(await page.evaluate(() => performance.now()));
+    const counted = await page.evaluate(() => document.querySelectorAll("g.component").length);
+    if (counted !== N) throw new Error(`drew ${counted} components of ${N}`);
+    await page.waitForTimeout(1500);  // the first check's answer
+    const frame = "new Promise(r => requestAnimationFrame(() => r()))";
+    const timed = body => page.evaluate(`(async () => { const s = window.studio; const t0 = performance.now(); ${body}; await ${frame}; return performance.now() - t0; })()`);
+    // The first move of an auto-laid-out level writes every position into the layout
+    // (materialize, as a drag does); the moves timed come after it.
+    await page.evaluate(() => window.studio.edit(() => window.studio.materialize(window.studio.netlist), false, []));
+    for (let k = 0; k < 5; ++k) {
+      const m = "m" + (2 * (k + 10));
+      moves.push(await timed(`const p = s.netlist.layout.components["${m}"]; s.edit(() => { p.x += 20; }, false, ["${m}"])`));
+      params.push(await timed(`s.setParam("${m}", "mass", "${2 + k} kg", false)`));
+      connects.push(await timed(`s.connect("m${2 * (k + 100)}.p", "k${2 * (k + 300) + 1}.b")`));
+      await page.waitForTimeout(600);  // let the debounced check answer between edits
+    }
+    await page.close();
+  }
+  await browser.close();
+  server.proc.kill("SIGINT");
+  const f = x => x.toFixed(1).padStart(7);
+  console.log(`studio, ${N} components, ${repeats} openings, ${moves.length} edits of each kind (median, max) [ms]:`);
+  console.log(`  open (navigation to drawn, ELK layout): ${f(median(opens))} ${f(Math.max(...opens))}   target < 2000`);
+  console.log(`  move one component:                     ${f(median(moves))} ${f(Math.max(...moves))}   target < 50`);
+  console.log(`  connect two ports:                      ${f(median(connects))} ${f(Math.max(...connects))}   target < 50`);
+  console.log(`  set a parameter:                        ${f(median(params))} ${f(Math.max(...params))}   target < 50`);
+})().catch(e => { console.error(e); process.exit(1); });
