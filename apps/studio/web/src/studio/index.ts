@@ -144,13 +144,19 @@ class Studio {
   async start() {
     this.build();
     try {
-      const [ws, types] = await Promise.all([api("GET", "/api/workspace"), api("GET", "/api/types")]);
+      // The netlist is asked for as soon as its name is known, while the types arrive
+      // and the palette is built (a large level takes the server a while).
+      const typesAsked = api("GET", "/api/types");
+      const ws = await api("GET", "/api/workspace");
+      const netlistAsked = ws.initial ? api("GET", "/api/netlist?path=" + encodeURIComponent(ws.initial)) : null;
+      if (netlistAsked) netlistAsked.catch(() => {});  // openFile reports its failure
+      const types = await typesAsked;
       for (const t of types.types as Describe[]) this.types.set(t.type, t);
       this.buildPalette();
       const picker = $("file") as HTMLSelectElement;
       html("option", { value: "" }, picker, ws.files.length ? "open a netlist…" : "(no netlist in " + ws.root + ")");
       for (const f of ws.files as string[]) html("option", { value: f }, picker, f);
-      if (ws.initial) { picker.value = ws.initial; await this.openFile(ws.initial); }
+      if (ws.initial) { picker.value = ws.initial; await this.openFile(ws.initial, netlistAsked!); }
       else { this.newNetlist("untitled.json", true); }
     } catch (e) {
       this.message("Could not start: " + (e as Error).message, "error");
@@ -205,9 +211,9 @@ class Studio {
   }
 
   // ------------------------------------------------------------ files
-  async openFile(path: string) {
+  async openFile(path: string, asked?: Promise<any>) {
     try {
-      const r = await api("GET", "/api/netlist?path=" + encodeURIComponent(path));
+      const r = await (asked || api("GET", "/api/netlist?path=" + encodeURIComponent(path)));
       this.path = r.path || path;
       this.base = r.text;
       this.savedText = r.text;
@@ -256,10 +262,12 @@ class Studio {
       this.view.schematic = s;
       this.view.forgetAutoLayout();
       await this.view.render(level);
+      this.view.fit();  // another document: shown whole, as the first one was
     }
     this.level = this.view!.level;
     this.select([]);
     this.showDiagnostics();
+    this.updateButtons();  // the undo history is the new document's (empty)
     document.body.dataset.ready = "1";
   }
 
@@ -386,16 +394,19 @@ class Studio {
     if (!this.editable()) { this.message("This level is read only (a subsystem from a file).", "error"); return false; }
     const before = this.text();
     if (change() === false) return false;
-    if (this.text() === before) return false;
+    const after = this.text();
+    if (after === before) return false;
     this.undoStack.push(before);
     if (this.undoStack.length > 200) this.undoStack.shift();
     this.redoStack = [];
-    this.afterEdit(structural, touched);
+    this.afterEdit(structural, touched, after);
     return true;
   }
 
-  afterEdit(structural: boolean, touched?: string[]) {
-    this.dirty = this.text() !== this.savedText;
+  // `after`: the text after the edit when the caller has it (a large netlist's text
+  // takes milliseconds to write).
+  afterEdit(structural: boolean, touched?: string[], after?: string) {
+    this.dirty = (after !== undefined ? after : this.text()) !== this.savedText;
     const t0 = performance.now();
     this.sync(this.level, touched);
     document.body.dataset.editMs = String(Math.round((performance.now() - t0) * 10) / 10);
@@ -481,9 +492,16 @@ class Studio {
     const index = d.doc.connections.length;
     const pointer = d.pointer + "/connections/" + index;
     if (!this.edit(() => { d.doc.connections.push([a, b]); }, false, [])) return;
-    // The new wire stays only if the check finds nothing wrong with it.
+    // The new wire stays only if the check finds nothing wrong with it. The check is
+    // asked once the wire is drawn (the next frame), not before: writing and sending a
+    // large netlist's text would delay the drawing.
+    clearTimeout(this.checkTimer);
+    requestAnimationFrame(() => { window.setTimeout(() => this.checkWire(a, b, index, pointer), 0); });
+  }
+
+  private checkWire(a: string, b: string, index: number, pointer: string) {
     const text = this.text();
-    void this.check(text).then(res => {
+    void this.check(text, true).then(res => {
       if (!res) return;
       const bad = res.diagnostics.find(x => x.severity === "error" && x.path === pointer);
       if (!bad) return;
