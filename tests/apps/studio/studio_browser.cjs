@@ -121,7 +121,8 @@ async function security() {
   const ws = tempWorkspace(["mass_spring_damper.json"]);
   const outside = fs.mkdtempSync(path.join(os.tmpdir(), "jourdain-outside-"));
   fs.writeFileSync(path.join(outside, "secret.json"), "{}");
-  fs.symlinkSync(outside, path.join(ws, "link"));
+  fs.symlinkSync(outside, path.join(ws, "link"));                                  // a folder out
+  fs.symlinkSync(path.join(outside, "secret.json"), path.join(ws, "leak.json"));    // a file out
   const server = await startServer(ws);
   try {
     for (const [m, p, body] of [["GET", "/", null], ["GET", "/api/workspace", null], ["GET", "/api/types", null],
@@ -132,7 +133,7 @@ async function security() {
       check(wrong.status === 403, `${m} ${p} with a wrong token: 403 (got ${wrong.status})`);
     }
     check((await request(server, "GET", "/?token=" + server.token, { token: false })).status === 200, "the page with the token in the address: 200");
-    for (const p of ["../secret.json", path.join(outside, "secret.json"), "link/secret.json", "a/../../secret.json"]) {
+    for (const p of ["../secret.json", path.join(outside, "secret.json"), "link/secret.json", "leak.json", "a/../../secret.json"]) {
       const q = encodeURIComponent(p);
       check((await request(server, "GET", "/api/netlist?path=" + q)).status === 403, `/api/netlist ${p}: 403`);
       check((await request(server, "GET", "/files/" + p.split("/").map(encodeURIComponent).join("/"))).status === 403, `/files/${p}: 403`);
@@ -248,9 +249,12 @@ async function build() {
     };
     await setParam("mass", "mass", "1", "kg");
     await setParam("spring", "stiffness", "0.1", "kN/m");
-    await setParam("damper", "damping", "2", null);
+    await setParam("damper", "damping", "2", "N*s/m");
     await setParam("mass", "x", "100", "mm", true);
     const comps = await page.evaluate(() => window.studio.netlist.components);
+    // A value in the SI unit is written as a number, one in another unit with it.
+    check(comps.mass.params.mass === 1, "mass written in SI: " + JSON.stringify(comps.mass.params));
+    check(comps.damper.params.damping === 2, "damping written in SI: " + JSON.stringify(comps.damper.params));
     check(comps.spring.params.stiffness === "0.1 kN/m", "stiffness written with its unit: " + JSON.stringify(comps.spring.params));
     check(comps.mass.initial && comps.mass.initial.x === "100 mm", "initial x written with its unit: " + JSON.stringify(comps.mass.initial));
 
@@ -273,8 +277,6 @@ async function build() {
       window.studio.netlist.solver = { method: "dopri5", t_end: 2, rtol: 1e-8, atol: 1e-10, output_interval: 0.01 };
       window.studio.netlist.record = ["mass.x", "mass.v"];
     }));
-    await page.screenshot({ path: process.env.JOURDAIN_UPDATE_SCREENSHOTS === "1" ? path.join(source, "apps", "studio", "studio.png")
-                                                                                   : path.join(ws, "studio.png") });
     await page.click("#run");
     await page.waitForFunction(() => /Run (finished|failed)|Not saved|refused/.test(document.getElementById("message").textContent), null, { timeout: 60000 });
     check(/Run finished/.test(await page.evaluate(() => document.getElementById("message").textContent)), "the run from the page finishes");
@@ -313,9 +315,29 @@ async function build() {
       });
       const pageRows = fs.readFileSync(path.join(ws, "results", "msd", "results.csv"), "utf8").trim().split("\n");
       const pageX = Number(pageRows[pageRows.length - 1].split(",")[head.indexOf("mass.x")]);
-      check(shown !== null && Math.abs(Number(shown) - x) <= Math.abs(x) * 1e-6 + 1e-12 && pageX === x,
-            `the report's final mass.x ${shown} = the command line's ${x}`);
+      // The same file run twice gives the same numbers; the report shows the page's run's
+      // last row to the digits it displays.
+      check(pageX === x, `the page's run and the command line's agree: ${pageX} = ${x}`);
+      const digits = shown === null ? 0 : shown.replace(/^[-+]?0*\.?0*/, "").replace(/e.*$/i, "").replace(".", "").length;
+      check(shown !== null && digits >= 4 && Number(shown) === Number(pageX.toPrecision(digits)),
+            `the report's final mass.x ${shown} is results.csv's ${pageX} to ${digits} digits`);
     }
+    // The README's picture (apps/studio/studio.png with JOURDAIN_UPDATE_SCREENSHOTS=1):
+    // the saved file opened afresh, its mass selected, the parameters with their units.
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.body.dataset.ready === "1", null, { timeout: 30000 });
+    await page.selectOption("#file", "msd.json");
+    await page.waitForFunction(() => /^Opened/.test(document.getElementById("message").textContent), null, { timeout: 10000 });
+    await idle(page);
+    await page.locator('g.component[data-name="mass"]').click();
+    await page.fill("#palette-search", "mechanical1d");
+    await idle(page);
+    check(await page.evaluate(() => document.querySelectorAll("g.component").length === 4 && document.querySelectorAll("path.wire").length === 4),
+          "msd.json opens afresh with its four components and wires");
+    check(await page.evaluate(() => document.getElementById("undo").disabled && document.getElementById("redo").disabled),
+          "a file just opened has nothing to undo or redo");
+    await page.screenshot({ path: process.env.JOURDAIN_UPDATE_SCREENSHOTS === "1" ? path.join(source, "apps", "studio", "studio.png")
+                                                                                   : path.join(ws, "studio.png") });
     check(errors.length === 0, "no page errors: " + errors.join(" | "));
   } finally {
     await browser.close();
