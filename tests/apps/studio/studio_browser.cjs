@@ -271,8 +271,9 @@ async function build() {
     check((await text(page)) === good, "undo restores the netlist exactly");
     check(await page.evaluate(() => !document.querySelector("g.component.has-error")), "and the error mark goes");
 
-    // What the palette cannot set: the solver and the record list (the page's netlist, as
-    // a user would type them in the file).
+    // The page has no field for the solver or the record list: they are set through the
+    // page's netlist API (window.studio.edit, an undoable edit as the panel's are), as a
+    // user would type them into the file.
     await page.evaluate(() => window.studio.edit(() => {
       window.studio.netlist.solver = { method: "dopri5", t_end: 2, rtol: 1e-8, atol: 1e-10, output_interval: 0.01 };
       window.studio.netlist.record = ["mass.x", "mass.v"];
@@ -390,6 +391,10 @@ async function runs() {
     await page.waitForFunction(() => /Run (cancelled|finished|failed)/.test(document.getElementById("message").textContent), null, { timeout: 60000 });
     const said = await page.evaluate(() => document.getElementById("message").textContent);
     check(/Run cancelled/.test(said), "the run is cancelled: " + said.slice(0, 120));
+    const run = await page.evaluate(() => window.studio.run && { id: window.studio.run.id, state: window.studio.run.state });
+    const asked = run ? await request(server, "GET", "/api/runs/" + run.id) : { status: 0, body: "{}" };
+    check(run && run.state === "cancelled" && asked.status === 200 && JSON.parse(asked.body).state === "cancelled",
+          `the run's state is "cancelled" in the page and the server (${run && run.state}, ${asked.body.slice(0, 60)})`);
     check(rowsOf() >= written, `the cancelled run kept its rows (${rowsOf()} >= ${written})`);
     check((await request(server, "GET", "/api/workspace")).status === 200, "the server serves on after the cancel");
     check(errors.length === 0, "no page errors: " + errors.join(" | "));
