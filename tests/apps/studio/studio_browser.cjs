@@ -20,8 +20,16 @@ const check = (ok, what) => {
   if (!ok) failures.push(what);
 };
 
+// Temporary folders: removed when every check holds, kept to look at when one fails.
+const temporaries = [];
+function tempDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  temporaries.push(dir);
+  return dir;
+}
+
 function tempWorkspace(files) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jourdain-studio-"));
+  const dir = tempDir("jourdain-studio-");
   for (const f of files) fs.copyFileSync(path.join(netlists, f), path.join(dir, f));
   return dir;
 }
@@ -119,7 +127,7 @@ const text = page => page.evaluate(() => window.studio.text());
 // ------------------------------------------------------------------------------------
 async function security() {
   const ws = tempWorkspace(["mass_spring_damper.json"]);
-  const outside = fs.mkdtempSync(path.join(os.tmpdir(), "jourdain-outside-"));
+  const outside = tempDir("jourdain-outside-");
   fs.writeFileSync(path.join(outside, "secret.json"), "{}");
   fs.symlinkSync(outside, path.join(ws, "link"));                                  // a folder out
   fs.symlinkSync(path.join(outside, "secret.json"), path.join(ws, "leak.json"));    // a file out
@@ -414,6 +422,8 @@ groups[group]()
   .then(() => {
     if (failures.length) {
       console.error(failures.length + " check(s) failed:\n  " + failures.join("\n  "));
+      console.error("kept for a look: " + temporaries.join(" "));
       process.exit(1);
     }
+    for (const dir of temporaries) fs.rmSync(dir, { recursive: true, force: true });
   });
