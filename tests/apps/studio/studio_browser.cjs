@@ -279,13 +279,22 @@ async function build() {
     check((await text(page)) === good, "undo restores the netlist exactly");
     check(await page.evaluate(() => !document.querySelector("g.component.has-error")), "and the error mark goes");
 
-    // The page has no field for the solver or the record list: they are set through the
-    // page's netlist API (window.studio.edit, an undoable edit as the panel's are), as a
-    // user would type them into the file.
-    await page.evaluate(() => window.studio.edit(() => {
-      window.studio.netlist.solver = { method: "dopri5", t_end: 2, rtol: 1e-8, atol: 1e-10, output_interval: 0.01 };
-      window.studio.netlist.record = ["mass.x", "mass.v"];
-    }));
+    // The solver and the record list, in the panel shown while nothing is selected.
+    await page.mouse.click(...(await (async () => { const b = await page.locator("svg.jourdain-schematic").boundingBox(); return [b.x + 30, b.y + 30]; })()));
+    await idle(page);
+    check(await page.evaluate(() => !window.studio.selected.length && !!document.querySelector("#params input[data-solver=t_end]")),
+          "with nothing selected, the panel shows the simulation settings");
+    for (const [key, value] of [["method", "dopri5"], ["t_end", "2"], ["rtol", "1e-8"], ["atol", "1e-10"], ["output_interval", "0.01"]]) {
+      await page.fill(`input[data-solver="${key}"]`, value);
+      await page.press(`input[data-solver="${key}"]`, "Tab");
+    }
+    await page.fill("textarea[data-record]", "mass.x\nmass.v");
+    await page.press("textarea[data-record]", "Tab");
+    await idle(page);
+    const settings = await page.evaluate(() => ({ solver: window.studio.netlist.solver, record: window.studio.netlist.record }));
+    check(JSON.stringify(settings) === JSON.stringify({ solver: { method: "dopri5", t_end: 2, rtol: 1e-8, atol: 1e-10, output_interval: 0.01 },
+                                                        record: ["mass.x", "mass.v"] }),
+          "solver and record written from the panel: " + JSON.stringify(settings));
     await page.click("#run");
     await page.waitForFunction(() => /Run (finished|failed)|Not saved|refused/.test(document.getElementById("message").textContent), null, { timeout: 60000 });
     check(/Run finished/.test(await page.evaluate(() => document.getElementById("message").textContent)), "the run from the page finishes");

@@ -7,7 +7,7 @@ import type { ComponentInfo, Level, PortInfo, Schematic, View } from "../schemat
 import { html } from "../schematic/svg";
 import { api, ApiError, fileUrl } from "./api";
 import { ensureLayout, levelDoc, levelOfPointer, parsePath, uniqueName } from "./doc";
-import { ParamSpec, renderPanel } from "./params";
+import { ParamSpec, renderPanel, renderSimulation } from "./params";
 
 // One renderer: the page inlines schematic.js before this bundle.
 const R = (window as any).JourdainSchematic as typeof JS;
@@ -25,6 +25,9 @@ interface Diagnostic {
 interface Run { id: string; state: string; progress?: number; t?: number; t_end?: number; log?: string; exit_code?: number; report?: string | null }
 
 const GRID = 10;
+// The built-in solver methods (`jourdain solvers`), offered as the method field's list;
+// a plugin's method is typed.
+const SOLVER_METHODS = ["adams", "bdf", "dopri5", "rk4"];
 const snap = (v: number) => Math.round(v / GRID) * GRID;
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -864,8 +867,12 @@ class Studio {
   renderParams() {
     const root = $("params");
     if (this.selected.length !== 1 || !this.schematic) {
-      renderPanel(root, null, this.panelEvents(), this.selected.length > 1 ? this.selected.length + " components selected." :
-                  this.selectedWires.length ? "A wire: Delete removes it." : undefined);
+      if (this.netlist && this.selected.length === 0) {
+        renderSimulation(root, this.netlist, this.editable(), SOLVER_METHODS, this.simulationEvents(),
+                         this.selectedWires.length ? "A wire: Delete removes it." : undefined);
+        return;
+      }
+      renderPanel(root, null, this.panelEvents(), this.selected.length + " components selected.");
       return;
     }
     const name = this.selected[0];
@@ -898,6 +905,30 @@ class Studio {
       if (d && d.doc.subsystems && typeof d.doc.subsystems[type] === "object") return d.doc.subsystems[type];
       if (!key) return null;
     }
+  }
+
+  // The netlist's "solver" and "record" (the panel shown while nothing is selected).
+  simulationEvents() {
+    return {
+      setSolver: (key: string, value: unknown) => {
+        this.edit(() => {
+          const had = this.netlist.solver && typeof this.netlist.solver === "object";
+          if (value === undefined) {
+            if (!had || !(key in this.netlist.solver)) return false;
+            delete this.netlist.solver[key];
+            return;
+          }
+          if (!had) this.netlist.solver = {};
+          this.netlist.solver[key] = value;
+        }, false, []);
+      },
+      setRecord: (names: string[] | undefined) => {
+        this.edit(() => {
+          if (names === undefined) { if (!("record" in this.netlist)) return false; delete this.netlist.record; return; }
+          this.netlist.record = names;
+        }, false, []);
+      },
+    };
   }
 
   panelEvents() {

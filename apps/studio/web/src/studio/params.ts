@@ -138,3 +138,61 @@ export function renderPanel(root: HTMLElement, input: PanelInput | null, events:
   for (const s of input.states) row(s.name, { name: s.name, unit: s.unit, description: s.description }, input.initial[s.name], "initial");
   for (const k of Object.keys(input.initial)) if (!input.states.some(s => s.name === k)) row(k, null, input.initial[k], "initial");
 }
+
+// The netlist's run settings (#params while nothing is selected): the "solver" section's
+// common keys and the "record" list. Each field writes the key as typed (a plain number
+// as a number, "5 s" as text); emptied, the key goes. Keys the form lacks stay as they are.
+export interface SimulationEvents {
+  setSolver(key: string, value: unknown): void;
+  setRecord(names: string[] | undefined): void;
+}
+export const SOLVER_KEYS: { key: string; description: string; placeholder: string }[] = [
+  { key: "method", description: "the integration method (jourdain solvers lists them)", placeholder: "dopri5" },
+  { key: "t_end", description: "end time, s", placeholder: "1" },
+  { key: "rtol", description: "relative tolerance of the local error", placeholder: "1e-6" },
+  { key: "atol", description: "absolute tolerance of the local error", placeholder: "1e-9" },
+  { key: "output_interval", description: "time between recorded rows, s", placeholder: "every step" },
+];
+
+export function renderSimulation(root: HTMLElement, netlist: any, editable: boolean, methods: string[],
+                                 events: SimulationEvents, note?: string) {
+  root.textContent = "";
+  if (note) html("p", { class: "muted panel-empty" }, root, note);
+  const head = html("div", { class: "panel-head" }, root);
+  html("div", { class: "panel-title" }, head, "Simulation");
+  html("div", { class: "panel-summary" }, head, "the netlist's solver and recorded variables (select a component for its parameters)");
+  const form = html("div", { class: "panel-form" }, root);
+  const solver = (netlist && typeof netlist.solver === "object" && netlist.solver) || {};
+  html("h3", {}, form, "Solver");
+  for (const s of SOLVER_KEYS) {
+    const r = html("div", { class: "param" }, form);
+    const top = html("div", { class: "param-top" }, r);
+    html("label", {}, top, s.key);
+    const inp = html("input", { "data-solver": s.key, spellcheck: "false", value: show(solver[s.key]), placeholder: s.placeholder },
+                     top) as HTMLInputElement;
+    if (s.key === "method" && methods.length) {
+      const list = html("datalist", { id: "solver-methods" }, r);
+      for (const m of methods) html("option", { value: m }, list);
+      inp.setAttribute("list", "solver-methods");
+    }
+    inp.disabled = !editable;
+    inp.onchange = () => {
+      const t = inp.value.trim();
+      const plain = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/.test(t);
+      events.setSolver(s.key, t === "" ? undefined : plain && s.key !== "method" ? Number(t) : t);
+    };
+    html("div", { class: "param-desc" }, r, s.description);
+  }
+  html("h3", {}, form, "Record");
+  const r = html("div", { class: "param" }, form);
+  const record: unknown = netlist ? netlist.record : undefined;
+  const ta = html("textarea", { "data-record": "1", rows: 4, spellcheck: "false", placeholder: "mass.x\nspring.force" }, r) as HTMLTextAreaElement;
+  ta.value = Array.isArray(record) ? record.map(x => (typeof x === "string" ? x : JSON.stringify(x))).join("\n") : show(record);
+  // A record entry written as an object ({"name": ..., ...}) is not a line: kept read only.
+  ta.disabled = !editable || (Array.isArray(record) && record.some(x => typeof x !== "string"));
+  ta.onchange = () => {
+    const names = ta.value.split(/[\n,]/).map(x => x.trim()).filter(Boolean);
+    events.setRecord(names.length ? names : undefined);
+  };
+  html("div", { class: "param-desc" }, r, "one variable a line (component.variable); empty: the default record (every state, observable and signal output)");
+}
