@@ -97,7 +97,8 @@ const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     await page.close();
   }
   await browser.close();
-  server.proc.kill("SIGINT");
+  await new Promise(resolve => { server.proc.removeAllListeners("exit"); server.proc.on("exit", resolve); server.proc.kill("SIGINT"); });
+  fs.rmSync(ws, { recursive: true, force: true });
   const f = x => x.toFixed(1).padStart(7);
   console.log(`studio, ${N} components, ${repeats} openings, ${moves.length} edits of each kind (median, max) [ms]:`);
   console.log(`  open (navigation to drawn, ELK layout): ${f(median(opens))} ${f(Math.max(...opens))}   target < 2000`);
