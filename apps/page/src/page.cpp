@@ -66,14 +66,16 @@ KindFiles files_of(Kind kind, const nlohmann::json& data) {
       return {" · Jourdain report", "run", cat({files::schematic_css(), files::report_css()}),
               cat({needs_layout(data) ? files::elk_js() : std::string_view(), files::schematic_js(), files::report_js()})};
     case Kind::Sweep: return {" · Jourdain parameter study", "parameter study", std::string(files::sweep_css()), std::string(files::sweep_js())};
-    case Kind::Studio:
+    case Kind::Studio:  // ELK comes apart, when a level needs it (layout_script)
       return {" · Jourdain Studio", "studio", cat({files::schematic_css(), files::studio_css()}),
-              cat({files::elk_js(), files::schematic_js(), files::studio_js()})};
+              cat({files::schematic_js(), files::studio_js()})};
   }
   throw Error("page: unknown kind");
 }
 
 }  // namespace
+
+std::string_view layout_script() { return files::elk_js(); }
 
 std::string render(Kind kind, const nlohmann::json& data) {
   const KindFiles own = files_of(kind, data);

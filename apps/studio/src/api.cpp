@@ -67,6 +67,9 @@ Response Api::handle(const Request& request) {
     const std::string& p = request.path;
     const bool get = request.method == "GET", post = request.method == "POST";
     if (get && (p == "/" || p == "/index.html")) return page();
+    // ELK, fetched by the page only when a level has components to lay out (1.6 MB that
+    // a laid-out netlist never needs).
+    if (get && p == "/assets/elk.js") return {200, "text/javascript; charset=utf-8", std::string(page::layout_script())};
     if (get && p == "/api/workspace") return answer(workspace());
     if (get && p == "/api/types") return answer(types());
     if (get && p == "/api/netlist") {

@@ -188,8 +188,10 @@ TEST_CASE("a report carries ELK only when its schematic has a component without 
   // ELK comes before the renderer that uses it, which comes before the report's script.
   CHECK(with.find(elk) < with.find(bundle("schematic.js")));
   CHECK(with.find(bundle("schematic.js")) < with.find(page_file("report.js")));
-  // The studio's page always has it (auto-layout is one of its commands).
-  CHECK(jourdain::page::render(jourdain::page::Kind::Studio, {{"name", "s"}}).find(elk) != std::string::npos);
+  // The studio's page never carries it: the server hands it out apart, byte for byte the
+  // bundle, for a level that needs it.
+  CHECK(jourdain::page::render(jourdain::page::Kind::Studio, {{"name", "s"}}).find(elk) == std::string::npos);
+  CHECK(jourdain::page::layout_script() == elk);
 }
 
 TEST_CASE("a rendered page: placeholders filled, tags balanced, the files embedded byte for byte, the data intact") {

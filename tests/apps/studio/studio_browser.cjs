@@ -188,6 +188,11 @@ async function examples() {
       check(c === components && w === connections, `${f}: ${c}/${components} components and ${w}/${connections} wires drawn`);
       const nan = await page.evaluate(() => document.querySelector("svg.jourdain-schematic").outerHTML.includes("NaN"));
       check(!nan, `${f}: no NaN in the drawing`);
+      // The quick layered layout (a large level's) on every level of a real netlist:
+      // everything placed, nothing overlapping.
+      const quick = await page.evaluate(quickLayoutFaults);
+      check(quick.every(q => q.placed === q.components && q.overlaps.length === 0),
+            `${f}: the quick layout places every component of every level apart: ${JSON.stringify(quick.filter(q => q.placed !== q.components || q.overlaps.length))}`);
       await idle(page);
       await page.click("#save");
       await page.waitForFunction(() => /^Saved/.test(document.getElementById("message").textContent), null, { timeout: 10000 }).catch(() => {});
@@ -195,11 +200,74 @@ async function examples() {
       check(/unchanged/.test(msg), `${f}: save without edits says unchanged (${msg.slice(0, 80)})`);
       check(Buffer.compare(fs.readFileSync(path.join(ws, f)), original) === 0, `${f}: byte-identical after save`);
     }
+    // A level larger than ELK is given (LARGE_LEVEL): a chain of 600 opens with the
+    // quick layout, folded into rows, its wires level from port to port along each row.
+    const n = 600;
+    fs.writeFileSync(path.join(ws, "large_chain.json"), JSON.stringify(massSpringChain(n), null, 2));
+    await page.evaluate(p => window.studio.openFile(p), "large_chain.json");
+    await page.waitForFunction(k => document.querySelectorAll("g.component").length === k, n, { timeout: 30000 }).catch(() => {});
+    const large = await page.evaluate(() => {
+      const s = window.studio, v = s.view, lv = s.schematic.levels[""];
+      const names = Object.keys(lv.components);
+      const boxes = names.map(c => v.componentBox(c));
+      const x0 = Math.min(...boxes.map(b => b.x0)), x1 = Math.max(...boxes.map(b => b.x1));
+      const y0 = Math.min(...boxes.map(b => b.y0)), y1 = Math.max(...boxes.map(b => b.y1));
+      let level = 0;
+      for (const [a, b] of lv.connections) {
+        const [ca, pa] = a.split("."), [cb, pb] = b.split(".");
+        if (v.portPosition(ca, pa)[1] === v.portPosition(cb, pb)[1]) ++level;
+      }
+      return { drawn: document.querySelectorAll("g.component").length, aspect: (x1 - x0) / (y1 - y0),
+               level: level / lv.connections.length };
+    });
+    large.faults = await page.evaluate(quickLayoutFaults);
+    check(large.drawn === n, `large chain: ${large.drawn}/${n} components drawn`);
+    check(large.aspect > 0.8 && large.aspect < 3, `large chain: folded into a screen-shaped block (width/height ${large.aspect.toFixed(2)})`);
+    check(large.level > 0.9, `large chain: ${(100 * large.level).toFixed(0)}% of its wires run level (> 90%)`);
+    check(large.faults.every(q => q.overlaps.length === 0), "large chain: no two components overlap");
     check(errors.length === 0, "no page errors: " + errors.join(" | "));
   } finally {
     await browser.close();
     await stopServer(server);
   }
+}
+
+// A wall, then masses and springs in turn, end to end (tests/bench/studio_bench.cjs's netlist).
+function massSpringChain(n) {
+  const components = { wall: { type: "mechanical1d.fixed" } }, connections = [];
+  let previous = "wall.p";
+  for (let k = 1; k < n; ++k) {
+    const name = (k % 2 ? "k" : "m") + k;
+    components[name] = k % 2 ? { type: "mechanical1d.spring", params: { stiffness: "100 N/m" } }
+                             : { type: "mechanical1d.mass", params: { mass: "1 kg" } };
+    connections.push(k % 2 ? [previous, name + ".a"] : [name + ".p", previous]);
+    previous = k % 2 ? name + ".b" : name + ".p";
+  }
+  return { name: "chain", components, connections, solver: { method: "dopri5", t_end: 1 } };
+}
+
+// In the page: the quick layout of each level of the open netlist, with the components
+// it placed and the pairs of them whose boxes (symbol and name) overlap.
+function quickLayoutFaults() {
+  const R = window.JourdainSchematic, out = [];
+  for (const [key, lv] of Object.entries(window.studio.schematic.levels)) {
+    const names = Object.keys(lv.components);
+    const res = R.quickLayout(lv, names, c => R.symbolFor(lv.components[c]));
+    const boxes = [];
+    for (const c of names) {
+      const p = res.components[c];
+      if (!p || !isFinite(p.x) || !isFinite(p.y)) continue;
+      const b = R.localBox(R.symbolFor(lv.components[c]));
+      boxes.push([c, p.x + b.x0, p.y + b.y0 - 16, p.x + b.x1, p.y + b.y1]);
+    }
+    boxes.sort((a, b) => a[1] - b[1]);
+    const overlaps = [];
+    for (let i = 0; i < boxes.length; ++i)
+      for (let j = i + 1; j < boxes.length && boxes[j][1] < boxes[i][3]; ++j)
+        if (boxes[j][2] < boxes[i][4] && boxes[i][2] < boxes[j][4]) overlaps.push([boxes[i][0], boxes[j][0]]);
+    out.push({ level: key, components: names.length, placed: boxes.length, overlaps: overlaps.slice(0, 5) });
+  }
+  return out;
 }
 
 // ------------------------------------------------------------------------------------

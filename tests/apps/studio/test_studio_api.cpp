@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "jourdain/document.hpp"
+#include "jourdain/page/page.hpp"
 #include "jourdain_test.hpp"
 
 namespace fs = std::filesystem;
@@ -115,6 +116,19 @@ TEST_CASE("no path leaves the workspace") {
   CHECK(f.status == 200);
   CHECK(f.sandboxed);
   CHECK(f.content_type.starts_with("text/html"));
+}
+
+TEST_CASE("the page comes without ELK, which is served apart") {
+  Studio s;
+  const std::string elk(jourdain::page::layout_script());
+  REQUIRE(elk.size() > 100000);  // elkjs' bundled build
+  const Response page = s.get("/");
+  CHECK(page.status == 200);
+  CHECK(page.body.find(elk.substr(0, 4096)) == std::string::npos);
+  const Response script = s.get("/assets/elk.js");
+  CHECK(script.status == 200);
+  CHECK(script.content_type.starts_with("text/javascript"));
+  CHECK(script.body == elk);
 }
 
 TEST_CASE("check answers as jourdain check --json; configure gives a configured instance's ports") {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,10 @@ enum class Kind {
 // The page of `kind` showing `data` (what the page's script reads); `data["name"]` makes
 // the title. Throws Error if the template is broken.
 std::string render(Kind kind, const nlohmann::json& data);
+
+// ELK's script (elkjs' bundled build, which defines the global ELK; 1.6 MB), for a page
+// that loads it on demand instead of carrying it: the studio serves it apart.
+std::string_view layout_script();
 
 // The kind a page's name stands for ("report", "sweep", "studio"); throws InputError for another.
 Kind kind_named(const std::string& name);

@@ -1,9 +1,10 @@
 // The automatic layout: ELK's layered algorithm over a level, each symbol a node whose
 // ports sit where the symbol draws them, wires routed orthogonally by ELK.
 import type { ElkExtendedEdge, ElkNode, ElkPort } from "elkjs/lib/elk-api";
-import { Level, Placement, Wire, splitEnd } from "./model";
+import { Level, Placement, Wire } from "./model";
 import { LABEL_ROOM, Pt, localBox } from "./geometry";
 import { Symbol } from "./symbols";
+import { AutoLayout, orientedEdges } from "./edges";
 
 const ELK_SIDE = { left: "WEST", right: "EAST", top: "NORTH", bottom: "SOUTH" } as const;
 
@@ -11,19 +12,32 @@ export function elkAvailable(): boolean {
   return typeof (globalThis as any).ELK === "function";
 }
 
-export interface AutoLayout {
-  components: Record<string, Placement>;
-  wires: Wire[];
+// Where ELK can be fetched from when the page does not carry it (the studio serves it
+// apart, so that a page whose netlist is laid out, or too large for ELK, never
+// compiles its 1.6 MB). Set by the page before the first layout.
+let elkSource: string | null = null;
+let elkLoading: Promise<boolean> | null = null;
+export function setElkSource(url: string | null) { elkSource = url; }
+
+// ELK, loaded on first use where the page knows a source: true once it is there.
+export function loadElk(): Promise<boolean> {
+  if (elkAvailable()) return Promise.resolve(true);
+  if (!elkSource || typeof document === "undefined") return Promise.resolve(false);
+  if (!elkLoading) {
+    elkLoading = new Promise<boolean>(resolve => {
+      const script = document.createElement("script");
+      script.src = elkSource!;
+      script.onload = () => resolve(elkAvailable());
+      script.onerror = () => { elkLoading = null; resolve(false); };
+      document.head.appendChild(script);
+    });
+  }
+  return elkLoading;
 }
 
-// Positions (rotation 0) for `names` of the level and the routes of the connections
-// among them. Nodes are laid out left to right, wires going from a port facing right to
-// one facing left where a connection allows it (the signal flow, and a chain of
-// mechanical or hydraulic elements read from left to right).
 export async function elkLayout(level: Level, names: string[], symbolOf: (name: string) => Symbol): Promise<AutoLayout> {
   const Elk = (globalThis as any).ELK;
   const elk = new Elk();
-  const wanted = new Set(names);
   const nodes: ElkNode[] = [];
   const origin: Record<string, Pt> = {};  // the symbol centre in its node's frame
   for (const name of names) {
@@ -40,21 +54,13 @@ export async function elkLayout(level: Level, names: string[], symbolOf: (name: 
     nodes.push({ id: name, width: b.x1 - b.x0, height: b.y1 - top, ports,
                  layoutOptions: { "elk.portConstraints": "FIXED_POS" } });
   }
-  const edges: ElkExtendedEdge[] = [];
+  const index = new Map<string, number>();
+  names.forEach((name, k) => index.set(name, k));
+  const oriented = orientedEdges(level, index, symbolOf);
   const reversed: boolean[] = [];
-  level.connections.forEach((c, k) => {
-    const [ca, pa] = splitEnd(c[0]), [cb, pb] = splitEnd(c[1]);
-    if (!wanted.has(ca) || !wanted.has(cb)) return;
-    const sa = symbolOf(ca).spots[pa], sb = symbolOf(cb).spots[pb];
-    if (!sa || !sb) return;
-    const info = level.components[ca].ports.find(p => p.name === pa);
-    // Source first: a right-facing port before a left-facing one, else the state side.
-    let flip = false;
-    if (sa.dir === "left" && sb.dir === "right") flip = true;
-    else if (!(sa.dir === "right" && sb.dir === "left")) flip = !!info && info.side === "response";
-    reversed[k] = flip;
-    const from = flip ? c[1] : c[0], to = flip ? c[0] : c[1];
-    edges.push({ id: "e" + k, sources: [from], targets: [to] });
+  const edges: ElkExtendedEdge[] = oriented.map(e => {
+    reversed[e.connection] = e.reversed;
+    return { id: "e" + e.connection, sources: [e.fromEnd], targets: [e.toEnd] };
   });
   const graph: ElkNode = {
     id: "root",

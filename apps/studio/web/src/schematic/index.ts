@@ -8,8 +8,11 @@ export { symbolFor, genericSymbol, defaultSides, orient, orientDir } from "./sym
 export type { Symbol, Spot, Dir } from "./symbols";
 export { localBox, orientedBox, portSpot, autoRoute, wirePolyline, simplify, pathData } from "./geometry";
 export type { Placed, Pt } from "./geometry";
-export { elkAvailable, elkLayout } from "./elk";
-export type { AutoLayout } from "./elk";
+export { elkAvailable, elkLayout, loadElk, setElkSource } from "./elk";
+export { quickLayout } from "./layered";
+export { orientedEdges } from "./edges";
+export type { AutoLayout, OrientedEdge } from "./edges";
+export { LARGE_LEVEL } from "./render";
 export { splitEnd, childKey } from "./model";
 export type { Schematic, Level, ComponentInfo, PortInfo, Layout, Placement, Wire, Note, Side } from "./model";
 

@@ -6,7 +6,16 @@ import { ComponentInfo, Level, Placement, Schematic, Wire, childKey, splitEnd } 
 import { html, n, svg } from "./svg";
 import { Dir, Symbol, orient, orientDir, symbolFor } from "./symbols";
 import { LABEL_ROOM, Placed, Pt, autoRoute, orientedBox, pathData, portSpot, wirePolyline } from "./geometry";
-import { elkAvailable, elkLayout, AutoLayout } from "./elk";
+import { elkLayout, loadElk } from "./elk";
+import { quickLayout } from "./layered";
+import { AutoLayout } from "./edges";
+
+// Above this many components to place, a level is laid out by the quick layered layout
+// (layered.ts) rather than ELK: ELK's time grows to seconds there (about 2 s for 1 000
+// in a fresh page), the quick one stays within milliseconds.
+export const LARGE_LEVEL = 250;
+// Below this zoom the texts are not drawn (updateDetail).
+export const FAR_SCALE = 0.4;
 
 export interface MountOptions {
   level?: string;                                        // the level shown first ("" the top)
@@ -22,8 +31,9 @@ export type Hit =
   | { kind: "wire"; index: number }
   | { kind: "background" };
 
-interface CompEl { g: SVGGElement; sig: string }
-interface WireEl { path: SVGPathElement; hit: SVGPathElement; sig: string }
+interface CompEl { g: SVGGElement; sig: string; shape: string }
+interface WireEl { path: SVGPathElement; hit: SVGPathElement; sig: string; box: Box | null; from: string; to: string }
+type Box = { x0: number; y0: number; x1: number; y1: number };
 
 export const DOMAIN_COLORS: Record<string, string> = {
   mechanical1d: "#15803d", hydraulic: "#1d4ed8", signal: "#c2410c", planar: "#7c3aed",
@@ -49,9 +59,11 @@ export class View {
   private wires: WireEl[] = [];
   private junctions = new Map<string, SVGPathElement>();
   private wireIndex: Map<string, Wire> | null = null;
+  private routesSeen: string | null = null;             // the layout's wires at the last pass
+  private autoSeen: AutoLayout | null = null;           // and the automatic layout
   private portSig = new WeakMap<ComponentInfo, string>();
   private placed = new Map<string, Placed>();
-  private auto = new Map<string, AutoLayout>();  // per level: ELK's positions for components the layout leaves out
+  private auto = new Map<string, AutoLayout>();  // per level: the automatic positions of components the layout leaves out
   private selection = new Set<string>();
   private errors = new Map<string, string>();
   private wireSelection = new Set<number>();
@@ -94,54 +106,69 @@ export class View {
     return lv;
   }
 
-  // Draw `level` (or the current one) from scratch; components without a position get
-  // ELK's (computed once per level and kept) or, without ELK, a plain grid.
-  async render(level?: string): Promise<void> {
+  // Draw `level` (or the current one) from scratch, fitted into view when it is another
+  // level or `fit` asks; components without a position get the automatic layout's
+  // (computed once per level and kept).
+  async render(level?: string, fit = false): Promise<void> {
     if (level !== undefined && level !== this.level) { this.level = level; this.fitted = false; }
+    if (fit) this.fitted = false;
     const lv = this.current();
     const missing = Object.keys(lv.components).filter(c => !(lv.layout && lv.layout.components && lv.layout.components[c]));
     const known = this.auto.get(this.level);
     if (missing.length && (!known || missing.some(c => !known.components[c])))
       this.auto.set(this.level, await this.autoPositions(lv, missing));
+    // The canvas's size before the new drawing is in: measured after, it would lay the
+    // whole drawing out at once (for a large level, most of the time to open it).
+    const frame = this.svg.getBoundingClientRect();
+    this.size = { width: frame.width, height: frame.height };
+    if (!this.sizeWatch && typeof ResizeObserver !== "undefined") {
+      // The canvas's size as it changes, read without asking for a layout.
+      this.sizeWatch = new ResizeObserver(entries => {
+        const r = entries[entries.length - 1].contentRect;
+        this.size = { width: r.width, height: r.height };
+        this.scheduleDetail();
+      });
+      this.sizeWatch.observe(this.svg);
+    }
     this.compsLayer.textContent = ""; this.wiresLayer.textContent = ""; this.notesLayer.textContent = "";
     this.comps.clear(); this.wires = []; this.placed.clear(); this.junctions.clear();
     this.refresh();
     this.drawCrumbs();
-    if (!this.fitted && this.options.fit !== false) { this.fit(); this.fitted = true; }
+    if (!this.fitted && this.options.fit !== false) { this.fit(frame); this.fitted = true; }
     if (this.options.onLevel) this.options.onLevel(this.level);
   }
 
   private async autoPositions(lv: Level, missing: string[]): Promise<AutoLayout> {
     const everything = missing.length === Object.keys(lv.components).length;
-    if (elkAvailable()) {
-      const res = await elkLayout(lv, missing, name => this.symbolOf(name));
-      if (!everything) {
-        // Beside what is laid out already: below its lowest point.
-        let bottom = -Infinity, left = Infinity;
-        for (const [name, p] of Object.entries((lv.layout && lv.layout.components) || {})) {
-          if (!lv.components[name]) continue;
-          bottom = Math.max(bottom, p.y + 60); left = Math.min(left, p.x - 60);
-        }
-        if (isFinite(bottom)) {
-          for (const p of Object.values(res.components)) { p.x += left; p.y += bottom; }
-          for (const w of res.wires) w.points = (w.points || []).map(q => [q[0] + left, q[1] + bottom] as [number, number]);
-        }
+    const res = await this.autoLayout(lv, missing);
+    if (!everything) {
+      // Beside what is laid out already: below its lowest point.
+      let bottom = -Infinity, left = Infinity;
+      for (const [name, p] of Object.entries((lv.layout && lv.layout.components) || {})) {
+        if (!lv.components[name]) continue;
+        bottom = Math.max(bottom, p.y + 60); left = Math.min(left, p.x - 60);
       }
-      return res;
+      if (isFinite(bottom)) {
+        for (const p of Object.values(res.components)) { p.x += left; p.y += bottom; }
+        for (const w of res.wires) w.points = (w.points || []).map(q => [q[0] + left, q[1] + bottom] as [number, number]);
+      }
     }
-    // A grid, in the level's order: no routes (the wires get the plain ones).
-    const components: Record<string, Placement> = {};
-    const columns = Math.max(1, Math.ceil(Math.sqrt(missing.length)));
-    missing.forEach((name, k) => { components[name] = { x: 80 + (k % columns) * 160, y: 80 + Math.floor(k / columns) * 120 }; });
-    return { components, wires: [] };
+    return res;
   }
 
-  // ELK's layout of the whole level (every component, rotation 0), for an editor's
-  // "auto layout": positions and wire corners to write into the level's layout.
+  // ELK's layered layout of `names` (rotation 0, routed wires), or the quick one for a
+  // large level or where ELK cannot be had.
+  private async autoLayout(lv: Level, names: string[]): Promise<AutoLayout> {
+    const symbolOf = (name: string) => symbolFor(lv.components[name]);
+    if (names.length <= LARGE_LEVEL && await loadElk()) return elkLayout(lv, names, symbolOf);
+    return quickLayout(lv, names, symbolOf);
+  }
+
+  // The automatic layout of the whole level (every component, rotation 0), for an
+  // editor's "auto layout": positions and wire corners to write into the level's layout.
   async layoutLevel(level?: string): Promise<AutoLayout> {
     const lv = this.schematic.levels[level === undefined ? this.level : level];
-    if (!elkAvailable()) throw new Error("ELK is not loaded");
-    return elkLayout(lv, Object.keys(lv.components), name => symbolFor(lv.components[name]));
+    return this.autoLayout(lv, Object.keys(lv.components));
   }
 
   forgetAutoLayout(level?: string) { if (level === undefined) this.auto.clear(); else this.auto.delete(level); }
@@ -192,7 +219,7 @@ export class View {
   // the origin until the next render().
   refresh() {
     const lv = this.current();
-    const seen = new Set<string>();
+    const seen = new Set<string>(), moved = new Set<string>();
     for (const name of Object.keys(lv.components)) {
       seen.add(name);
       const c = lv.components[name];
@@ -202,16 +229,24 @@ export class View {
       this.placed.set(name, p);
       let ports = this.portSig.get(c);
       if (ports === undefined) { ports = c.ports.map(q => q.name + q.domain + q.side).join(","); this.portSig.set(c, ports); }
-      const sig = c.type + "|" + (c.subsystem || "") + "|" + ports +
-                  "|" + p.x + "," + p.y + "," + p.rotation + "," + p.flip;
+      const shape = c.type + "|" + (c.subsystem || "") + "|" + ports + "|" + p.rotation + "," + p.flip;
+      const sig = shape + "|" + p.x + "," + p.y;
       const old = this.comps.get(name);
       if (old && old.sig === sig) continue;
+      moved.add(name);
+      if (old && old.shape === shape) {
+        // Moved only: the same drawing, translated (a new one would be laid out anew).
+        old.g.setAttribute("transform", `translate(${n(p.x)},${n(p.y)})`);
+        old.sig = sig;
+        continue;
+      }
       const g = this.drawComponent(name, c, p);
       if (old) this.compsLayer.replaceChild(g, old.g); else this.compsLayer.appendChild(g);
-      this.comps.set(name, { g, sig });
+      this.comps.set(name, { g, sig, shape });
     }
-    for (const [name, el] of this.comps) if (!seen.has(name)) { el.g.remove(); this.comps.delete(name); this.placed.delete(name); }
-    this.refreshWires(lv);
+    for (const [name, el] of this.comps) if (!seen.has(name)) { el.g.remove(); this.comps.delete(name); this.placed.delete(name); moved.add(name); }
+    this.refreshWires(lv, moved);
+    if (moved.size) this.scheduleDetail();
     this.drawNotes(lv);
   }
 
@@ -313,19 +348,38 @@ export class View {
     return placedByElk(ca) && placedByElk(cb) ? auto.wires.find(match) : undefined;
   }
 
-  private refreshWires(lv: Level) {
+  // `moved`: the components drawn anew since the last pass; a wire between two others
+  // keeps its route unless the layout's wires or the automatic layout changed.
+  private refreshWires(lv: Level, moved: Set<string>) {
     const count = lv.connections.length;
+    // (A component given a place in the layout loses ELK's routes: hence the count.)
+    const routes = JSON.stringify((lv.layout && lv.layout.wires) || null) + "|" +
+                   Object.keys((lv.layout && lv.layout.components) || {}).length;
+    const auto = this.auto.get(this.level) || null;
+    const all = routes !== this.routesSeen || auto !== this.autoSeen;
+    this.routesSeen = routes; this.autoSeen = auto;
+    const still = (k: number) => {
+      const old = this.wires[k], c = lv.connections[k];
+      return !all && old && old.from === c[0] && old.to === c[1] &&
+             !moved.has(splitEnd(c[0])[0]) && !moved.has(splitEnd(c[1])[0]);
+    };
     // The layout's wires by their ends, for this pass (the layout may change between passes).
     this.wireIndex = new Map();
     for (const w of (lv.layout && Array.isArray(lv.layout.wires) ? lv.layout.wires : []))
       if (!this.wireIndex.has(w.from + "\n" + w.to)) this.wireIndex.set(w.from + "\n" + w.to, w);
     for (let k = 0; k < count; ++k) {
+      if (still(k)) continue;
       const c = lv.connections[k];
       const r = this.wireRoute(lv, k);
       const d = r ? pathData(r.pts) : "";
       const sig = c[0] + "|" + c[1] + "|" + d;
       const old = this.wires[k];
       if (old && old.sig === sig) continue;
+      let box: Box | null = null;
+      if (r) {
+        box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+        for (const q of r.pts) { box.x0 = Math.min(box.x0, q[0]); box.y0 = Math.min(box.y0, q[1]); box.x1 = Math.max(box.x1, q[0]); box.y1 = Math.max(box.y1, q[1]); }
+      }
       if (old) { old.path.remove(); old.hit.remove(); }
       const hit = svg("path", { class: "wire-hit", d, "data-index": k }, null);
       const path = svg("path", { class: "wire d-" + (r ? r.domain : "none"), d, "data-from": c[0], "data-to": c[1], "data-index": k,
@@ -334,10 +388,11 @@ export class View {
       if (this.wireSelection.has(k)) path.classList.add("selected");
       svg("title", {}, hit, c[0] + " — " + c[1]);
       // In connection order in the layer, so the DOM reads as the netlist.
-      const next = this.wires.slice(k + 1).find(w => w && w.hit.parentNode);
+      let next: WireEl | undefined;
+      for (let j = k + 1; j < this.wires.length && !next; ++j) if (this.wires[j] && this.wires[j].hit.parentNode) next = this.wires[j];
       this.wiresLayer.insertBefore(hit, next ? next.hit : null);
       this.wiresLayer.insertBefore(path, next ? next.hit : null);
-      this.wires[k] = { path, hit, sig };
+      this.wires[k] = { path, hit, sig, box, from: c[0], to: c[1] };
     }
     this.wireIndex = null;
     for (let k = count; k < this.wires.length; ++k) if (this.wires[k]) { this.wires[k].path.remove(); this.wires[k].hit.remove(); }
@@ -457,7 +512,36 @@ export class View {
   get scale() { return this.k; }
 
   // ------------------------------------------------------------ pan and zoom
-  private apply() { this.viewport.setAttribute("transform", `translate(${n(this.tx)},${n(this.ty)}) scale(${this.k})`); }
+  private apply() {
+    this.viewport.setAttribute("transform", `translate(${n(this.tx)},${n(this.ty)}) scale(${this.k})`);
+    this.scheduleDetail();
+  }
+
+  // Level of detail. Chromium lays every SVG text of the drawing out again whenever
+  // any shape in it moves (measured: a component moved in a drawing of 1 000 costs
+  // 80-130 ms a frame with the texts, 30 ms without), so what cannot be read is taken
+  // out of the drawing: every text when zoomed out below FAR_SCALE (10 px type drawn
+  // under 4 px), and in a large level the components well outside the view.
+  private detailQueued = false;
+  private size: { width: number; height: number } | null = null;
+  private sizeWatch: ResizeObserver | null = null;
+  private scheduleDetail() {
+    if (this.detailQueued || typeof requestAnimationFrame === "undefined") return;
+    this.detailQueued = true;
+    requestAnimationFrame(() => { this.detailQueued = false; this.updateDetail(); });
+  }
+  private updateDetail() {
+    this.svg.classList.toggle("far", this.k < FAR_SCALE);
+    const cull = this.comps.size > LARGE_LEVEL && this.size !== null;
+    const margin = 0.5;  // of the view's size, on each side: what a short pan brings in is there
+    const w = this.size ? this.size.width : 0, h = this.size ? this.size.height : 0;
+    const x0 = (-this.tx - margin * w) / this.k, x1 = (w * (1 + margin) - this.tx) / this.k;
+    const y0 = (-this.ty - margin * h) / this.k, y1 = (h * (1 + margin) - this.ty) / this.k;
+    for (const [name, el] of this.comps) {
+      const b = cull ? this.componentBox(name) : null;
+      el.g.classList.toggle("off-view", !!b && (b.x1 < x0 || b.x0 > x1 || b.y1 < y0 || b.y0 > y1));
+    }
+  }
   zoomBy(f: number, cx?: number, cy?: number) {
     const r = this.svg.getBoundingClientRect();
     const px = cx === undefined ? r.width / 2 : cx - r.left, py = cy === undefined ? r.height / 2 : cy - r.top;
@@ -468,19 +552,24 @@ export class View {
     this.apply();
   }
   panBy(dx: number, dy: number) { this.tx += dx; this.ty += dy; this.apply(); }
-  fit() {
-    const r = this.svg.getBoundingClientRect();
+  fit(frame?: DOMRect) {
+    const r = frame || this.svg.getBoundingClientRect();
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const name of this.placed.keys()) {
       const b = this.componentBox(name)!;
       x0 = Math.min(x0, b.x0); y0 = Math.min(y0, b.y0); x1 = Math.max(x1, b.x1); y1 = Math.max(y1, b.y1);
     }
-    try {
-      const bb = this.wiresLayer.getBBox();
-      if (bb.width || bb.height) { x0 = Math.min(x0, bb.x); y0 = Math.min(y0, bb.y); x1 = Math.max(x1, bb.x + bb.width); y1 = Math.max(y1, bb.y + bb.height); }
-      const nb = this.notesLayer.getBBox();
-      if (nb.width || nb.height) { x0 = Math.min(x0, nb.x); y0 = Math.min(y0, nb.y); x1 = Math.max(x1, nb.x + nb.width); y1 = Math.max(y1, nb.y + nb.height); }
-    } catch { /* not displayed yet */ }
+    // The wires' corners as routed (no getBBox: it would lay the whole drawing out here).
+    for (const w of this.wires) {
+      if (!w || !w.box) continue;
+      x0 = Math.min(x0, w.box.x0); y0 = Math.min(y0, w.box.y0); x1 = Math.max(x1, w.box.x1); y1 = Math.max(y1, w.box.y1);
+    }
+    if (this.notesLayer.firstChild) {
+      try {
+        const nb = this.notesLayer.getBBox();
+        if (nb.width || nb.height) { x0 = Math.min(x0, nb.x); y0 = Math.min(y0, nb.y); x1 = Math.max(x1, nb.x + nb.width); y1 = Math.max(y1, nb.y + nb.height); }
+      } catch { /* not displayed yet */ }
+    }
     if (!isFinite(x0) || !r.width || !r.height) { this.k = 1; this.tx = 20; this.ty = 20; this.apply(); return; }
     const pad = 24;
     this.k = Math.min(1.6, Math.max(0.05, Math.min((r.width - 2 * pad) / (x1 - x0 || 1), (r.height - 2 * pad) / (y1 - y0 || 1))));
@@ -564,5 +653,5 @@ export class View {
     if (this.options.onSelect) this.options.onSelect(name, this.level);
   }
 
-  destroy() { this.root.remove(); }
+  destroy() { if (this.sizeWatch) this.sizeWatch.disconnect(); this.root.remove(); }
 }

@@ -409,7 +409,12 @@ export function genericSymbol(c: ComponentInfo): Symbol {
 const cache = new Map<string, Symbol>();
 
 // The symbol of a component; the same object for the same type and ports.
+// A level's component objects are replaced, never changed, when their ports change
+// (render.ts relies on it too): each is looked up once.
+const ofInfo = new WeakMap<ComponentInfo, Symbol>();
 export function symbolFor(c: ComponentInfo): Symbol {
+  const known = ofInfo.get(c);
+  if (known) return known;
   const key = c.type + "|" + (c.subsystem ? "S" : "") + c.ports.map(p => p.name + ":" + p.domain + ":" + p.side).join(",");
   let s = cache.get(key);
   if (!s) {
@@ -417,6 +422,7 @@ export function symbolFor(c: ComponentInfo): Symbol {
     s = make ? completeSpots(make(c), c.ports) : genericSymbol(c);
     cache.set(key, s);
   }
+  ofInfo.set(c, s);
   return s;
 }
 

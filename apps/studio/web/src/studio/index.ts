@@ -5,7 +5,7 @@
 import type * as JS from "../schematic/index";
 import type { ComponentInfo, Level, PortInfo, Schematic, View } from "../schematic/index";
 import { html } from "../schematic/svg";
-import { api, ApiError, fileUrl } from "./api";
+import { api, ApiError, TOKEN, fileUrl } from "./api";
 import { ensureLayout, levelDoc, levelOfPointer, parsePath, uniqueName } from "./doc";
 import { ParamSpec, renderPanel, renderSimulation } from "./params";
 
@@ -66,7 +66,7 @@ class Studio {
     const edit = html("div", { class: "toolbar" }, head);
     this.button(edit, "undo", "↶ Undo", "undo (Ctrl+Z)", () => this.undo());
     this.button(edit, "redo", "↷ Redo", "redo (Ctrl+Shift+Z, Ctrl+Y)", () => this.redo());
-    this.button(edit, "layout", "Auto layout", "lay the level out automatically (ELK)", () => void this.autoLayout());
+    this.button(edit, "layout", "Auto layout", "lay the level out automatically (ELK; a quick layered layout for a large level)", () => void this.autoLayout());
     this.button(edit, "subsystem", "Make subsystem", "move the selection into a new subsystem", () => this.makeSubsystem());
     this.button(edit, "rotate", "⟳ Rotate", "rotate the selection (R)", () => this.rotate());
     this.button(edit, "flip", "⇋ Flip", "flip the selection (F)", () => this.flip());
@@ -221,6 +221,7 @@ class Studio {
       this.base = r.text;
       this.savedText = r.text;
       this.netlist = r.schematic.netlist;
+      this.suppliedList = [];
       this.undoStack = []; this.redoStack = [];
       this.dirty = false;
       await this.adopt(r.schematic, "");
@@ -239,6 +240,7 @@ class Studio {
     this.base = null;
     this.savedText = null;
     this.netlist = { name, components: {}, connections: [] };
+    this.suppliedList = [];
     this.undoStack = []; this.redoStack = [];
     this.dirty = !quiet;
     const schematic: Schematic = { netlist: this.netlist, file: path, recorded: [],
@@ -264,8 +266,7 @@ class Studio {
     } else {
       this.view.schematic = s;
       this.view.forgetAutoLayout();
-      await this.view.render(level);
-      this.view.fit();  // another document: shown whole, as the first one was
+      await this.view.render(level, true);  // another document: shown whole, as the first one was
     }
     this.level = this.view!.level;
     this.select([]);
@@ -283,8 +284,8 @@ class Studio {
     // The renderer and the edits want both sections; a level written without them gets
     // them here, and text() leaves them out again while they stay empty, so that opening
     // and saving a netlist changes nothing.
-    if (!Array.isArray(d.doc.connections)) { d.doc.connections = []; this.supplied.add(d.doc.connections); }
-    if (!d.doc.components) { d.doc.components = {}; this.supplied.add(d.doc.components); }
+    if (!Array.isArray(d.doc.connections)) { d.doc.connections = []; this.supply(d.doc.connections); }
+    if (!d.doc.components) { d.doc.components = {}; this.supply(d.doc.components); }
     lv.connections = d.doc.connections;
     lv.layout = d.doc.layout || null;
   }
@@ -384,8 +385,13 @@ class Studio {
   // ------------------------------------------------------------ edits
   // Sections linkLevel supplied to a level that had none (left out of text() while empty).
   supplied = new WeakSet<object>();
+  suppliedList: object[] = [];  // the same, of the netlist now open: text() needs its replacer only while one is empty
+  supply(section: object) { this.supplied.add(section); this.suppliedList.push(section); }
   text() {
     const supplied = this.supplied;
+    // (A replacer makes JSON.stringify several times slower: a large netlist's text is
+    // written twice an edit.)
+    if (!this.suppliedList.some(o => Object.keys(o).length === 0)) return JSON.stringify(this.netlist, null, 2);
     return JSON.stringify(this.netlist, (_key, value) => {
       if (value && typeof value === "object" && supplied.has(value) && Object.keys(value).length === 0) return undefined;
       return value;
@@ -425,6 +431,7 @@ class Studio {
 
   restore(text: string) {
     this.netlist = JSON.parse(text);
+    this.suppliedList = [];
     const s = this.schematic!;
     s.netlist = this.netlist;
     for (const key of Object.keys(s.levels)) { this.linkLevel(key); this.sync(key); }
@@ -1151,6 +1158,7 @@ class Studio {
 }
 
 function boot() {
+  R.setElkSource("/assets/elk.js?token=" + encodeURIComponent(TOKEN));  // served apart: loaded when a level needs it
   const studio = new Studio();
   (window as any).studio = studio;  // for the browser tests and the console
   void studio.start();
