@@ -145,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="load the plugins the netlist names (they run code: only for netlists you trust)")
     sweep.add_argument("-o", "--output-dir", required=True, help="sweep.csv, sweep.html, rows.jsonl (resumable)")
     sweep.add_argument("-q", "--quiet", action="store_true")
+    sweep.add_argument("--progress-lines", action="store_true",
+                       help="the progress as lines 'progress DONE TOTAL' on stderr (for programs driving a study)")
     args = parser.parse_args(argv)
     if args.quiet:
         # -q: errors only, dask's too (its warnings: a worker restarted, memory high, ...).
@@ -169,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
             raise InputError(f"--t-end {args.t_end}: not a positive, finite time")
 
         def progress(done: int, total: int) -> None:
+            if args.progress_lines and total:
+                print(f"progress {done} {total}", file=sys.stderr, flush=True)
             if progress_line:
                 print(f"\r{done}/{total} runs", end="" if done < total else "\n", file=sys.stderr, flush=True)
 

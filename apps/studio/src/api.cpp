@@ -82,10 +82,16 @@ Response Api::handle(const Request& request) {
       const json s = runs_.status(p.substr(10));
       if (s.is_null()) throw Refusal{404, "no run " + p.substr(10)};
       json out = s;
-      const std::filesystem::path report = std::filesystem::path(s["output"].get<std::string>()) / "report.html";
-      out["output"] = workspace_.relative(s["output"].get<std::string>());
+      // The run's page: a run's or linearization's report.html, a sweep's sweep.html.
+      const std::filesystem::path folder = s["output"].get<std::string>();
+      out["output"] = workspace_.relative(folder);
+      out["report"] = nullptr;
       std::error_code ec;
-      out["report"] = s["state"] != "running" && std::filesystem::exists(report, ec) ? json(workspace_.relative(report)) : json(nullptr);
+      for (const char* page : {"report.html", "sweep.html"})
+        if (s["state"] != "running" && std::filesystem::exists(folder / page, ec)) {
+          out["report"] = workspace_.relative(folder / page);
+          break;
+        }
       return answer(out);
     }
     if (post && p.starts_with("/api/runs/") && p.ends_with("/cancel")) {
@@ -212,10 +218,32 @@ json Api::run(const json& body) {
   if (!std::filesystem::is_regular_file(file, ec)) throw Refusal{404, "no netlist " + workspace_.relative(file) + ": save it first"};
   RunRequest request;
   request.analysis = body.value("analysis", std::string("run"));
-  if (request.analysis != "run" && request.analysis != "linearize")
-    throw Refusal{400, "\"analysis\" is \"run\" or \"linearize\""};
+  if (request.analysis != "run" && request.analysis != "linearize" && request.analysis != "sweep")
+    throw Refusal{400, "\"analysis\" is \"run\", \"linearize\" or \"sweep\""};
   request.netlist = file;
-  request.output = workspace_.root() / session::default_output_folder(file.stem().string());
+  // A sweep's folder beside the runs' (its rows.jsonl resumes the same study).
+  request.output = workspace_.root() / session::default_output_folder(file.stem().string() +
+                                                                      (request.analysis == "sweep" ? "_sweep" : ""));
+  if (request.analysis == "sweep") {
+    // Strings as `jourdain sweep --param/--output` take them; the sweep checks what they say.
+    const auto strings = [&](const char* key) {
+      std::vector<std::string> out;
+      if (!body.contains(key)) return out;
+      if (!body[key].is_array()) throw Refusal{400, std::string("\"") + key + "\" must be a list of strings"};
+      for (const json& item : body[key]) {
+        if (!item.is_string() || item.get<std::string>().empty())
+          throw Refusal{400, std::string("\"") + key + "\" must be a list of strings"};
+        out.push_back(item.get<std::string>());
+      }
+      return out;
+    };
+    request.params = strings("params");
+    request.outputs = strings("outputs");
+    if (request.params.empty()) throw Refusal{400, "a sweep needs a parameter: \"params\": [\"component.parameter=VALUES\"]"};
+    for (const auto& p : request.params)
+      if (p.find('=') == std::string::npos) throw Refusal{400, "sweep parameter '" + p + "': expected NAME=VALUES"};
+    request.zip = body.value("zip", false);
+  }
   if (body.contains("t_end") && !body["t_end"].is_null()) {
     if (!body["t_end"].is_number()) throw Refusal{400, "\"t_end\" must be a number of seconds"};
     request.t_end = body["t_end"].get<double>();

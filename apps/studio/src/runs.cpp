@@ -45,17 +45,43 @@ Runs::Runs(std::filesystem::path program, std::vector<std::string> arguments)
 
 Runs::~Runs() { stop_all(); }
 
-std::string Runs::start(const RunRequest& request) {
-  std::vector<std::string> args = {program_.string(), request.analysis, request.netlist.string(), "-o",
-                                   request.output.string()};
-  if (request.analysis == "run") args.push_back("--progress-lines");
-  if (request.t_end && request.analysis == "run") {
-    std::ostringstream t;
-    t.precision(17);
-    t << *request.t_end;
-    args.insert(args.end(), {"--t-end", t.str()});
+std::vector<std::string> Runs::command(const RunRequest& request) const {
+  const auto seconds = [](double t) {
+    std::ostringstream out;
+    out.precision(17);
+    out << t;
+    return out.str();
+  };
+  std::vector<std::string> args = {program_.string()};
+  if (request.analysis == "sweep") {
+    // `jourdain sweep` (Python) takes the plugins and the consent before the command, and
+    // none of the run's other options.
+    for (std::size_t i = 0; i < arguments_.size(); ++i) {
+      const std::string& a = arguments_[i];
+      if (a == "--plugin" && i + 1 < arguments_.size()) args.insert(args.end(), {a, arguments_[++i]});
+      else if (a == "--allow-plugins") args.push_back(a);
+      else if (a == "--library" || a == "--allow-any-path")
+        throw Error("studio: a sweep cannot read subsystems from other folders (" + a +
+                    "): run `jourdain sweep` from the command line");
+      else if (a == "--max-components") ++i;  // (with its number) a run's option only
+    }
+    args.insert(args.end(), {"sweep", request.netlist.string(), "-o", request.output.string(), "--progress-lines"});
+    // NAME=VALUES glued to its option: a value starting with '-' is not taken for one.
+    for (const auto& p : request.params) args.push_back("--param=" + p);
+    for (const auto& o : request.outputs) args.push_back("--output=" + o);
+    if (request.zip) args.push_back("--zip");
+    if (request.t_end) args.push_back("--t-end=" + seconds(*request.t_end));
+    return args;
   }
+  args.insert(args.end(), {request.analysis, request.netlist.string(), "-o", request.output.string()});
+  if (request.analysis == "run") args.push_back("--progress-lines");
+  if (request.t_end && request.analysis == "run") args.insert(args.end(), {"--t-end", seconds(*request.t_end)});
   args.insert(args.end(), arguments_.begin(), arguments_.end());
+  return args;
+}
+
+std::string Runs::start(const RunRequest& request) {
+  std::vector<std::string> args = command(request);
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -18,10 +18,14 @@
 namespace jourdain::studio {
 
 struct RunRequest {
-  std::string analysis = "run";  // "run" or "linearize"
+  std::string analysis = "run";  // "run", "linearize" or "sweep"
   std::filesystem::path netlist;
   std::filesystem::path output;  // the run's folder
   std::optional<double> t_end;
+  // A sweep's study, as `jourdain sweep` takes it: each --param NAME=VALUES and --output
+  // SPEC, and --zip.
+  std::vector<std::string> params, outputs;
+  bool zip = false;
 };
 
 class Runs {
@@ -35,6 +39,8 @@ class Runs {
 
   // Starts a run; its id. Throws Error when the process cannot be started.
   std::string start(const RunRequest& request);
+  // The command line of a request (program first).
+  std::vector<std::string> command(const RunRequest& request) const;
   // {"id", "state", "progress", "t", "t_end", "log", "exit_code", "output"}; null for no such run.
   nlohmann::json status(const std::string& id) const;
   // Asks the run to stop (SIGINT); false for no such run.

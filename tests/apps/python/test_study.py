@@ -306,10 +306,14 @@ def test_study_command_line(tmp_path):
     out = tmp_path / "study"
     command = [sys.executable, "-m", "jourdain", "sweep", str(OSCILLATOR), "--param", "spring.stiffness=100:400:3 N/m",
                "--param", "mass.mass=1 kg,2 kg", "--output", "mass.x:min", "--output", "mass.x:tmin",
-               "--solver", "t_end=1", "--workers", "2", "-o", str(out)]
+               "--solver", "t_end=1", "--workers", "2", "--progress-lines", "-o", str(out)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "6 runs, 0 not finished" in done.stdout
+    # --progress-lines (what the studio's progress bar reads): runs done of the total, up to all.
+    counts = [tuple(map(int, line.split()[1:])) for line in done.stderr.splitlines() if line.startswith("progress ")]
+    assert counts and counts[-1] == (6, 6) and all(total == 6 for _, total in counts)
+    assert [d for d, _ in counts] == sorted(d for d, _ in counts)
     frame = pd.read_csv(out / "sweep.csv")
     assert list(frame["spring.stiffness"]) == [100.0, 100.0, 250.0, 250.0, 400.0, 400.0]
     assert list(frame["mass.mass"]) == [1.0, 2.0] * 3

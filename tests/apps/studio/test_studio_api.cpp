@@ -157,3 +157,35 @@ TEST_CASE("check answers as jourdain check --json; configure gives a configured 
   CHECK(s.post("/api/check", {{"path", "msd.json"}}).status == 400);  // no text
   CHECK(s.get("/api/nothing").status == 404);
 }
+
+TEST_CASE("a sweep is asked as jourdain sweep takes it, and refused without a parameter") {
+  Studio s;
+  jourdain::test::write_text(s.dir.path() / "msd.json", kHandWritten);
+  const auto refused = [&](const json& body) {
+    const Response r = s.post("/api/run", body);
+    CAPTURE(body.dump());
+    CHECK(r.status == 400);
+    return json::parse(r.body)["error"].get<std::string>();
+  };
+  CHECK(refused({{"path", "msd.json"}, {"analysis", "sweep"}}).find("needs a parameter") != std::string::npos);
+  CHECK(refused({{"path", "msd.json"}, {"analysis", "sweep"}, {"params", {"spring.stiffness"}}}).find("NAME=VALUES") != std::string::npos);
+  CHECK(refused({{"path", "msd.json"}, {"analysis", "sweep"}, {"params", "spring.stiffness=1,2"}}).find("list of strings") != std::string::npos);
+  CHECK(refused({{"path", "msd.json"}, {"analysis", "optimize"}}).find("\"sweep\"") != std::string::npos);
+
+  // The command: plugins and consent before `sweep` (jourdain sweep's own order), the run's
+  // other options left out, each NAME=VALUES glued to its option.
+  jourdain::studio::Runs runs{"/bin/jourdain", {"--plugin", "/p/a.so", "--allow-plugins", "--max-components", "100"}};
+  jourdain::studio::RunRequest request;
+  request.analysis = "sweep";
+  request.netlist = "/w/msd.json";
+  request.output = "/w/results/msd_sweep";
+  request.params = {"spring.stiffness=-100,-200"};
+  request.outputs = {"mass.x:final"};
+  request.zip = true;
+  CHECK(runs.command(request) == std::vector<std::string>{"/bin/jourdain", "--plugin", "/p/a.so", "--allow-plugins", "sweep",
+                                                          "/w/msd.json", "-o", "/w/results/msd_sweep", "--progress-lines",
+                                                          "--param=spring.stiffness=-100,-200", "--output=mass.x:final", "--zip"});
+  // Subsystems from other folders: not something `jourdain sweep` can be told.
+  jourdain::studio::Runs with_library{"/bin/jourdain", {"--library", "/lib"}};
+  CHECK_THROWS_WITH_AS(with_library.command(request), doctest::Contains("--library"), jourdain::Error);
+}

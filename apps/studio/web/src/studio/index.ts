@@ -76,7 +76,21 @@ class Studio {
     const analysis = html("select", { id: "analysis", title: "what Run does" }, runBox) as HTMLSelectElement;
     html("option", { value: "run" }, analysis, "simulate");
     html("option", { value: "linearize" }, analysis, "linearize");
-    this.button(runBox, "run", "▶ Run", "save, then run the netlist", () => void this.startRun(analysis.value as "run" | "linearize"));
+    html("option", { value: "sweep" }, analysis, "sweep");
+    // A sweep's study, as `jourdain sweep` takes it (apps/python): parameters and outputs
+    // separated by ';' (a list of values has commas of its own).
+    const sweep = html("span", { id: "sweep", class: "sweep-fields" }, runBox);
+    html("input", { id: "sweep-params", placeholder: "spring.stiffness=100:400:4; damper.damping=1,2", spellcheck: "false", size: 34,
+                    title: "parameters to sweep, separated by ';': NAME=V1,V2,… or NAME=START:STOP:N (a grid of every combination unless zipped), or a distribution (jourdain sweep --help)" }, sweep);
+    html("input", { id: "sweep-outputs", placeholder: "mass.x:final; mass.x:absmax", spellcheck: "false", size: 24,
+                    title: "what each run gives, separated by ';': VARIABLE[:final|initial|min|max|absmax|mean|tmin|tmax], wall_time, summary:PATH" }, sweep);
+    const zipLabel = html("label", { title: "take the k-th value of every parameter together, instead of every combination" }, sweep);
+    html("input", { id: "sweep-zip", type: "checkbox" }, zipLabel);
+    zipLabel.append(" zip");
+    const showSweep = () => { sweep.hidden = analysis.value !== "sweep"; };
+    analysis.onchange = showSweep;
+    showSweep();
+    this.button(runBox, "run", "▶ Run", "save, then run the netlist", () => void this.startRun(analysis.value as "run" | "linearize" | "sweep"));
     this.button(runBox, "cancel", "Cancel", "stop the run", () => void this.cancelRun());
     ($("cancel") as HTMLButtonElement).disabled = true;
     const progress = html("progress", { id: "progress", max: 1, value: 0, title: "run progress" }, runBox) as HTMLProgressElement;
@@ -1101,17 +1115,26 @@ class Studio {
   }
 
   pollTimer = 0;
-  async startRun(analysis: "run" | "linearize") {
+  async startRun(analysis: "run" | "linearize" | "sweep") {
     if (this.run && this.run.state === "running") { this.message("A run is going on.", "error"); return; }
+    const request: Record<string, unknown> = { analysis };
+    if (analysis === "sweep") {
+      const list = (id: string) => ($(id) as HTMLInputElement).value.split(";").map(x => x.trim()).filter(Boolean);
+      request.params = list("sweep-params");
+      request.outputs = list("sweep-outputs");
+      request.zip = ($("sweep-zip") as HTMLInputElement).checked;
+      if (!(request.params as string[]).length) { this.message("Sweep: name a parameter and its values, e.g. spring.stiffness=100:400:4", "error"); return; }
+    }
     if (!(await this.save())) return;
     try {
-      const r = await api("POST", "/api/run", { path: this.path, analysis });
+      const r = await api("POST", "/api/run", { path: this.path, ...request });
+      this.sweeping = analysis === "sweep";
       this.run = { id: r.id, state: "running", progress: 0 };
       const progress = $("progress") as HTMLProgressElement;
       progress.hidden = false; progress.value = 0;
       ($("cancel") as HTMLButtonElement).disabled = false;
       ($("run") as HTMLButtonElement).disabled = true;
-      this.message((analysis === "run" ? "Running " : "Linearizing ") + this.path + "…", "info");
+      this.message({ run: "Running ", linearize: "Linearizing ", sweep: "Sweeping " }[analysis] + this.path + "…", "info");
       this.poll();
     } catch (e) {
       this.message("Run refused: " + (e as Error).message, "error");
@@ -1126,7 +1149,9 @@ class Studio {
         this.run = r;
         const progress = $("progress") as HTMLProgressElement;
         progress.value = Math.max(0, Math.min(1, r.progress || 0));
-        $("run-state").textContent = r.state + (r.t !== undefined && r.t !== null ? " · t = " + Number(r.t).toPrecision(4) + (r.t_end ? " / " + r.t_end : "") + " s" : "");
+        // A sweep counts its runs done where a run counts its time.
+        $("run-state").textContent = r.state + (this.sweeping ? (r.t_end ? " · " + r.t + " / " + r.t_end + " runs" : "") :
+          r.t !== undefined && r.t !== null ? " · t = " + Number(r.t).toPrecision(4) + (r.t_end ? " / " + r.t_end : "") + " s" : "");
         if (r.state === "running") { this.poll(); return; }
         this.runEnded(r);
       } catch (e) {
@@ -1150,6 +1175,7 @@ class Studio {
     else this.message("Run " + r.state + (r.exit_code !== undefined && r.exit_code !== null ? " (exit code " + r.exit_code + ")" : "") +
                       (r.log ? ":\n" + r.log.trim().split("\n").slice(-6).join("\n") : ""), r.state === "cancelled" ? "info" : "error");
   }
+  sweeping = false;  // the run going on (or the last one) is a sweep
   async cancelRun() {
     if (!this.run) return;
     try { await api("POST", "/api/runs/" + encodeURIComponent(this.run.id) + "/cancel"); }
