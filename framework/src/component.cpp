@@ -244,7 +244,7 @@ void Eval::warn(std::string message, Warning::Kind kind) {
   std::ostringstream out;
   out.precision(10);
   out << "t = " << ctx_.t << " s: " << component_.name() << ": " << message;
-  ctx_.warnings.emplace_back(out.str(), kind);
+  ctx_.warnings.emplace_back(out.str(), kind).component = component_.name();
 }
 
 // ---------------------------------------------------------------- declarations

@@ -83,6 +83,9 @@ class SchematicWriter {
     out["connections"] = body.contains("connections") ? body["connections"] : ordered::array();
     if (body.contains("layout")) out["layout"] = body["layout"];
     out["definition"] = definition.empty() ? ordered(nullptr) : ordered(definition);
+    // A subsystem's exported ports (external name: "component.port" inside), drawn as
+    // terminals in its level.
+    if (body.contains("ports") && body["ports"].is_object()) out["ports"] = body["ports"];
     out["editable"] = editable;
     out["file"] = file.string();
     if (body.contains("description") && body["description"].is_string()) out["description"] = body["description"];

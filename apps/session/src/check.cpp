@@ -34,7 +34,7 @@ void describe_model(const Netlist& net, const std::filesystem::path& file, Regis
   ctx.analysis = net.analysis;
   if (!diagnostics.attempt([&] { m.initialize(ctx); })) return;
   if (stop_requested && stop_requested()) return;
-  for (const auto& w : ctx.warnings) diagnostics.warn({name, "", "", ""}, w.message);
+  for (const auto& w : ctx.warnings) diagnostics.warn({name, "", w.component, ""}, w.message);
   std::vector<const Component*> comps;
   for (const auto& c : m.components()) comps.push_back(c.get());
   std::ostringstream text;

@@ -33,6 +33,7 @@ struct Warning {
   enum class Kind { Notice, Accuracy };
   std::string message;
   Kind kind = Kind::Notice;
+  std::string component;  // the component that raised it (Eval::warn), for a checker to point at
   Warning(std::string text, Kind k = Kind::Notice) : message(std::move(text)), kind(k) {}  // NOLINT: a text is a notice
   bool accuracy() const { return kind == Kind::Accuracy; }
 };

@@ -225,6 +225,21 @@ async function examples() {
     check(large.aspect > 0.8 && large.aspect < 3, `large chain: folded into a screen-shaped block (width/height ${large.aspect.toFixed(2)})`);
     check(large.level > 0.9, `large chain: ${(100 * large.level).toFixed(0)}% of its wires run level (> 90%)`);
     check(large.faults.every(q => q.overlaps.length === 0), "large chain: no two components overlap");
+
+    // Inside a subsystem, its exported ports are drawn as terminals led to the inner ports.
+    await page.evaluate(p => window.studio.openFile(p), "n_four_bar.json");
+    await idle(page);
+    await page.evaluate(() => window.studio.view.open("bay1"));
+    await page.waitForFunction(() => window.studio.view.level === "bay1" && document.querySelectorAll("g.terminal").length > 0, null, { timeout: 10000 }).catch(() => {});
+    const terminals = await page.evaluate(() => [...document.querySelectorAll("g.terminal")].map(g => {
+      const m = g.getAttribute("transform").match(/translate\(([-0-9.]+),([-0-9.]+)\)/);
+      const lead = g.querySelector(".terminal-lead").getAttribute("d").match(/L([-0-9.]+) ([-0-9.]+)/);
+      const [c, p] = g.dataset.end.split(".");
+      const inner = window.studio.view.portPosition(c, p);
+      return [g.dataset.terminal, Math.hypot(Number(m[1]) + Number(lead[1]) - inner[0], Number(m[2]) + Number(lead[2]) - inner[1])];
+    }));
+    check(JSON.stringify(terminals.map(t => t[0]).sort()) === '["left","pivot","top"]' && terminals.every(t => t[1] < 0.01),
+          "bay1 shows its ports left, pivot and top as terminals led to their inner ports: " + JSON.stringify(terminals));
     check(errors.length === 0, "no page errors: " + errors.join(" | "));
   } finally {
     await browser.close();
@@ -346,6 +361,54 @@ async function build() {
     await idle(page);
     check((await text(page)) === good, "undo restores the netlist exactly");
     check(await page.evaluate(() => !document.querySelector("g.component.has-error")), "and the error mark goes");
+    // A warning marks its component too (amber): an end stop below the initial position.
+    await page.evaluate(() => window.studio.setParam("mass", "x_max", "0.05", true));
+    await page.waitForSelector('g.component[data-name="mass"].has-warning', { timeout: 10000 }).catch(() => {});
+    const warned = await page.evaluate(() => [[...document.querySelectorAll("g.component.has-warning")].map(g => g.dataset.name),
+                                              document.querySelector('g.component[data-name="mass"] > title').textContent]);
+    check(JSON.stringify(warned[0]) === '["mass"]' && /end stops/.test(warned[1]),
+          "the check's warning marks the mass, its message in the tip: " + JSON.stringify(warned));
+    await page.click("#undo");
+    await idle(page);
+    check((await text(page)) === good && await page.evaluate(() => !document.querySelector("g.component.has-warning")), "undone, the mark goes");
+
+    // A wire's segment dragged across itself: its corners go into the layout, its ends stay
+    // on their ports; undo takes it back.
+    const seg = await page.evaluate(() => {
+      const v = window.studio.view, route = v.routeOf(0);
+      let k = 0, longest = -1;
+      for (let i = 0; i + 1 < route.length; ++i) {
+        const len = Math.hypot(route[i + 1][0] - route[i][0], route[i + 1][1] - route[i][1]);
+        if (len > longest) { longest = len; k = i; }
+      }
+      const a = route[k], b = route[k + 1], m = v.viewport.getScreenCTM();
+      const at = new DOMPoint((a[0] + b[0]) / 2, (a[1] + b[1]) / 2).matrixTransform(m);
+      const horizontal = Math.abs(a[1] - b[1]) < 0.5;
+      return { x: at.x, y: at.y, horizontal, scale: m.a, coord: horizontal ? a[1] : a[0] };
+    });
+    await page.mouse.move(seg.x, seg.y);
+    await page.mouse.down();
+    const [dx, dy] = seg.horizontal ? [0, 40] : [40, 0];
+    for (let k = 1; k <= 4; ++k) await page.mouse.move(seg.x + dx * k / 4, seg.y + dy * k / 4);
+    await page.mouse.up();
+    const after = await page.evaluate(() => {
+      const s = window.studio, v = s.view, c = s.netlist.connections[0], route = v.routeOf(0);
+      const w = (s.netlist.layout.wires || []).find(x => (x.from === c[0] && x.to === c[1]) || (x.from === c[1] && x.to === c[0]));
+      const [ca, pa] = c[0].split("."), [cb, pb] = c[1].split(".");
+      const A = v.portPosition(ca, pa), B = v.portPosition(cb, pb);
+      const ends = Math.hypot(route[0][0] - A[0], route[0][1] - A[1]) + Math.hypot(route[route.length - 1][0] - B[0], route[route.length - 1][1] - B[1]);
+      const orthogonal = route.every((p, i) => i === 0 || Math.abs(p[0] - route[i - 1][0]) < 0.5 || Math.abs(p[1] - route[i - 1][1]) < 0.5);
+      return { points: w && w.points, ends, orthogonal, route };
+    });
+    // The segment now runs 40 px (on screen) further, snapped to the 10-unit grid.
+    const wanted = Math.round((seg.coord + 40 / seg.scale) / 10) * 10;
+    const shifted = after.route.some((p, i) => i > 0 && (seg.horizontal ? Math.abs(p[1] - wanted) < 0.5 && Math.abs(after.route[i - 1][1] - wanted) < 0.5
+                                                                        : Math.abs(p[0] - wanted) < 0.5 && Math.abs(after.route[i - 1][0] - wanted) < 0.5));
+    check(after.points && after.points.length > 0 && after.ends < 0.01 && after.orthogonal && shifted && (await text(page)) !== good,
+          "a dragged wire segment runs at " + wanted + ", its corners written, its ends on its ports, orthogonal: " + JSON.stringify(after));
+    await page.click("#undo");
+    await idle(page);
+    check((await text(page)) === good, "undo takes the wire's corners back");
 
     // The solver and the record list, in the panel shown while nothing is selected.
     await page.mouse.click(...(await (async () => { const b = await page.locator("svg.jourdain-schematic").boundingBox(); return [b.x + 30, b.y + 30]; })()));

@@ -4,7 +4,7 @@ import { MountOptions, View, DOMAIN_COLORS, domainColor } from "./render";
 import { Schematic } from "./model";
 export { View, DOMAIN_COLORS, domainColor } from "./render";
 export type { MountOptions, Hit } from "./render";
-export { symbolFor, genericSymbol, defaultSides, orient, orientDir } from "./symbols";
+export { symbolFor, genericSymbol, defaultSides, orient, orientDir, dirVector } from "./symbols";
 export type { Symbol, Spot, Dir } from "./symbols";
 export { localBox, orientedBox, portSpot, autoRoute, wirePolyline, simplify, pathData } from "./geometry";
 export type { Placed, Pt } from "./geometry";

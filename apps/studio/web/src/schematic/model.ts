@@ -58,6 +58,7 @@ export interface Level {
   definition: string | null;
   editable: boolean;
   file?: string;
+  ports?: Record<string, string> | null;  // a subsystem's exported ports: name -> "component.port" inside
 }
 
 export interface Schematic {

@@ -4,7 +4,7 @@
 // editor can mutate the level and call it after every edit.
 import { ComponentInfo, Level, Placement, Schematic, Wire, childKey, splitEnd } from "./model";
 import { html, n, svg } from "./svg";
-import { Dir, Symbol, orient, orientDir, symbolFor } from "./symbols";
+import { Dir, Symbol, dirVector, orient, orientDir, symbolFor } from "./symbols";
 import { LABEL_ROOM, Placed, Pt, autoRoute, orientedBox, pathData, portSpot, wirePolyline } from "./geometry";
 import { elkLayout, loadElk } from "./elk";
 import { quickLayout } from "./layered";
@@ -52,6 +52,8 @@ export class View {
   private wiresLayer: SVGGElement;
   private compsLayer: SVGGElement;
   private notesLayer: SVGGElement;
+  private terminalsLayer: SVGGElement;
+  private terminalBoxes: Box[] = [];
   schematic: Schematic;
   level = "";
   options: MountOptions;
@@ -66,6 +68,8 @@ export class View {
   private auto = new Map<string, AutoLayout>();  // per level: the automatic positions of components the layout leaves out
   private selection = new Set<string>();
   private errors = new Map<string, string>();
+  private warnings = new Map<string, string>();
+  private wireErrors = new Map<number, string>();
   private wireSelection = new Set<number>();
   private k = 1; private tx = 0; private ty = 0;
   private spaceDown = false;
@@ -93,6 +97,7 @@ export class View {
     svg("circle", { cx: 0.5, cy: 0.5, r: 0.6, class: "grid-dot" }, grid);
     this.viewport = svg("g", { class: "viewport" }, this.svg);
     this.notesLayer = svg("g", { class: "notes" }, this.viewport);
+    this.terminalsLayer = svg("g", { class: "terminals" }, this.viewport);
     this.wiresLayer = svg("g", { class: "wires" }, this.viewport);
     this.compsLayer = svg("g", { class: "components" }, this.viewport);
     this.overlay = svg("g", { class: "overlay" }, this.viewport);
@@ -131,6 +136,7 @@ export class View {
       this.sizeWatch.observe(this.svg);
     }
     this.compsLayer.textContent = ""; this.wiresLayer.textContent = ""; this.notesLayer.textContent = "";
+    this.terminalsLayer.textContent = ""; this.terminalsLayer.removeAttribute("data-sig");
     this.comps.clear(); this.wires = []; this.placed.clear(); this.junctions.clear();
     this.refresh();
     this.drawCrumbs();
@@ -175,7 +181,7 @@ export class View {
 
   open(level: string) {
     if (!this.schematic.levels[level]) return;
-    this.selection.clear(); this.errors.clear(); this.wireSelection.clear();
+    this.selection.clear(); this.errors.clear(); this.warnings.clear(); this.wireErrors.clear(); this.wireSelection.clear();
     void this.render(level);
   }
 
@@ -247,6 +253,7 @@ export class View {
     for (const [name, el] of this.comps) if (!seen.has(name)) { el.g.remove(); this.comps.delete(name); this.placed.delete(name); moved.add(name); }
     this.refreshWires(lv, moved);
     if (moved.size) this.scheduleDetail();
+    this.drawTerminals(lv);
     this.drawNotes(lv);
   }
 
@@ -256,9 +263,8 @@ export class View {
                           "data-name": name, "data-type": c.type, transform: `translate(${n(p.x)},${n(p.y)})` });
     if (c.subsystem) { g.classList.add("subsystem"); g.setAttribute("data-subsystem", c.subsystem); }
     if (this.selection.has(name)) g.classList.add("selected");
-    if (this.errors.has(name)) g.classList.add("has-error");
-    svg("title", {}, g, name + ": " + c.type + (c.summary ? "\n" + c.summary : "") +
-        (c.subsystem ? "\n(double-click to open)" : "") + (this.errors.has(name) ? "\n" + this.errors.get(name) : ""));
+    svg("title", {}, g, name + ": " + c.type + (c.summary ? "\n" + c.summary : "") + (c.subsystem ? "\n(double-click to open)" : ""));
+    if (this.errors.has(name) || this.warnings.has(name)) this.markComponent(g, name);
     const box = orientedBox(p);
     svg("rect", { class: "hit", x: n(box.x0 - 4), y: n(box.y0 - 4), width: n(box.x1 - box.x0 + 8), height: n(box.y1 - box.y0 + 8) }, g);
     const body = svg("g", { class: "body" }, g);
@@ -393,6 +399,7 @@ export class View {
       this.wiresLayer.insertBefore(hit, next ? next.hit : null);
       this.wiresLayer.insertBefore(path, next ? next.hit : null);
       this.wires[k] = { path, hit, sig, box, from: c[0], to: c[1] };
+      if (this.wireErrors.has(k)) this.markWire(this.wires[k], k);
     }
     this.wireIndex = null;
     for (let k = count; k < this.wires.length; ++k) if (this.wires[k]) { this.wires[k].path.remove(); this.wires[k].hit.remove(); }
@@ -421,6 +428,40 @@ export class View {
     }
   }
 
+  // A subsystem's exported ports, in its own level: a flag named as the port outside,
+  // out from the inner port it stands for along the way that port faces, with a dashed
+  // lead to it. Placed from the inner port (the layout has no place for them).
+  private drawTerminals(lv: Level) {
+    const spots: [string, string, Pt, Dir][] = [];
+    for (const [name, end] of Object.entries(lv.ports || {})) {
+      if (typeof end !== "string") continue;
+      const [c, port] = splitEnd(end);
+      const P = this.placed.get(c);
+      const sp = P && portSpot(P, port);
+      if (sp) spots.push([name, end, sp.at, sp.dir]);
+    }
+    const sig = JSON.stringify(spots);
+    if (this.terminalsLayer.getAttribute("data-sig") === sig) return;
+    this.terminalsLayer.textContent = "";
+    this.terminalsLayer.setAttribute("data-sig", sig);
+    this.terminalBoxes = [];
+    const reach = 46;
+    for (const [name, end, at, dir] of spots) {
+      const v = dirVector(dir);
+      const t: Pt = [at[0] + v[0] * reach, at[1] + v[1] * reach];
+      const g = svg("g", { class: "terminal", "data-terminal": name, "data-end": end, transform: `translate(${n(t[0])},${n(t[1])})` }, this.terminalsLayer);
+      svg("title", {}, g, "port " + name + " of the subsystem: " + end + " inside");
+      svg("path", { class: "terminal-lead", d: `M0 0 L${n(-v[0] * reach)} ${n(-v[1] * reach)}` }, g);
+      // A flag pointing away from the inner port, i.e. out of the subsystem.
+      const a = Math.atan2(v[1], v[0]) * 180 / Math.PI;
+      svg("path", { class: "terminal-flag", d: "M-2 -6 L8 -6 L14 0 L8 6 L-2 6 Z", transform: `rotate(${n(a)})` }, g);
+      const below = dir === "top" || dir === "bottom";
+      svg("text", { class: "terminal-label", x: below ? 10 : v[0] < 0 ? -18 : 18, y: below ? (v[1] < 0 ? -10 : 20) : 0,
+                    "text-anchor": below ? "start" : v[0] < 0 ? "end" : "start", "dominant-baseline": "central" }, g, name);
+      this.terminalBoxes.push({ x0: Math.min(at[0], t[0]) - 60, y0: Math.min(at[1], t[1]) - 12, x1: Math.max(at[0], t[0]) + 60, y1: Math.max(at[1], t[1]) + 24 });
+    }
+  }
+
   private drawNotes(lv: Level) {
     const notes = (lv.layout && lv.layout.notes) || [];
     const sig = JSON.stringify(notes);
@@ -439,18 +480,40 @@ export class View {
   }
   getSelection(): string[] { return [...this.selection]; }
 
-  // Components marked with an error (their message as the tip).
-  setErrors(errors: Record<string, string>) {
+  // Components marked with an error or, failing that, a warning, and connections (by
+  // index in the level) with an error; each message becomes the element's tip. Only what
+  // changes is touched (a large level's check answers after every edit).
+  setErrors(errors: Record<string, string>, warnings: Record<string, string> = {}, wireErrors: Record<number, string> = {}) {
+    const touched = new Set([...this.errors.keys(), ...this.warnings.keys()]);
     this.errors = new Map(Object.entries(errors));
-    for (const [name, el] of this.comps) {
-      const bad = this.errors.has(name);
-      el.g.classList.toggle("has-error", bad);
-      const t = el.g.querySelector(":scope > title");
-      if (t) {
-        const base = (t.textContent || "").split("\n⚠ ")[0];
-        t.textContent = bad ? base + "\n⚠ " + this.errors.get(name) : base;
-      }
+    this.warnings = new Map(Object.entries(warnings));
+    for (const name of [...Object.keys(errors), ...Object.keys(warnings)]) touched.add(name);
+    for (const name of touched) {
+      const el = this.comps.get(name);
+      if (el) this.markComponent(el.g, name);
     }
+    const wiresTouched = new Set([...this.wireErrors.keys(), ...Object.keys(wireErrors).map(Number)]);
+    this.wireErrors = new Map(Object.entries(wireErrors).map(([k, m]) => [Number(k), m] as [number, string]));
+    for (const k of wiresTouched) if (this.wires[k]) this.markWire(this.wires[k], k);
+  }
+
+  private markComponent(g: SVGGElement, name: string) {
+    const error = this.errors.get(name), warning = error === undefined ? this.warnings.get(name) : undefined;
+    g.classList.toggle("has-error", error !== undefined);
+    g.classList.toggle("has-warning", warning !== undefined);
+    const t = g.querySelector(":scope > title");
+    if (t) {
+      const base = (t.textContent || "").split("\n⚠ ")[0];
+      const said = error !== undefined ? error : warning;
+      t.textContent = said !== undefined ? base + "\n⚠ " + said : base;
+    }
+  }
+
+  private markWire(w: WireEl, k: number) {
+    const said = this.wireErrors.get(k);
+    w.path.classList.toggle("has-error", said !== undefined);
+    const t = w.hit.querySelector("title");
+    if (t) t.textContent = w.from + " — " + w.to + (said !== undefined ? "\n⚠ " + said : "");
   }
 
   flash(name: string) {
@@ -485,6 +548,12 @@ export class View {
       if (b && b.x0 >= Math.min(x0, x1) && b.x1 <= Math.max(x0, x1) && b.y0 + LABEL_ROOM >= Math.min(y0, y1) && b.y1 <= Math.max(y0, y1)) out.push(name);
     }
     return out;
+  }
+  // The whole route of connection k of the level shown, port to port (null if an end is
+  // missing): what an editor moves a segment of.
+  routeOf(k: number): Pt[] | null {
+    const r = this.wireRoute(this.current(), k);
+    return r ? r.pts : null;
   }
   componentElement(name: string): SVGGElement | null { const e = this.comps.get(name); return e ? e.g : null; }
   wireElement(k: number): SVGPathElement | null { const w = this.wires[k]; return w ? w.path : null; }
@@ -559,7 +628,9 @@ export class View {
       const b = this.componentBox(name)!;
       x0 = Math.min(x0, b.x0); y0 = Math.min(y0, b.y0); x1 = Math.max(x1, b.x1); y1 = Math.max(y1, b.y1);
     }
-    // The wires' corners as routed (no getBBox: it would lay the whole drawing out here).
+    // The wires' corners as routed (no getBBox: it would lay the whole drawing out here),
+    // and the subsystem's terminals.
+    for (const b of this.terminalBoxes) { x0 = Math.min(x0, b.x0); y0 = Math.min(y0, b.y0); x1 = Math.max(x1, b.x1); y1 = Math.max(y1, b.y1); }
     for (const w of this.wires) {
       if (!w || !w.box) continue;
       x0 = Math.min(x0, w.box.x0); y0 = Math.min(y0, w.box.y0); x1 = Math.max(x1, w.box.x1); y1 = Math.max(y1, w.box.y1);

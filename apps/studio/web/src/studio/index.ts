@@ -25,6 +25,19 @@ interface Diagnostic {
 interface Run { id: string; state: string; progress?: number; t?: number; t_end?: number; log?: string; exit_code?: number; report?: string | null }
 
 const GRID = 10;
+
+// The segment of a route nearest point p (index of its first point).
+function nearestSegment(route: [number, number][], p: [number, number]): number {
+  let best = 0, bestD = Infinity;
+  for (let k = 0; k + 1 < route.length; ++k) {
+    const a = route[k], b = route[k + 1];
+    const dx = b[0] - a[0], dy = b[1] - a[1], len2 = dx * dx + dy * dy;
+    const t = len2 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2)) : 0;
+    const d = Math.hypot(a[0] + t * dx - p[0], a[1] + t * dy - p[1]);
+    if (d < bestD) { bestD = d; best = k; }
+  }
+  return best;
+}
 // The built-in solver methods (`jourdain solvers`), offered as the method field's list;
 // a plugin's method is typed.
 const SOLVER_METHODS = ["adams", "bdf", "dopri5", "rk4"];
@@ -302,6 +315,7 @@ class Studio {
     if (!d.doc.components) { d.doc.components = {}; this.supply(d.doc.components); }
     lv.connections = d.doc.connections;
     lv.layout = d.doc.layout || null;
+    lv.ports = d.doc.ports || null;
   }
 
   configKey(type: string, params: Record<string, unknown> | undefined): string {
@@ -346,6 +360,7 @@ class Studio {
     if (!lv || !d) return;
     lv.connections = d.doc.connections;
     lv.layout = d.doc.layout || null;
+    lv.ports = d.doc.ports || null;
     const next: Record<string, ComponentInfo> = {};
     const look = only ? new Set(only) : null;
     for (const [name, inst] of Object.entries<any>(d.doc.components || {})) {
@@ -553,6 +568,32 @@ class Studio {
     }
     for (const [w, pts] of wiresAt) w.points = pts.map(q => [snap(q[0] + dx), snap(q[1] + dy)]);
     this.view!.refresh();
+  }
+
+  // Segment `segment` of connection k's route (port to port, as drawn when the drag
+  // started) moved across itself to pass through `at`, written as the wire's corners in
+  // the layout. A segment that leaves a port keeps a stub out of the port and jogs.
+  moveSegment(k: number, route: [number, number][], segment: number, at: [number, number]) {
+    const d = this.doc()!, view = this.view!;
+    const c = d.doc.connections[k] as [string, string];
+    if (!c) return;
+    const pts = route.map(q => [q[0], q[1]] as [number, number]);
+    let s = segment;
+    const stub = (end: string, from: [number, number]): [number, number] => {
+      const [comp, port] = end.split(/\.(.*)/s);
+      const v = R.dirVector(view.portDir(comp, port) || "right");
+      return [from[0] + 12 * v[0], from[1] + 12 * v[1]];
+    };
+    if (s === pts.length - 2) { const b = stub(c[1], pts[pts.length - 1]); pts.splice(pts.length - 1, 0, b, [b[0], b[1]]); }
+    if (s === 0) { const a = stub(c[0], pts[0]); pts.splice(1, 0, a, [a[0], a[1]]); s += 2; }
+    const p = pts[s], q = pts[s + 1];
+    if (Math.abs(p[0] - q[0]) >= Math.abs(p[1] - q[1])) { p[1] = snap(at[1]); q[1] = snap(at[1]); }
+    else { p[0] = snap(at[0]); q[0] = snap(at[0]); }
+    const layout = ensureLayout(d.doc);
+    const others = (Array.isArray(layout.wires) ? layout.wires : []).filter((w: any) =>
+      !((w.from === c[0] && w.to === c[1]) || (w.from === c[1] && w.to === c[0])));
+    layout.wires = [...others, { from: c[0], to: c[1], points: R.simplify(pts).slice(1, -1) }];
+    view.refresh();
   }
 
   rotate() {
@@ -845,7 +886,8 @@ class Studio {
   showDiagnostics() {
     const ul = $("diagnostics");
     ul.textContent = "";
-    const errorsHere: Record<string, string> = {};
+    const errorsHere: Record<string, string> = {}, warningsHere: Record<string, string> = {}, wiresHere: Record<number, string> = {};
+    const add = (to: Record<string | number, string>, key: string | number, message: string) => { to[key] = to[key] !== undefined ? to[key] + "\n" + message : message; };
     const here = this.doc();
     const herePointer = here ? here.pointer : null;
     for (const dg of this.diagnostics) {
@@ -858,10 +900,15 @@ class Studio {
       const p = parsePath(dg.path || "");
       const comp = p.pointer === herePointer ? p.component : undefined;
       const name = comp || (p.pointer === herePointer && dg.component && this.lv().components[dg.component] ? dg.component : undefined);
-      if (name && dg.severity === "error" && this.lv().components[name]) errorsHere[name] = errorsHere[name] ? errorsHere[name] + "\n" + dg.message : dg.message;
+      if (name && this.lv().components[name]) {
+        if (dg.severity === "error") add(errorsHere, name, dg.message);
+        else if (dg.severity === "warning") add(warningsHere, name, dg.message);
+      } else if (p.pointer === herePointer && p.connection !== undefined && dg.severity === "error") {
+        add(wiresHere, p.connection, dg.message);
+      }
     }
     if (!this.diagnostics.length) html("li", { class: "ok" }, ul, "No problem found.");
-    if (this.view) this.view.setErrors(errorsHere);
+    if (this.view) this.view.setErrors(errorsHere, warningsHere, wiresHere);
     this.renderParams();
   }
 
@@ -968,7 +1015,8 @@ class Studio {
     type Drag =
       | { kind: "move"; id: number; x0: number; y0: number; names: string[]; start: Record<string, [number, number]>; wires: Map<any, [number, number][]>; before: string; moved: boolean }
       | { kind: "wire"; id: number; from: string; path: SVGPathElement; start: [number, number] }
-      | { kind: "band"; id: number; x0: number; y0: number; rect: SVGRectElement; add: boolean };
+      | { kind: "band"; id: number; x0: number; y0: number; rect: SVGRectElement; add: boolean }
+      | { kind: "segment"; id: number; index: number; route: [number, number][]; segment: number; before: string; moved: boolean };
     let drag: Drag | null = null;
     s.addEventListener("pointerdown", ev => {
       if (ev.button !== 0 || s.classList.contains("panning")) return;
@@ -994,7 +1042,9 @@ class Studio {
         drag = { kind: "move", id: ev.pointerId, x0: at[0], y0: at[1], names, start, wires: new Map(), before: this.text(), moved: false };
       } else if (hit.kind === "wire") {
         this.select([], [hit.index]);
-        return;
+        const route = this.editable() ? view.routeOf(hit.index) : null;
+        if (!route || route.length < 2) return;
+        drag = { kind: "segment", id: ev.pointerId, index: hit.index, route, segment: nearestSegment(route, at), before: this.text(), moved: false };
       } else {
         const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
         rect.setAttribute("class", "rubber");
@@ -1029,6 +1079,16 @@ class Studio {
         const t0 = performance.now();
         this.moveBy(drag.names, dx, dy, drag.start, drag.wires);
         document.body.dataset.moveMs = String(Math.round((performance.now() - t0) * 10) / 10);
+      } else if (drag.kind === "segment") {
+        if (!drag.moved) {
+          const p = drag.route[drag.segment], q = drag.route[drag.segment + 1];
+          const along = Math.abs(p[0] - q[0]) >= Math.abs(p[1] - q[1]);
+          const target = view.toCanvas(ev.clientX, ev.clientY);
+          if (Math.abs(along ? target[1] - p[1] : target[0] - p[0]) < 3) return;
+          drag.moved = true;
+          this.materialize(this.doc()!.doc);  // the ends where they are drawn, before the route is written
+        }
+        this.moveSegment(drag.index, drag.route, drag.segment, at);
       } else if (drag.kind === "wire") {
         const a = drag.start;
         const mx = (a[0] + at[0]) / 2;
@@ -1051,7 +1111,7 @@ class Studio {
       const d0 = drag;
       drag = null;
       const at = view.toCanvas(ev.clientX, ev.clientY);
-      if (d0.kind === "move") {
+      if (d0.kind === "move" || d0.kind === "segment") {
         if (d0.moved && this.text() !== d0.before) {
           this.undoStack.push(d0.before);
           this.redoStack = [];
