@@ -410,6 +410,30 @@ async function build() {
     await idle(page);
     check((await text(page)) === good, "undo takes the wire's corners back");
 
+    // A note: added, its text typed in the panel, dragged, deleted; four undo steps.
+    await page.click("#note");
+    await page.fill("textarea[data-note-text]", "released from rest");
+    await page.press("textarea[data-note-text]", "Tab");
+    await idle(page);
+    const noteOf = () => page.evaluate(() => (window.studio.netlist.layout.notes || []).find(n => n.text === "released from rest") || null);
+    const added = await noteOf();
+    check(added !== null, "a note added from the toolbar takes its text from the panel");
+    const box = await page.locator("text.note", { hasText: "released from rest" }).boundingBox();
+    const scale = await page.evaluate(() => window.studio.view.scale);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    for (let k = 1; k <= 4; ++k) await page.mouse.move(box.x + box.width / 2 + 10 * k, box.y + box.height / 2);
+    await page.mouse.up();
+    const moved = await noteOf();
+    check(added && moved && moved.x === Math.round((added.x + 40 / scale) / 10) * 10 && moved.y === added.y,
+          "the note is dragged along (snapped to the grid): " + JSON.stringify([added, moved]));
+    await page.keyboard.press("Delete");
+    await idle(page);
+    check((await noteOf()) === null, "Delete removes the selected note");
+    for (let k = 0; k < 4; ++k) await page.click("#undo");
+    await idle(page);
+    check((await text(page)) === good, "four undo steps take the note back out");
+
     // The solver and the record list, in the panel shown while nothing is selected.
     await page.mouse.click(...(await (async () => { const b = await page.locator("svg.jourdain-schematic").boundingBox(); return [b.x + 30, b.y + 30]; })()));
     await idle(page);

@@ -29,6 +29,7 @@ export type Hit =
   | { kind: "port"; component: string; port: string }
   | { kind: "component"; component: string }
   | { kind: "wire"; index: number }
+  | { kind: "note"; index: number }
   | { kind: "background" };
 
 interface CompEl { g: SVGGElement; sig: string; shape: string }
@@ -468,7 +469,17 @@ export class View {
     if (this.notesLayer.getAttribute("data-sig") === sig) return;
     this.notesLayer.textContent = "";
     this.notesLayer.setAttribute("data-sig", sig);
-    notes.forEach((note, k) => svg("text", { class: "note", x: n(Number(note.x)), y: n(Number(note.y)), "data-note": k }, this.notesLayer, String(note.text)));
+    notes.forEach((note, k) => {
+      const t = svg("text", { class: "note", x: n(Number(note.x)), y: n(Number(note.y)), "data-note": k }, this.notesLayer, String(note.text));
+      if (k === this.noteSelected) t.classList.add("selected");
+    });
+  }
+
+  // The note (index in the level's layout.notes) marked as selected, or none.
+  private noteSelected = -1;
+  setNoteSelection(k: number | null) {
+    this.noteSelected = k === null ? -1 : k;
+    this.notesLayer.querySelectorAll("text.note").forEach(t => t.classList.toggle("selected", Number(t.getAttribute("data-note")) === this.noteSelected));
   }
 
   // ------------------------------------------------------------ marks
@@ -571,6 +582,8 @@ export class View {
     if (comp) return { kind: "component", component: comp.getAttribute("data-name") || "" };
     const wire = el.closest(".wire, .wire-hit");
     if (wire) return { kind: "wire", index: Number(wire.getAttribute("data-index")) };
+    const note = el.closest("text.note");
+    if (note) return { kind: "note", index: Number(note.getAttribute("data-note")) };
     return { kind: "background" };
   }
   // A client point in canvas units.

@@ -84,6 +84,7 @@ class Studio {
     this.button(edit, "rotate", "⟳ Rotate", "rotate the selection (R)", () => this.rotate());
     this.button(edit, "flip", "⇋ Flip", "flip the selection (F)", () => this.flip());
     this.button(edit, "delete", "Delete", "delete the selection (Delete)", () => this.deleteSelection());
+    this.button(edit, "note", "Note", "add a note (text on the schematic)", () => this.addNote());
     const runBox = html("div", { class: "toolbar" }, head);
     this.button(runBox, "save", "Save", "save the netlist (Ctrl+S)", () => void this.save());
     const analysis = html("select", { id: "analysis", title: "what Run does" }, runBox) as HTMLSelectElement;
@@ -627,6 +628,11 @@ class Studio {
 
   deleteSelection() {
     const names = this.selected, wires = this.selectedWires;
+    if (this.selectedNote !== null) {
+      const k = this.selectedNote;
+      if (this.edit(() => { this.notes().splice(k, 1); }, false, [])) this.select([]);
+      return;
+    }
     if (!names.length && !wires.length) return;
     this.edit(() => {
       const d = this.doc()!;
@@ -925,15 +931,46 @@ class Studio {
   }
 
   // ------------------------------------------------------------ selection and panel
-  select(names: string[], wires: number[] = []) {
+  select(names: string[], wires: number[] = [], note: number | null = null) {
     this.selected = names;
     this.selectedWires = wires;
-    if (this.view) this.view.setSelection(names, wires);
+    this.selectedNote = note;
+    if (this.view) { this.view.setSelection(names, wires); this.view.setNoteSelection(note); }
     this.renderParams();
+  }
+  selectedNote: number | null = null;  // a note of the level's layout, by index
+
+  notes(): { x: number; y: number; text: string }[] {
+    const layout = ensureLayout(this.doc()!.doc);
+    if (!Array.isArray(layout.notes)) layout.notes = [];
+    return layout.notes;
+  }
+
+  // A note at the middle of the view, selected for its text to be typed in the panel.
+  addNote() {
+    if (!this.doc() || !this.view) return;
+    const r = this.view.svg.getBoundingClientRect();
+    const at = this.view.toCanvas(r.left + r.width / 2, r.top + r.height / 2);
+    let k = -1;
+    if (this.edit(() => { k = this.notes().push({ x: snap(at[0]), y: snap(at[1]), text: "note" }) - 1; }, false, [])) this.select([], [], k);
   }
 
   renderParams() {
     const root = $("params");
+    const layoutNotes = this.selectedNote !== null && this.doc() ? (this.doc()!.doc.layout || {}).notes : null;
+    const note = Array.isArray(layoutNotes) ? layoutNotes[this.selectedNote!] : undefined;
+    if (note) {
+      // A note: its text (Delete removes it; drag it to move it).
+      root.textContent = "";
+      const head = html("div", { class: "panel-head" }, root);
+      html("div", { class: "panel-title" }, head, "Note");
+      html("div", { class: "muted" }, head, "text on the schematic, saved in the layout; drag it to move it, Delete removes it");
+      const area = html("textarea", { "data-note-text": String(this.selectedNote), rows: 3, spellcheck: "true" }, root) as HTMLTextAreaElement;
+      area.value = String(note.text);
+      area.disabled = !this.editable();
+      area.onchange = () => { const k = this.selectedNote!; this.edit(() => { this.notes()[k].text = area.value; }, false, []); };
+      return;
+    }
     if (this.selected.length !== 1 || !this.schematic) {
       if (this.netlist && this.selected.length === 0) {
         renderSimulation(root, this.netlist, this.editable(), SOLVER_METHODS, this.simulationEvents(),
@@ -1016,7 +1053,8 @@ class Studio {
       | { kind: "move"; id: number; x0: number; y0: number; names: string[]; start: Record<string, [number, number]>; wires: Map<any, [number, number][]>; before: string; moved: boolean }
       | { kind: "wire"; id: number; from: string; path: SVGPathElement; start: [number, number] }
       | { kind: "band"; id: number; x0: number; y0: number; rect: SVGRectElement; add: boolean }
-      | { kind: "segment"; id: number; index: number; route: [number, number][]; segment: number; before: string; moved: boolean };
+      | { kind: "segment"; id: number; index: number; route: [number, number][]; segment: number; before: string; moved: boolean }
+      | { kind: "note"; id: number; index: number; x0: number; y0: number; start: [number, number]; before: string; moved: boolean };
     let drag: Drag | null = null;
     s.addEventListener("pointerdown", ev => {
       if (ev.button !== 0 || s.classList.contains("panning")) return;
@@ -1040,6 +1078,12 @@ class Studio {
         const start: Record<string, [number, number]> = {};
         for (const n of names) { const p = view.placementOf(n); if (p) start[n] = [p.x, p.y]; }
         drag = { kind: "move", id: ev.pointerId, x0: at[0], y0: at[1], names, start, wires: new Map(), before: this.text(), moved: false };
+      } else if (hit.kind === "note") {
+        this.select([], [], hit.index);
+        const notes = this.editable() ? (this.doc()!.doc.layout || {}).notes : undefined;
+        const note = Array.isArray(notes) ? notes[hit.index] : undefined;
+        if (!note) return;
+        drag = { kind: "note", id: ev.pointerId, index: hit.index, x0: at[0], y0: at[1], start: [Number(note.x), Number(note.y)], before: this.text(), moved: false };
       } else if (hit.kind === "wire") {
         this.select([], [hit.index]);
         const route = this.editable() ? view.routeOf(hit.index) : null;
@@ -1079,6 +1123,14 @@ class Studio {
         const t0 = performance.now();
         this.moveBy(drag.names, dx, dy, drag.start, drag.wires);
         document.body.dataset.moveMs = String(Math.round((performance.now() - t0) * 10) / 10);
+      } else if (drag.kind === "note") {
+        const dx = at[0] - drag.x0, dy = at[1] - drag.y0;
+        if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 3) return;
+        drag.moved = true;
+        const note = this.notes()[drag.index];
+        note.x = snap(drag.start[0] + dx); note.y = snap(drag.start[1] + dy);
+        view.refresh();
+        view.setNoteSelection(drag.index);
       } else if (drag.kind === "segment") {
         if (!drag.moved) {
           const p = drag.route[drag.segment], q = drag.route[drag.segment + 1];
@@ -1111,7 +1163,7 @@ class Studio {
       const d0 = drag;
       drag = null;
       const at = view.toCanvas(ev.clientX, ev.clientY);
-      if (d0.kind === "move" || d0.kind === "segment") {
+      if (d0.kind === "move" || d0.kind === "segment" || d0.kind === "note") {
         if (d0.moved && this.text() !== d0.before) {
           this.undoStack.push(d0.before);
           this.redoStack = [];
