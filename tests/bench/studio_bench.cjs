@@ -11,23 +11,11 @@ const { spawn } = require("child_process");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
+const { massSpringChain } = require("../apps/studio/chain_netlist.cjs");
 
 const [program, nArg, repeatsArg] = process.argv.slice(2);
 const jourdain = path.resolve(program);
 const N = Number(nArg || 1000), repeats = Number(repeatsArg || 3);
-
-function chain(n) {
-  const components = { wall: { type: "mechanical1d.fixed" } }, connections = [];
-  let previous = "wall.p";
-  for (let k = 1; k < n; ++k) {
-    const name = (k % 2 ? "k" : "m") + k;
-    components[name] = k % 2 ? { type: "mechanical1d.spring", params: { stiffness: "100 N/m" } }
-                             : { type: "mechanical1d.mass", params: { mass: "1 kg" } };
-    connections.push(k % 2 ? [previous, name + ".a"] : [name + ".p", previous]);
-    previous = k % 2 ? name + ".b" : name + ".p";
-  }
-  return { name: "chain", components, connections, solver: { method: "dopri5", t_end: 1 } };
-}
 
 function start(workspace) {
   return new Promise((resolve, reject) => {
@@ -46,7 +34,7 @@ const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 (async () => {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), "jourdain-studio-bench-"));
-  fs.writeFileSync(path.join(ws, "chain.json"), JSON.stringify(chain(N), null, 2));
+  fs.writeFileSync(path.join(ws, "chain.json"), JSON.stringify(massSpringChain(N), null, 2));
   const server = await start(ws);
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -11,6 +11,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const http = require("http");
+const { massSpringChain } = require("./chain_netlist.cjs");
 
 const [jourdain, source, group] = process.argv.slice(2);
 const netlists = path.join(source, "netlists");
@@ -245,20 +246,6 @@ async function examples() {
     await browser.close();
     await stopServer(server);
   }
-}
-
-// A wall, then masses and springs in turn, end to end (tests/bench/studio_bench.cjs's netlist).
-function massSpringChain(n) {
-  const components = { wall: { type: "mechanical1d.fixed" } }, connections = [];
-  let previous = "wall.p";
-  for (let k = 1; k < n; ++k) {
-    const name = (k % 2 ? "k" : "m") + k;
-    components[name] = k % 2 ? { type: "mechanical1d.spring", params: { stiffness: "100 N/m" } }
-                             : { type: "mechanical1d.mass", params: { mass: "1 kg" } };
-    connections.push(k % 2 ? [previous, name + ".a"] : [name + ".p", previous]);
-    previous = k % 2 ? name + ".b" : name + ".p";
-  }
-  return { name: "chain", components, connections, solver: { method: "dopri5", t_end: 1 } };
 }
 
 // In the page: the quick layout of each level of the open netlist, with the components
@@ -520,6 +507,16 @@ async function build() {
 
 // ------------------------------------------------------------------------------------
 // The excavator runs from the page and its animation plays; a long run is cancelled.
+// The page's frame whose address matches `pattern`, once there (10 s at most), or null.
+async function frameShowing(page, pattern) {
+  for (let k = 0; k < 100; ++k) {
+    const frame = page.frames().find(fr => pattern.test(fr.url()));
+    if (frame) return frame;
+    await page.waitForTimeout(100);
+  }
+  return null;
+}
+
 async function runs() {
   const ws = tempWorkspace(["excavator.json", "n_four_bar.json", "mass_spring_damper.json"]);
   const server = await startServer(ws, ["excavator.json"]);
@@ -529,11 +526,7 @@ async function runs() {
     await page.click("#run");
     await page.waitForFunction(() => /Run (finished|failed)/.test(document.getElementById("message").textContent), null, { timeout: 120000 });
     check(/Run finished/.test(await page.evaluate(() => document.getElementById("message").textContent)), "the excavator runs from the page");
-    let frame = null;
-    for (let k = 0; k < 100 && !frame; ++k) {
-      frame = page.frames().find(fr => /report\.html/.test(fr.url())) || null;
-      if (!frame) await page.waitForTimeout(100);
-    }
+    const frame = await frameShowing(page, /report\.html/);
     check(frame !== null, "its report is in the page");
     if (frame) {
       await frame.waitForFunction(() => document.documentElement.dataset.reportReady === "1" || document.body.dataset.reportReady === "1", null, { timeout: 30000 });
@@ -591,11 +584,7 @@ async function runs() {
     // near 1e-9 m (measured 2e-10); 1e-8 m is the bound.
     check(finals.length === 2 && finals.every(([k, x, st]) => st === "finished" && Math.abs(x - closed(k)) < 1e-8),
           "the sweep's final positions match the closed form: " + JSON.stringify(finals.map(([k, x]) => [k, x, closed(k)])));
-    let sweepFrame = null;
-    for (let k = 0; k < 100 && !sweepFrame; ++k) {
-      sweepFrame = page.frames().find(fr => /sweep\.html/.test(fr.url())) || null;
-      if (!sweepFrame) await page.waitForTimeout(100);
-    }
+    const sweepFrame = await frameShowing(page, /sweep\.html/);
     check(sweepFrame !== null, "the sweep's page is in the results tab");
     if (sweepFrame) {
       await sweepFrame.waitForFunction(() => document.body.dataset.reportReady === "1", null, { timeout: 30000 }).catch(() => {});
