@@ -134,7 +134,7 @@ async function security() {
   fs.symlinkSync(path.join(outside, "secret.json"), path.join(ws, "leak.json"));    // a file out
   const server = await startServer(ws);
   try {
-    for (const [m, p, body] of [["GET", "/", null], ["GET", "/api/workspace", null], ["GET", "/api/types", null],
+    for (const [m, p, body] of [["GET", "/", null], ["GET", "/api/workspace", null], ["GET", "/api/types", null], ["GET", "/assets/elk.js", null],
                                 ["POST", "/api/save", JSON.stringify({ path: "x.json", text: "{}", base: null })]]) {
       const r = await request(server, m, p, { token: false, body });
       check(r.status === 403, `${m} ${p} without the token: 403 (got ${r.status})`);
