@@ -1,7 +1,8 @@
 // A quick layered layout for large levels: the same left-to-right reading as ELK's
-// layered algorithm (elk.ts), in time near linear in the level's size (its sorts are n log n). ELK takes about 2 s
-// for a level of 1 000 components in a fresh page (most of it compiling its 1.6 MB of
-// code), which is too long to open a large netlist; this one takes a few milliseconds.
+// layered algorithm (elk.ts), in time near linear in the level's size (its sorts are
+// n log n). ELK takes about 2 s for a level of 1 000 components in a fresh page (most of
+// it compiling its 1.6 MB of code), which is too long to open a large netlist; this one
+// takes a few milliseconds.
 // It is the classic Sugiyama scheme cut down to what large schematics need:
 //   1. cycles broken by a depth-first search (a back edge is read reversed);
 //   2. layers by longest path, sources pulled next to what they feed;
