@@ -565,35 +565,41 @@ async function runs() {
 
     // A sweep from the page (`jourdain sweep` on dask): two stiffnesses of the oscillator,
     // each run's final position against the closed form, its page in the results tab.
-    await page.evaluate(p => window.studio.openFile(p), "mass_spring_damper.json");
-    await idle(page);
-    await page.selectOption("#analysis", "sweep");
-    await page.fill("#sweep-params", "spring.stiffness=100,400");
-    await page.fill("#sweep-outputs", "mass.x:final");
-    await page.click("#run");
-    await page.waitForFunction(() => /Run (finished|failed|cancelled)|refused/.test(document.getElementById("message").textContent), null, { timeout: 120000 });
-    const swept = await page.evaluate(() => document.getElementById("message").textContent);
-    check(/Run finished.*sweep\.html/.test(swept), "the sweep runs from the page: " + swept.slice(0, 200));
-    const table = path.join(ws, "results", "mass_spring_damper_sweep", "sweep.csv");
-    const rows = fs.existsSync(table) ? fs.readFileSync(table, "utf8").trim().split("\n").map(l => l.split(",")) : [];
-    const col = name => rows.length ? rows[0].indexOf(name) : -1;
-    // x(t) = 0.1 e^(-a t) (cos wd t + a/wd sin wd t), a = c/2m = 1 /s, wd = sqrt(k/m - a^2); t = 5 s.
-    const closed = k => { const a = 1, wd = Math.sqrt(k - a * a), t = 5; return 0.1 * Math.exp(-a * t) * (Math.cos(wd * t) + a / wd * Math.sin(wd * t)); };
-    const finals = rows.slice(1).map(r => [Number(r[col("spring.stiffness")]), Number(r[col("mass.x:final")]), r[col("status")]]);
-    // The netlist asks rtol 1e-8, atol 1e-10 of dopri5: its global error over the 5 s stays
-    // near 1e-9 m (measured 2e-10); 1e-8 m is the bound.
-    check(finals.length === 2 && finals.every(([k, x, st]) => st === "finished" && Math.abs(x - closed(k)) < 1e-8),
-          "the sweep's final positions match the closed form: " + JSON.stringify(finals.map(([k, x]) => [k, x, closed(k)])));
-    const sweepFrame = await frameShowing(page, /sweep\.html/);
-    check(sweepFrame !== null, "the sweep's page is in the results tab");
-    if (sweepFrame) {
-      await sweepFrame.waitForFunction(() => document.body.dataset.reportReady === "1", null, { timeout: 30000 }).catch(() => {});
-      check(await sweepFrame.evaluate(() => document.body.dataset.reportReady === "1"), "the sweep's page is drawn");
-    }
+    // Only where the build has the Python package (JOURDAIN_STUDIO_SWEEP, set by ctest).
+    if (process.env.JOURDAIN_STUDIO_SWEEP === "1") await sweepFromThePage(page, ws);
+    else console.log("skip the sweep from the page: this build has no Python package");
     check(errors.length === 0, "no page errors: " + errors.join(" | "));
   } finally {
     await browser.close();
     await stopServer(server);
+  }
+}
+
+async function sweepFromThePage(page, ws) {
+  await page.evaluate(p => window.studio.openFile(p), "mass_spring_damper.json");
+  await idle(page);
+  await page.selectOption("#analysis", "sweep");
+  await page.fill("#sweep-params", "spring.stiffness=100,400");
+  await page.fill("#sweep-outputs", "mass.x:final");
+  await page.click("#run");
+  await page.waitForFunction(() => /Run (finished|failed|cancelled)|refused/.test(document.getElementById("message").textContent), null, { timeout: 120000 });
+  const swept = await page.evaluate(() => document.getElementById("message").textContent);
+  check(/Run finished.*sweep\.html/.test(swept), "the sweep runs from the page: " + swept.slice(0, 200));
+  const table = path.join(ws, "results", "mass_spring_damper_sweep", "sweep.csv");
+  const rows = fs.existsSync(table) ? fs.readFileSync(table, "utf8").trim().split("\n").map(l => l.split(",")) : [];
+  const col = name => rows.length ? rows[0].indexOf(name) : -1;
+  // x(t) = 0.1 e^(-a t) (cos wd t + a/wd sin wd t), a = c/2m = 1 /s, wd = sqrt(k/m - a^2); t = 5 s.
+  const closed = k => { const a = 1, wd = Math.sqrt(k - a * a), t = 5; return 0.1 * Math.exp(-a * t) * (Math.cos(wd * t) + a / wd * Math.sin(wd * t)); };
+  const finals = rows.slice(1).map(r => [Number(r[col("spring.stiffness")]), Number(r[col("mass.x:final")]), r[col("status")]]);
+  // The netlist asks rtol 1e-8, atol 1e-10 of dopri5: its global error over the 5 s stays
+  // near 1e-9 m (measured 2e-10); 1e-8 m is the bound.
+  check(finals.length === 2 && finals.every(([k, x, st]) => st === "finished" && Math.abs(x - closed(k)) < 1e-8),
+        "the sweep's final positions match the closed form: " + JSON.stringify(finals.map(([k, x]) => [k, x, closed(k)])));
+  const sweepFrame = await frameShowing(page, /sweep\.html/);
+  check(sweepFrame !== null, "the sweep's page is in the results tab");
+  if (sweepFrame) {
+    await sweepFrame.waitForFunction(() => document.body.dataset.reportReady === "1", null, { timeout: 30000 }).catch(() => {});
+    check(await sweepFrame.evaluate(() => document.body.dataset.reportReady === "1"), "the sweep's page is drawn");
   }
 }
 
