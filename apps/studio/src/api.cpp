@@ -82,16 +82,13 @@ Response Api::handle(const Request& request) {
       const json s = runs_.status(p.substr(10));
       if (s.is_null()) throw Refusal{404, "no run " + p.substr(10)};
       json out = s;
-      // The run's page: a run's or linearization's report.html, a sweep's sweep.html.
+      // The run's page once it has ended: a run's or linearization's report.html, a
+      // sweep's sweep.html.
       const std::filesystem::path folder = s["output"].get<std::string>();
+      const std::filesystem::path page = folder / (s["analysis"] == "sweep" ? "sweep.html" : "report.html");
       out["output"] = workspace_.relative(folder);
-      out["report"] = nullptr;
       std::error_code ec;
-      for (const char* page : {"report.html", "sweep.html"})
-        if (s["state"] != "running" && std::filesystem::exists(folder / page, ec)) {
-          out["report"] = workspace_.relative(folder / page);
-          break;
-        }
+      out["report"] = s["state"] != "running" && std::filesystem::exists(page, ec) ? json(workspace_.relative(page)) : json(nullptr);
       return answer(out);
     }
     if (post && p.starts_with("/api/runs/") && p.ends_with("/cancel")) {

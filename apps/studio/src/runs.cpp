@@ -21,6 +21,7 @@ namespace jourdain::studio {
 struct Runs::Run {
   std::string id;
   pid_t pid = -1;
+  std::string analysis;  // the request's: "run", "linearize" or "sweep"
   std::filesystem::path output;
   std::string state = "running";  // running, finished, failed, cancelled
   bool cancel_asked = false;
@@ -121,6 +122,7 @@ std::string Runs::start(const RunRequest& request) {
 
   auto run = std::make_shared<Run>();
   run->pid = pid;
+  run->analysis = request.analysis;
   run->output = request.output;
   {
     std::lock_guard lock(mutex_);
@@ -169,8 +171,9 @@ nlohmann::json Runs::status(const std::string& id) const {
   if (it == runs_.end()) return nullptr;
   const Run& r = *it->second;
   const double progress = r.state == "finished" ? 1.0 : r.t_end > 0 ? std::clamp(r.t / r.t_end, 0.0, 1.0) : 0.0;
-  return {{"id", r.id},       {"state", r.state}, {"progress", progress},       {"t", r.t},
-          {"t_end", r.t_end}, {"log", r.log},     {"exit_code", r.exit_code}, {"output", r.output.string()}};
+  return {{"id", r.id},       {"analysis", r.analysis}, {"state", r.state}, {"progress", progress},
+          {"t", r.t},         {"t_end", r.t_end},       {"log", r.log},     {"exit_code", r.exit_code},
+          {"output", r.output.string()}};
 }
 
 bool Runs::cancel(const std::string& id) {

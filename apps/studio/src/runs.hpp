@@ -41,7 +41,8 @@ class Runs {
   std::string start(const RunRequest& request);
   // The command line of a request (program first).
   std::vector<std::string> command(const RunRequest& request) const;
-  // {"id", "state", "progress", "t", "t_end", "log", "exit_code", "output"}; null for no such run.
+  // {"id", "analysis", "state", "progress", "t", "t_end", "log", "exit_code", "output"}
+  // (a sweep's t and t_end count runs); null for no such run.
   nlohmann::json status(const std::string& id) const;
   // Asks the run to stop (SIGINT); false for no such run.
   bool cancel(const std::string& id);

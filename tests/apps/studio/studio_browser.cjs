@@ -213,18 +213,25 @@ async function examples() {
       const boxes = names.map(c => v.componentBox(c));
       const x0 = Math.min(...boxes.map(b => b.x0)), x1 = Math.max(...boxes.map(b => b.x1));
       const y0 = Math.min(...boxes.map(b => b.y0)), y1 = Math.max(...boxes.map(b => b.y1));
-      let level = 0;
-      for (const [a, b] of lv.connections) {
-        const [ca, pa] = a.split("."), [cb, pb] = b.split(".");
-        if (v.portPosition(ca, pa)[1] === v.portPosition(cb, pb)[1]) ++level;
+      // Level wires, and of those the ones running backwards (from a port facing right to
+      // one left of it): a layered layout reads left to right, so none may.
+      const R = window.JourdainSchematic, index = new Map(names.map((c, k) => [c, k]));
+      let level = 0, backwards = 0;
+      for (const e of R.orientedEdges(lv, index, c => R.symbolFor(lv.components[c]))) {
+        const [ca, pa] = R.splitEnd(e.fromEnd), [cb, pb] = R.splitEnd(e.toEnd);
+        const from = v.portPosition(ca, pa), to = v.portPosition(cb, pb);
+        if (from[1] !== to[1]) continue;
+        ++level;
+        if (from[0] >= to[0]) ++backwards;
       }
       return { drawn: document.querySelectorAll("g.component").length, aspect: (x1 - x0) / (y1 - y0),
-               level: level / lv.connections.length };
+               level: level / lv.connections.length, backwards };
     });
     large.faults = await page.evaluate(quickLayoutFaults);
     check(large.drawn === n, `large chain: ${large.drawn}/${n} components drawn`);
     check(large.aspect > 0.8 && large.aspect < 3, `large chain: folded into a screen-shaped block (width/height ${large.aspect.toFixed(2)})`);
     check(large.level > 0.9, `large chain: ${(100 * large.level).toFixed(0)}% of its wires run level (> 90%)`);
+    check(large.backwards === 0, `large chain: no level wire runs right to left (${large.backwards})`);
     check(large.faults.every(q => q.overlaps.length === 0), "large chain: no two components overlap");
 
     // Inside a subsystem, its exported ports are drawn as terminals led to the inner ports.

@@ -35,6 +35,12 @@ export type Hit =
 interface CompEl { g: SVGGElement; sig: string; shape: string }
 interface WireEl { path: SVGPathElement; hit: SVGPathElement; sig: string; box: Box | null; from: string; to: string }
 type Box = { x0: number; y0: number; x1: number; y1: number };
+const emptyBox = (): Box => ({ x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity });
+// `b` grown to take in box `c` (its own corners x0..x1, y0..y1).
+function grow(b: Box, c: Box): Box {
+  b.x0 = Math.min(b.x0, c.x0); b.y0 = Math.min(b.y0, c.y0); b.x1 = Math.max(b.x1, c.x1); b.y1 = Math.max(b.y1, c.y1);
+  return b;
+}
 
 export const DOMAIN_COLORS: Record<string, string> = {
   mechanical1d: "#15803d", hydraulic: "#1d4ed8", signal: "#c2410c", planar: "#7c3aed",
@@ -382,11 +388,7 @@ export class View {
       const sig = c[0] + "|" + c[1] + "|" + d;
       const old = this.wires[k];
       if (old && old.sig === sig) continue;
-      let box: Box | null = null;
-      if (r) {
-        box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
-        for (const q of r.pts) { box.x0 = Math.min(box.x0, q[0]); box.y0 = Math.min(box.y0, q[1]); box.x1 = Math.max(box.x1, q[0]); box.y1 = Math.max(box.y1, q[1]); }
-      }
+      const box = r ? r.pts.reduce((b, q) => grow(b, { x0: q[0], y0: q[1], x1: q[0], y1: q[1] }), emptyBox()) : null;
       if (old) { old.path.remove(); old.hit.remove(); }
       const hit = svg("path", { class: "wire-hit", d, "data-index": k }, null);
       const path = svg("path", { class: "wire d-" + (r ? r.domain : "none"), d, "data-from": c[0], "data-to": c[1], "data-index": k,
@@ -612,9 +614,13 @@ export class View {
     this.detailQueued = true;
     requestAnimationFrame(() => { this.detailQueued = false; this.updateDetail(); });
   }
+  private culling = false;  // some component may carry off-view
   private updateDetail() {
     this.svg.classList.toggle("far", this.k < FAR_SCALE);
     const cull = this.comps.size > LARGE_LEVEL && this.size !== null;
+    // (Called on every frame of a pan or zoom: a small level has nothing to walk.)
+    if (!cull && !this.culling) return;
+    this.culling = cull;
     const margin = 0.5;  // of the view's size, on each side: what a short pan brings in is there
     const w = this.size ? this.size.width : 0, h = this.size ? this.size.height : 0;
     const x0 = (-this.tx - margin * w) / this.k, x1 = (w * (1 + margin) - this.tx) / this.k;
@@ -636,24 +642,19 @@ export class View {
   panBy(dx: number, dy: number) { this.tx += dx; this.ty += dy; this.apply(); }
   fit(frame?: DOMRect) {
     const r = frame || this.svg.getBoundingClientRect();
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const name of this.placed.keys()) {
-      const b = this.componentBox(name)!;
-      x0 = Math.min(x0, b.x0); y0 = Math.min(y0, b.y0); x1 = Math.max(x1, b.x1); y1 = Math.max(y1, b.y1);
-    }
+    const all = emptyBox();
+    for (const name of this.placed.keys()) grow(all, this.componentBox(name)!);
     // The wires' corners as routed (no getBBox: it would lay the whole drawing out here),
-    // and the subsystem's terminals.
-    for (const b of this.terminalBoxes) { x0 = Math.min(x0, b.x0); y0 = Math.min(y0, b.y0); x1 = Math.max(x1, b.x1); y1 = Math.max(y1, b.y1); }
-    for (const w of this.wires) {
-      if (!w || !w.box) continue;
-      x0 = Math.min(x0, w.box.x0); y0 = Math.min(y0, w.box.y0); x1 = Math.max(x1, w.box.x1); y1 = Math.max(y1, w.box.y1);
-    }
+    // and the subsystem's terminals; the notes' texts measured (a few).
+    for (const b of this.terminalBoxes) grow(all, b);
+    for (const w of this.wires) if (w && w.box) grow(all, w.box);
     if (this.notesLayer.firstChild) {
       try {
         const nb = this.notesLayer.getBBox();
-        if (nb.width || nb.height) { x0 = Math.min(x0, nb.x); y0 = Math.min(y0, nb.y); x1 = Math.max(x1, nb.x + nb.width); y1 = Math.max(y1, nb.y + nb.height); }
+        if (nb.width || nb.height) grow(all, { x0: nb.x, y0: nb.y, x1: nb.x + nb.width, y1: nb.y + nb.height });
       } catch { /* not displayed yet */ }
     }
+    const { x0, y0, x1, y1 } = all;
     if (!isFinite(x0) || !r.width || !r.height) { this.k = 1; this.tx = 20; this.ty = 20; this.apply(); return; }
     const pad = 24;
     this.k = Math.min(1.6, Math.max(0.05, Math.min((r.width - 2 * pad) / (x1 - x0 || 1), (r.height - 2 * pad) / (y1 - y0 || 1))));

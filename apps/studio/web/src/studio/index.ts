@@ -22,7 +22,7 @@ interface Diagnostic {
   severity: string; path?: string; component?: string; port?: string; message: string; text?: string;
   line?: number; column?: number; suggestion?: string;
 }
-interface Run { id: string; state: string; progress?: number; t?: number; t_end?: number; log?: string; exit_code?: number; report?: string | null }
+interface Run { id: string; analysis?: string; state: string; progress?: number; t?: number; t_end?: number; log?: string; exit_code?: number; report?: string | null }
 
 const GRID = 10;
 
@@ -249,7 +249,7 @@ class Studio {
       this.base = r.text;
       this.savedText = r.text;
       this.netlist = r.schematic.netlist;
-      this.suppliedList = [];
+      this.supplied.clear();
       this.undoStack = []; this.redoStack = [];
       this.dirty = false;
       await this.adopt(r.schematic, "");
@@ -268,7 +268,7 @@ class Studio {
     this.base = null;
     this.savedText = null;
     this.netlist = { name, components: {}, connections: [] };
-    this.suppliedList = [];
+    this.supplied.clear();
     this.undoStack = []; this.redoStack = [];
     this.dirty = !quiet;
     const schematic: Schematic = { netlist: this.netlist, file: path, recorded: [],
@@ -312,8 +312,8 @@ class Studio {
     // The renderer and the edits want both sections; a level written without them gets
     // them here, and text() leaves them out again while they stay empty, so that opening
     // and saving a netlist changes nothing.
-    if (!Array.isArray(d.doc.connections)) { d.doc.connections = []; this.supply(d.doc.connections); }
-    if (!d.doc.components) { d.doc.components = {}; this.supply(d.doc.components); }
+    if (!Array.isArray(d.doc.connections)) { d.doc.connections = []; this.supplied.add(d.doc.connections); }
+    if (!d.doc.components) { d.doc.components = {}; this.supplied.add(d.doc.components); }
     lv.connections = d.doc.connections;
     lv.layout = d.doc.layout || null;
     lv.ports = d.doc.ports || null;
@@ -414,14 +414,13 @@ class Studio {
 
   // ------------------------------------------------------------ edits
   // Sections linkLevel supplied to a level that had none (left out of text() while empty).
-  supplied = new WeakSet<object>();
-  suppliedList: object[] = [];  // the same, of the netlist now open: text() needs its replacer only while one is empty
-  supply(section: object) { this.supplied.add(section); this.suppliedList.push(section); }
+  // Reset with the netlist they belong to; a handful (two a level at most).
+  supplied = new Set<object>();
   text() {
     const supplied = this.supplied;
-    // (A replacer makes JSON.stringify several times slower: a large netlist's text is
-    // written twice an edit.)
-    if (!this.suppliedList.some(o => Object.keys(o).length === 0)) return JSON.stringify(this.netlist, null, 2);
+    // The replacer only while one is empty: it makes JSON.stringify several times slower,
+    // and a large netlist's text is written twice an edit.
+    if (![...supplied].some(o => Object.keys(o).length === 0)) return JSON.stringify(this.netlist, null, 2);
     return JSON.stringify(this.netlist, (_key, value) => {
       if (value && typeof value === "object" && supplied.has(value) && Object.keys(value).length === 0) return undefined;
       return value;
@@ -461,7 +460,7 @@ class Studio {
 
   restore(text: string) {
     this.netlist = JSON.parse(text);
-    this.suppliedList = [];
+    this.supplied.clear();
     const s = this.schematic!;
     s.netlist = this.netlist;
     for (const key of Object.keys(s.levels)) { this.linkLevel(key); this.sync(key); }
@@ -581,7 +580,7 @@ class Studio {
     const pts = route.map(q => [q[0], q[1]] as [number, number]);
     let s = segment;
     const stub = (end: string, from: [number, number]): [number, number] => {
-      const [comp, port] = end.split(/\.(.*)/s);
+      const [comp, port] = R.splitEnd(end);
       const v = R.dirVector(view.portDir(comp, port) || "right");
       return [from[0] + 12 * v[0], from[1] + 12 * v[1]];
     };
@@ -1129,8 +1128,7 @@ class Studio {
         drag.moved = true;
         const note = this.notes()[drag.index];
         note.x = snap(drag.start[0] + dx); note.y = snap(drag.start[1] + dy);
-        view.refresh();
-        view.setNoteSelection(drag.index);
+        view.refresh();  // (drawn again, the note keeps its selected mark)
       } else if (drag.kind === "segment") {
         if (!drag.moved) {
           const p = drag.route[drag.segment], q = drag.route[drag.segment + 1];
@@ -1164,10 +1162,11 @@ class Studio {
       drag = null;
       const at = view.toCanvas(ev.clientX, ev.clientY);
       if (d0.kind === "move" || d0.kind === "segment" || d0.kind === "note") {
-        if (d0.moved && this.text() !== d0.before) {
+        const after = d0.moved ? this.text() : d0.before;
+        if (after !== d0.before) {
           this.undoStack.push(d0.before);
           this.redoStack = [];
-          this.afterEdit(false, []);
+          this.afterEdit(false, [], after);
         }
       } else if (d0.kind === "wire") {
         d0.path.remove();
@@ -1240,8 +1239,7 @@ class Studio {
     if (!(await this.save())) return;
     try {
       const r = await api("POST", "/api/run", { path: this.path, ...request });
-      this.sweeping = analysis === "sweep";
-      this.run = { id: r.id, state: "running", progress: 0 };
+      this.run = { id: r.id, analysis, state: "running", progress: 0 };
       const progress = $("progress") as HTMLProgressElement;
       progress.hidden = false; progress.value = 0;
       ($("cancel") as HTMLButtonElement).disabled = false;
@@ -1262,7 +1260,7 @@ class Studio {
         const progress = $("progress") as HTMLProgressElement;
         progress.value = Math.max(0, Math.min(1, r.progress || 0));
         // A sweep counts its runs done where a run counts its time.
-        $("run-state").textContent = r.state + (this.sweeping ? (r.t_end ? " · " + r.t + " / " + r.t_end + " runs" : "") :
+        $("run-state").textContent = r.state + (r.analysis === "sweep" ? (r.t_end ? " · " + r.t + " / " + r.t_end + " runs" : "") :
           r.t !== undefined && r.t !== null ? " · t = " + Number(r.t).toPrecision(4) + (r.t_end ? " / " + r.t_end : "") + " s" : "");
         if (r.state === "running") { this.poll(); return; }
         this.runEnded(r);
@@ -1287,7 +1285,6 @@ class Studio {
     else this.message("Run " + r.state + (r.exit_code !== undefined && r.exit_code !== null ? " (exit code " + r.exit_code + ")" : "") +
                       (r.log ? ":\n" + r.log.trim().split("\n").slice(-6).join("\n") : ""), r.state === "cancelled" ? "info" : "error");
   }
-  sweeping = false;  // the run going on (or the last one) is a sweep
   async cancelRun() {
     if (!this.run) return;
     try { await api("POST", "/api/runs/" + encodeURIComponent(this.run.id) + "/cancel"); }
