@@ -9,6 +9,7 @@ import { LABEL_ROOM, Placed, Pt, autoRoute, orientedBox, pathData, portSpot, wir
 import { elkLayout, loadElk } from "./elk";
 import { quickLayout } from "./layered";
 import { AutoLayout } from "./edges";
+import { GroupedLayer, nestedDrawing } from "./groups";
 
 // Above this many components to place, a level is laid out by the quick layered layout
 // (layered.ts) rather than ELK: ELK's time grows to seconds there (about 2 s for 1 000
@@ -32,8 +33,12 @@ export type Hit =
   | { kind: "note"; index: number }
   | { kind: "background" };
 
-interface CompEl { g: SVGGElement; sig: string; shape: string }
-interface WireEl { path: SVGPathElement; hit: SVGPathElement; sig: string; box: Box | null; from: string; to: string }
+// A drawn component, with what it was drawn from: the component (its type and ports) and
+// the placement read from the layout, compared field by field on each refresh.
+interface CompEl { g: SVGGElement; info: ComponentInfo; shape: string; x: unknown; y: unknown; rotation: unknown; flip: unknown }
+// A drawn wire; `a` and `b` are the components of its ends `from` and `to`.
+// (`domain`: "" for a wire drawn dangling, without a route.)
+interface WireEl { path: SVGPathElement; hit: SVGPathElement; sig: string; box: Box | null; from: string; to: string; a: string; b: string; domain: string }
 type Box = { x0: number; y0: number; x1: number; y1: number };
 const emptyBox = (): Box => ({ x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity });
 // `b` grown to take in box `c` (its own corners x0..x1, y0..y1).
@@ -58,6 +63,9 @@ export class View {
   readonly overlay: SVGGElement;  // the editor's rubber band and wire being drawn
   private wiresLayer: SVGGElement;
   private compsLayer: SVGGElement;
+  private junctionsLayer: SVGGElement;
+  private wireGroups: GroupedLayer;   // the wires and the components, in groups painted apart
+  private compGroups: GroupedLayer;
   private notesLayer: SVGGElement;
   private terminalsLayer: SVGGElement;
   private terminalBoxes: Box[] = [];
@@ -103,11 +111,25 @@ export class View {
     const grid = svg("pattern", { id: "jsch-grid", width: 10, height: 10, patternUnits: "userSpaceOnUse" }, defs);
     svg("circle", { cx: 0.5, cy: 0.5, r: 0.6, class: "grid-dot" }, grid);
     this.viewport = svg("g", { class: "viewport" }, this.svg);
-    this.notesLayer = svg("g", { class: "notes" }, this.viewport);
-    this.terminalsLayer = svg("g", { class: "terminals" }, this.viewport);
+    this.notesLayer = nestedDrawing(this.viewport, "notes");
+    this.terminalsLayer = nestedDrawing(this.viewport, "terminals");
     this.wiresLayer = svg("g", { class: "wires" }, this.viewport);
+    // A wire under the pointer is drawn thicker. Set here rather than by a CSS sibling
+    // rule (hit:hover + wire): with one, Chromium restyles every later wire whenever a
+    // wire is inserted (1 000 restyles, 7 ms, for one moved component in a large level).
+    const hot = (ev: Event, on: boolean) => {
+      const hit = ev.target as Element;
+      const wire = hit.classList && hit.classList.contains("wire-hit") ? hit.nextElementSibling : null;
+      if (wire) wire.classList.toggle("hot", on);
+    };
+    this.wiresLayer.addEventListener("pointerover", ev => hot(ev, true));
+    this.wiresLayer.addEventListener("pointerout", ev => hot(ev, false));
+    // The dots where wires meet, over the wires (few paths: one a domain).
+    this.junctionsLayer = nestedDrawing(this.viewport, "junctions");
     this.compsLayer = svg("g", { class: "components" }, this.viewport);
-    this.overlay = svg("g", { class: "overlay" }, this.viewport);
+    this.wireGroups = new GroupedLayer(this.wiresLayer);
+    this.compGroups = new GroupedLayer(this.compsLayer);
+    this.overlay = nestedDrawing(this.viewport, "overlay");
     this.listen();
   }
 
@@ -142,7 +164,7 @@ export class View {
       });
       this.sizeWatch.observe(this.svg);
     }
-    this.compsLayer.textContent = ""; this.wiresLayer.textContent = ""; this.notesLayer.textContent = "";
+    this.compGroups.clear(); this.wireGroups.clear(); this.notesLayer.textContent = ""; this.junctionsLayer.textContent = "";
     this.terminalsLayer.textContent = ""; this.terminalsLayer.removeAttribute("data-sig");
     this.comps.clear(); this.wires = []; this.placed.clear(); this.junctions.clear();
     this.refresh();
@@ -232,34 +254,37 @@ export class View {
   // the origin until the next render().
   refresh() {
     const lv = this.current();
-    const seen = new Set<string>(), moved = new Set<string>();
+    const moved = new Set<string>();
+    // (One edit of a large level changes a component or two: the others are passed over
+    // after a comparison of what they were drawn from, without building anything.)
     for (const name of Object.keys(lv.components)) {
-      seen.add(name);
       const c = lv.components[name];
       const at = this.placementOf(name) || { x: 0, y: 0 };
+      const old = this.comps.get(name);
+      if (old && old.info === c && old.x === at.x && old.y === at.y && old.rotation === at.rotation && old.flip === at.flip) continue;
       const p: Placed = { x: Number(at.x) || 0, y: Number(at.y) || 0, rotation: Number(at.rotation) || 0,
                           flip: (at.flip as string) || "none", sym: symbolFor(c) };
       this.placed.set(name, p);
       let ports = this.portSig.get(c);
       if (ports === undefined) { ports = c.ports.map(q => q.name + q.domain + q.side).join(","); this.portSig.set(c, ports); }
       const shape = c.type + "|" + (c.subsystem || "") + "|" + ports + "|" + p.rotation + "," + p.flip;
-      const sig = shape + "|" + p.x + "," + p.y;
-      const old = this.comps.get(name);
-      if (old && old.sig === sig) continue;
-      moved.add(name);
+      const drawn = { info: c, shape, x: at.x, y: at.y, rotation: at.rotation, flip: at.flip };
       if (old && old.shape === shape) {
         // Moved only: the same drawing, translated (a new one would be laid out anew).
-        old.g.setAttribute("transform", `translate(${n(p.x)},${n(p.y)})`);
-        old.sig = sig;
+        const to = `translate(${n(p.x)},${n(p.y)})`;
+        if (old.g.getAttribute("transform") !== to) { old.g.setAttribute("transform", to); moved.add(name); }
+        Object.assign(old, drawn);
         continue;
       }
+      moved.add(name);
       const g = this.drawComponent(name, c, p);
-      if (old) this.compsLayer.replaceChild(g, old.g); else this.compsLayer.appendChild(g);
-      this.comps.set(name, { g, sig, shape });
+      if (old) old.g.replaceWith(g); else this.compGroups.insert([g]);
+      this.comps.set(name, { g, ...drawn });
     }
-    for (const [name, el] of this.comps) if (!seen.has(name)) { el.g.remove(); this.comps.delete(name); this.placed.delete(name); moved.add(name); }
+    for (const [name, el] of this.comps)
+      if (!(name in lv.components)) { el.g.remove(); this.comps.delete(name); this.placed.delete(name); moved.add(name); }
     this.refreshWires(lv, moved);
-    if (moved.size) this.scheduleDetail();
+    if (moved.size) this.scheduleDetail(moved);
     this.drawTerminals(lv);
     this.drawNotes(lv);
   }
@@ -373,8 +398,7 @@ export class View {
     this.routesSeen = routes; this.autoSeen = auto;
     const still = (k: number) => {
       const old = this.wires[k], c = lv.connections[k];
-      return !all && old && old.from === c[0] && old.to === c[1] &&
-             !moved.has(splitEnd(c[0])[0]) && !moved.has(splitEnd(c[1])[0]);
+      return !all && old && old.from === c[0] && old.to === c[1] && !moved.has(old.a) && !moved.has(old.b);
     };
     // The layout's wires by their ends, for this pass (the layout may change between passes).
     this.wireIndex = new Map();
@@ -389,6 +413,13 @@ export class View {
       const old = this.wires[k];
       if (old && old.sig === sig) continue;
       const box = r ? r.pts.reduce((b, q) => grow(b, { x0: q[0], y0: q[1], x1: q[0], y1: q[1] }), emptyBox()) : null;
+      if (old && r && old.from === c[0] && old.to === c[1] && old.domain === r.domain) {
+        // The same wire along another route: its path rewritten in place (new elements
+        // would be styled and laid out anew).
+        old.path.setAttribute("d", d); old.hit.setAttribute("d", d);
+        old.sig = sig; old.box = box;
+        continue;
+      }
       if (old) { old.path.remove(); old.hit.remove(); }
       const hit = svg("path", { class: "wire-hit", d, "data-index": k }, null);
       const path = svg("path", { class: "wire d-" + (r ? r.domain : "none"), d, "data-from": c[0], "data-to": c[1], "data-index": k,
@@ -399,9 +430,8 @@ export class View {
       // In connection order in the layer, so the DOM reads as the netlist.
       let next: WireEl | undefined;
       for (let j = k + 1; j < this.wires.length && !next; ++j) if (this.wires[j] && this.wires[j].hit.parentNode) next = this.wires[j];
-      this.wiresLayer.insertBefore(hit, next ? next.hit : null);
-      this.wiresLayer.insertBefore(path, next ? next.hit : null);
-      this.wires[k] = { path, hit, sig, box, from: c[0], to: c[1] };
+      this.wireGroups.insert([hit, path], next ? next.hit : null);
+      this.wires[k] = { path, hit, sig, box, from: c[0], to: c[1], a: splitEnd(c[0])[0], b: splitEnd(c[1])[0], domain: r ? r.domain : "" };
       if (this.wireErrors.has(k)) this.markWire(this.wires[k], k);
     }
     this.wireIndex = null;
@@ -426,7 +456,7 @@ export class View {
     for (const [dom, path] of this.junctions) if (!byDomain.has(dom)) { path.remove(); this.junctions.delete(dom); }
     for (const [dom, d] of byDomain) {
       let path = this.junctions.get(dom);
-      if (!path) { path = svg("path", { class: "junction", fill: domainColor(dom) }, this.wiresLayer); this.junctions.set(dom, path); }
+      if (!path) { path = svg("path", { class: "junction", fill: domainColor(dom) }, this.junctionsLayer); this.junctions.set(dom, path); }
       if (path.getAttribute("d") !== d) path.setAttribute("d", d);
     }
   }
@@ -607,25 +637,37 @@ export class View {
   // out of the drawing: every text when zoomed out below FAR_SCALE (10 px type drawn
   // under 4 px), and in a large level the components well outside the view.
   private detailQueued = false;
+  // The components to look at in the queued pass; null: all (the view changed).
+  private detailOf: Set<string> | null = null;
   private size: { width: number; height: number } | null = null;
   private sizeWatch: ResizeObserver | null = null;
-  private scheduleDetail() {
-    if (this.detailQueued || typeof requestAnimationFrame === "undefined") return;
+  private scheduleDetail(only?: Set<string>) {
+    if (typeof requestAnimationFrame === "undefined") return;
+    if (!only) this.detailOf = null;
+    else if (!this.detailQueued) this.detailOf = new Set(only);
+    else if (this.detailOf) for (const name of only) this.detailOf.add(name);
+    if (this.detailQueued) return;
     this.detailQueued = true;
-    requestAnimationFrame(() => { this.detailQueued = false; this.updateDetail(); });
+    requestAnimationFrame(() => {
+      const only = this.detailOf;
+      this.detailQueued = false; this.detailOf = null;
+      this.updateDetail(only);
+    });
   }
   private culling = false;  // some component may carry off-view
-  private updateDetail() {
+  private updateDetail(only: Set<string> | null = null) {
     this.svg.classList.toggle("far", this.k < FAR_SCALE);
     const cull = this.comps.size > LARGE_LEVEL && this.size !== null;
     // (Called on every frame of a pan or zoom: a small level has nothing to walk.)
     if (!cull && !this.culling) return;
+    if (cull !== this.culling) only = null;
     this.culling = cull;
     const margin = 0.5;  // of the view's size, on each side: what a short pan brings in is there
     const w = this.size ? this.size.width : 0, h = this.size ? this.size.height : 0;
     const x0 = (-this.tx - margin * w) / this.k, x1 = (w * (1 + margin) - this.tx) / this.k;
     const y0 = (-this.ty - margin * h) / this.k, y1 = (h * (1 + margin) - this.ty) / this.k;
     for (const [name, el] of this.comps) {
+      if (only && !only.has(name)) continue;
       const b = cull ? this.componentBox(name) : null;
       el.g.classList.toggle("off-view", !!b && (b.x1 < x0 || b.x0 > x1 || b.y1 < y0 || b.y0 > y1));
     }

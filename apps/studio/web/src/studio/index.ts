@@ -418,13 +418,15 @@ class Studio {
   supplied = new Set<object>();
   text() {
     const supplied = this.supplied;
-    // The replacer only while one is empty: it makes JSON.stringify several times slower,
-    // and a large netlist's text is written twice an edit.
-    if (![...supplied].some(o => Object.keys(o).length === 0)) return JSON.stringify(this.netlist, null, 2);
+    // Compact: this text is what undo keeps and what check and save send (the server
+    // writes the file in its own spelling). The replacer only while one is empty: it
+    // makes JSON.stringify several times slower, and a large netlist's text is written
+    // twice an edit.
+    if (![...supplied].some(o => Object.keys(o).length === 0)) return JSON.stringify(this.netlist);
     return JSON.stringify(this.netlist, (_key, value) => {
       if (value && typeof value === "object" && supplied.has(value) && Object.keys(value).length === 0) return undefined;
       return value;
-    }, 2);
+    });
   }
 
   // Every edit goes through here: a snapshot for undo, the change, the mirror, a check.
