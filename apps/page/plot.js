@@ -1,7 +1,7 @@
 // Jourdain's page toolkit (apps/page/README.md): what every page the project writes
-// shares, inlined before the page's own script (report.js, sweep.js). It holds the
-// error bar, DOM and SVG helpers, number formats, axis ticks, plot surfaces with hover
-// readouts, and tables. A page reads its data with pageData().
+// shares, inlined before the page's own script (report.js, sweep.js, study.js). It holds
+// the error bar, DOM and SVG helpers, number formats, axis ticks, plot surfaces with
+// hover readouts, and tables. A page reads its data with pageData().
 "use strict";
 // Errors go into the page (data-report-error, and a red bar), where a headless browser's
 // DOM dump shows them; data-report-ready="1" says that everything was built.
@@ -68,6 +68,16 @@ function niceTicks(lo, hi, n) {
     return { list: list, label: v => (v === 0 ? "0" : v.toExponential(digits).replace(/\.?0+e/, "e")) };
   }
   return { list: list, label: v => v.toFixed(decimals) };
+}
+// Ticks of a log axis: decades from lo to hi (> 0) labelled, with the 2…9 multiples
+// between as minor lines when there are few decades.
+function logTicks(lo, hi) {
+  const a = Math.floor(Math.log10(lo) + 1e-9), b = Math.ceil(Math.log10(hi) - 1e-9);
+  const every = Math.max(1, Math.ceil((b - a) / 8)), list = [], minor = [];
+  for (let e = a; e <= b; e += every) list.push(Math.pow(10, e));
+  if (every === 1)
+    for (let e = a; e < b; ++e) for (let k = 2; k <= 9; ++k) minor.push(k * Math.pow(10, e));
+  return { list: list, minor: minor, label: v => fmt(v, 3) };
 }
 
 // The page's data: the JSON object its writer put in the element "report-data".

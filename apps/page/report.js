@@ -709,16 +709,6 @@ function angleTicks(lo, hi) {
   for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) list.push(v);
   return { list: list, label: v => String(Math.round(v)) };
 }
-// Decades from lo to hi (> 0) labelled, with the 2…9 multiples between as minor lines
-// when there are few decades.
-function logTicks(lo, hi) {
-  const a = Math.floor(Math.log10(lo) + 1e-9), b = Math.ceil(Math.log10(hi) - 1e-9);
-  const every = Math.max(1, Math.ceil((b - a) / 8)), list = [], minor = [];
-  for (let e = a; e <= b; e += every) list.push(Math.pow(10, e));
-  if (every === 1)
-    for (let e = a; e < b; ++e) for (let k = 2; k <= 9; ++k) minor.push(k * Math.pow(10, e));
-  return { list: list, minor: minor, label: v => fmt(v, 3) };
-}
 
 // One input -> output pair's frequency response: magnitude in dB over phase in degrees,
 // against frequency on a log axis, with a hover readout on both.

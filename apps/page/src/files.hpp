@@ -13,6 +13,8 @@ std::string_view report_css();    // report.css
 std::string_view report_js();     // report.js
 std::string_view sweep_css();     // sweep.css
 std::string_view sweep_js();      // sweep.js
+std::string_view study_css();     // study.css
+std::string_view study_js();      // study.js
 // The schematic and the studio (apps/studio/web): styles as written, scripts as bundled
 // from TypeScript by esbuild at build time (apps/studio/web/build.mjs).
 std::string_view schematic_css();  // schematic.css

@@ -66,6 +66,7 @@ KindFiles files_of(Kind kind, const nlohmann::json& data) {
       return {" · Jourdain report", "run", cat({files::schematic_css(), files::report_css()}),
               cat({needs_layout(data) ? files::elk_js() : std::string_view(), files::schematic_js(), files::report_js()})};
     case Kind::Sweep: return {" · Jourdain parameter study", "parameter study", std::string(files::sweep_css()), std::string(files::sweep_js())};
+    case Kind::Study: return {" · Jourdain design study", "design study", std::string(files::study_css()), std::string(files::study_js())};
     case Kind::Studio:  // ELK comes apart, when a level needs it (layout_script)
       return {" · Jourdain Studio", "studio", cat({files::schematic_css(), files::studio_css()}),
               cat({files::schematic_js(), files::studio_js()})};
@@ -117,8 +118,9 @@ std::string render(Kind kind, const nlohmann::json& data) {
 Kind kind_named(const std::string& name) {
   if (name == "report") return Kind::Report;
   if (name == "sweep") return Kind::Sweep;
+  if (name == "study") return Kind::Study;
   if (name == "studio") return Kind::Studio;
-  throw InputError({"", "", "", ""}, "no page of kind '" + name + "' (report, sweep, studio)");
+  throw InputError({"", "", "", ""}, "no page of kind '" + name + "' (report, sweep, study, studio)");
 }
 
 }  // namespace jourdain::page

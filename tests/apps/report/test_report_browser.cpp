@@ -5,8 +5,9 @@
 // its controls, and start playing (it does when its address ends in #autoplay).
 // A linear analysis' page (linear_example.hpp) builds its section: stability, eigenvalue
 // map, modes, Bode plot, mode shape and matrices, and its hover readouts answer.
-// A parameter study's page (the toolkit's other page, sweep.html) draws its scatter plots
-// and its table of runs.
+// A parameter study's page (sweep.html) draws its scatter plots and its table of runs;
+// a design study's (study.html) its convergence, parameters' paths, fit or Pareto front
+// (each Pareto point linked to its run's report) and tables.
 // Without a browser the test fails, unless JOURDAIN_ALLOW_NO_BROWSER=1: then it is
 // skipped (exit code 77, which ctest reports as "Skipped").
 #include <cstdlib>
@@ -312,4 +313,121 @@ TEST_CASE("a parameter study's page draws a scatter plot per output and paramete
   CHECK(count(dom, "data-status=") == 4);
   CHECK(count(dom, "class=\"failed\"") == 1);
   CHECK(dom.find("diverged &lt;b&gt;") != std::string::npos);
+}
+
+namespace {
+
+// A design study's page (study.html) as jourdain.study_page writes it: the summary as
+// the page's data, under its name.
+std::string study_dom(const std::string& browser, const TempDir& dir, const std::string& name, const std::string& summary) {
+  const fs::path file = dir.path() / "study.html";
+  const nlohmann::json data = {{"name", name}, {"study", nlohmann::json::parse(summary)}};
+  jourdain::test::write_text(file, jourdain::page::render(jourdain::page::Kind::Study, data));
+  return dom_of(browser, dir, file);
+}
+
+}  // namespace
+
+TEST_CASE("a parameter estimation's page draws its convergence, signals, paths and statistics") {
+  const std::string browser = browser_or_skip();
+  TempDir dir;
+  // Two parameters fitted to one signal in four evaluations.
+  const std::string dom = study_dom(browser, dir, "Parameter estimation · position_servo", R"json({
+    "kind": "fit", "netlist": "netlists/position_servo.json", "method": "trf", "seed": null,
+    "parameters": [{"name": "valve.max_opening", "unit": "mm", "low": 5, "high": 20, "start": 10},
+                   {"name": "cylinder.viscous_friction", "unit": "N*s/m", "low": 100, "high": 5000, "start": 800}],
+    "evaluations": [
+      {"index": 0, "values": {"valve.max_opening": 10, "cylinder.viscous_friction": 800}, "objectives": [],
+       "constraints": [], "feasible": true, "cost": 0.031, "status": "finished", "error": "", "report": null},
+      {"index": 1, "values": {"valve.max_opening": 10.5, "cylinder.viscous_friction": 790}, "objectives": [],
+       "constraints": [], "feasible": true, "cost": 0.004, "status": "finished", "error": "", "report": null},
+      {"index": 2, "values": {"valve.max_opening": 12, "cylinder.viscous_friction": 700}, "objectives": [],
+       "constraints": [], "feasible": false, "cost": null, "status": "failed", "error": "diverged <b>", "report": null},
+      {"index": 3, "values": {"valve.max_opening": 10.02, "cylinder.viscous_friction": 797}, "objectives": [],
+       "constraints": [], "feasible": true, "cost": 0.0012, "status": "finished", "error": "", "report": null}],
+    "best": {"index": 3, "values": {"valve.max_opening": 10.02, "cylinder.viscous_friction": 797}, "objectives": []},
+    "warnings": ["valve.max_opening and cylinder.viscous_friction are strongly correlated"],
+    "fit": {"estimates": {"valve.max_opening": 10.02, "cylinder.viscous_friction": 797},
+            "std_errors": {"valve.max_opening": 0.05, "cylinder.viscous_friction": 12},
+            "intervals": {"valve.max_opening": [9.92, 10.12], "cylinder.viscous_friction": [773.5, 820.5]},
+            "confidence": 0.95, "names": ["valve.max_opening", "cylinder.viscous_friction"],
+            "correlation": [[1, -0.93], [-0.93, 1]], "residual_std": 0.001, "dof": 3, "cost": 0.0012,
+            "signals": [{"variable": "load.x", "unit": "m", "time": [0, 0.1, 0.2, 0.3, 0.4],
+                         "measured": [0, 0.011, 0.019, 0.032, 0.041], "fitted": [0, 0.01, 0.02, 0.03, 0.04],
+                         "residual": [0, 0.001, -0.001, 0.002, 0.001]}]}
+  })json");
+  CHECK(drawn(dom).find("NaN</text>") == std::string::npos);
+  CHECK(dom.find("<h1>Parameter estimation · position_servo</h1>") != std::string::npos);
+  CHECK(dom.find("strongly correlated</li>") != std::string::npos);  // the warning
+  // Convergence (the cost falls by decades: a log scale), the signal over its residuals,
+  // a path per parameter; no Pareto front.
+  CHECK(dom.find("id=\"convergence\"") != std::string::npos);
+  CHECK(dom.find("(log)</text>") != std::string::npos);
+  CHECK(dom.find("id=\"pareto\"") == std::string::npos);
+  CHECK(count(dom, "<svg") == 5);
+  CHECK(count(dom, "<path class=\"curve so-far\" d=\"M") == 3);
+  CHECK(count(dom, "class=\"bound\"") == 4);
+  CHECK(count(dom, "<path class=\"dots measured\" d=\"M") == 1);
+  CHECK(count(dom, "<path class=\"curve fitted\" d=\"M") == 1);
+  CHECK(count(dom, "<path class=\"dots residual\" d=\"M") == 1);
+  CHECK(count(dom, "class=\"pt best\"") == 3);
+  // The estimates, their correlation shaded by |r| (strong), every evaluation.
+  CHECK(dom.find("<th>95 % interval low</th>") != std::string::npos);
+  CHECK(dom.find("<td class=\"num\">10.02</td><td class=\"num\">0.05</td>") != std::string::npos);
+  CHECK(count(dom, "style=\"background:rgba(37,99,235,") == 4);
+  CHECK(count(dom, "class=\"num strong\"") == 2);
+  CHECK(count(dom, "data-index=") == 4);
+  CHECK(count(dom, "class=\"failed\"") == 1);
+  CHECK(dom.find("diverged &lt;b&gt;") != std::string::npos);
+  CHECK(dom.find("<td class=\"num nan\">NaN</td>") != std::string::npos);
+}
+
+TEST_CASE("an optimisation's page draws its Pareto front, each point linked to its run's report") {
+  const std::string browser = browser_or_skip();
+  TempDir dir;
+  // Two objectives, one constraint: three evaluations on the front (one whose address is
+  // not relative), one infeasible, one failed.
+  const std::string dom = study_dom(browser, dir, "Optimisation · position_servo", R"json({
+    "kind": "optimize", "netlist": "netlists/position_servo.json", "method": "nsga2", "seed": 0,
+    "parameters": [{"name": "valve.max_opening", "unit": "mm", "low": 5, "high": 20, "start": 10}],
+    "objectives": [{"name": "load.x:max", "sense": "min", "unit": "m"},
+                   {"name": "supply.pressure:max", "sense": "min", "unit": "Pa"}],
+    "constraints": [{"name": "supply.pressure:max", "op": "<", "limit": 2.5e7, "unit": "Pa",
+                     "text": "supply.pressure:max<250 bar"}],
+    "evaluations": [
+      {"index": 0, "values": {"valve.max_opening": 10}, "objectives": [0.71, 2.1e7], "constraints": [2.1e7],
+       "feasible": true, "status": "finished", "error": "", "report": "runs/0000/report.html"},
+      {"index": 1, "values": {"valve.max_opening": 15}, "objectives": [0.52, 2.3e7], "constraints": [2.3e7],
+       "feasible": true, "status": "finished", "error": "", "report": "javascript:alert(1)"},
+      {"index": 2, "values": {"valve.max_opening": 19}, "objectives": [0.4, 2.7e7], "constraints": [2.7e7],
+       "feasible": false, "status": "finished", "error": "", "report": "runs/0002/report.html"},
+      {"index": 3, "values": {"valve.max_opening": 6}, "objectives": [0.95, 1.2e7], "constraints": [1.2e7],
+       "feasible": true, "status": "finished", "error": "", "report": "runs/0003/report.html"},
+      {"index": 4, "values": {"valve.max_opening": 8}, "objectives": [null, null], "constraints": [null],
+       "feasible": false, "status": "failed", "error": "solver diverged", "report": null},
+      {"index": 5, "values": {"valve.max_opening": 12}, "objectives": [0.8, 2.2e7], "constraints": [2.2e7],
+       "feasible": true, "status": "finished", "error": "", "report": "runs/0005/report.html"}],
+    "best": null, "pareto": [0, 1, 3], "warnings": []
+  })json");
+  // The front replaces the convergence; a path for the parameter.
+  CHECK(dom.find("id=\"pareto\"") != std::string::npos);
+  CHECK(dom.find("id=\"convergence\"") == std::string::npos);
+  CHECK(dom.find("class=\"warnings\"") == std::string::npos);
+  CHECK(count(dom, "<svg") == 2);
+  CHECK(count(dom, "<circle class=\"pt front\"") == 3);
+  CHECK(count(dom, "<circle class=\"pt infeasible\"") == 2);  // on the front's plot and on the path
+  CHECK(dom.find("<path class=\"curve front\" d=\"M") != std::string::npos);
+  CHECK(dom.find("1 evaluation without both objectives (failed) not drawn.") != std::string::npos);
+  // A Pareto point opens its report: in the plot, in the front's table and in the
+  // evaluations'; an address with a scheme is no link anywhere.
+  CHECK(dom.find("<a href=\"runs/0000/report.html\" class=\"report-link\"><circle class=\"pt front\"") !=
+        std::string::npos);
+  CHECK(count(dom, "<a href=\"runs/0000/report.html\">report</a>") == 2);
+  CHECK(count(dom, "<a href=\"runs/0003/report.html\"") == 3);
+  CHECK(dom.find("href=\"javascript") == std::string::npos);
+  // The table: the broken constraint, the failed evaluation's NaN.
+  CHECK(dom.find("<th>supply.pressure:max&lt;250 bar</th>") != std::string::npos);
+  CHECK(count(dom, "class=\"num violated\"") == 1);
+  CHECK(count(dom, "class=\"failed\"") == 1);
+  CHECK(count(dom, "class=\"infeasible\"") == 1);
 }

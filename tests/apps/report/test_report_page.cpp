@@ -152,13 +152,13 @@ TEST_CASE("the toolkit's source files are fit to be inlined") {
     REQUIRE(at != std::string::npos);
     CHECK(html.find(p, at + 1) == std::string::npos);
   }
-  for (const char* name : {"page.css", "report.css", "sweep.css"}) {
+  for (const char* name : {"page.css", "report.css", "sweep.css", "study.css"}) {
     CAPTURE(name);
     const std::string css = page_file(name);
     CHECK(css.find("{{") == std::string::npos);
     CHECK(lower(css).find("</style") == std::string::npos);  // inlined, it must not end its element early
   }
-  for (const char* name : {"plot.js", "report.js", "sweep.js"}) {
+  for (const char* name : {"plot.js", "report.js", "sweep.js", "study.js"}) {
     CAPTURE(name);
     const std::string js = page_file(name);
     CHECK(js.find("{{") == std::string::npos);

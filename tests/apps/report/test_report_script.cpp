@@ -1,5 +1,5 @@
-// The pages' scripts parse (apps/page: the toolkit's plot.js followed by report.js or
-// sweep.js, as the pages inline them, so that a name both declare is caught):
+// The pages' scripts parse (apps/page: the toolkit's plot.js followed by report.js,
+// sweep.js or study.js, as the pages inline them, so that a name both declare is caught):
 // `node --check`, and, as the browser reads it (a classic script, not a CommonJS
 // module, where a top-level `return` would pass), Node's vm.Script. And axis ticks are
 // written once, in the toolkit: no page's script and no Python module has its own. Node.js is the Debian package `nodejs`, which
@@ -46,7 +46,7 @@ TEST_CASE("the pages' scripts are valid JavaScript, as a browser's classic scrip
       "const fs = require('fs'), vm = require('vm'); const file = process.argv[1];"
       "new vm.Script(fs.readFileSync(file, 'utf8'), { filename: file });";
   jourdain::test::TempDir pages;
-  for (const char* own : {"report.js", "sweep.js"}) {
+  for (const char* own : {"report.js", "sweep.js", "study.js"}) {
     CAPTURE(own);
     REQUIRE(std::filesystem::exists(kToolkit / own));
     const auto script = pages.path() / own;
