@@ -8,6 +8,8 @@
 //   jourdain schema [-o FILE]               (the netlist's JSON Schema, for editors)
 //   jourdain solvers [METHOD] [--json]
 //   jourdain sweep NETLIST --param ... -o DIR  (python3 -m jourdain sweep: parameter studies)
+//   jourdain fit NETLIST --data CSV --param NAME=LO:HI ... -o DIR       (python3 -m jourdain fit)
+//   jourdain optimize NETLIST --param ... --objective SPEC ... -o DIR  (python3 -m jourdain optimize)
 //   jourdain studio [NETLIST|FOLDER] [--port N] [--host ADDR] [--no-browser]  (the schematic editor, in a browser)
 //   jourdain export-fmu NETLIST -o model.fmu [--inputs ...] [--outputs ...] [--parameters ...]
 // Exit codes: 0 success; 1 the simulation failed (results so far are kept); 2 bad input
@@ -510,10 +512,16 @@ std::string unknown_command(const CLI::App& app, int argc, char** argv) {
   return "";
 }
 
-// When the command is `sweep` (after any of -v, -q, --plugin P): the arguments of
-// `python3 -m jourdain sweep` (program name first; -q, --allow-plugins and the plugins
-// passed on); else none.
-std::vector<char*> sweep_arguments(int argc, char** argv) {
+// The commands the Python package carries out (apps/python/jourdain/__main__.py): the
+// studies, which run on dask.distributed.
+bool is_python_command(const std::string& command) {
+  return command == "sweep" || command == "fit" || command == "optimize";
+}
+
+// When the command is one of the Python package's (after any of -v, -q, --plugin P): the
+// arguments of `python3 -m jourdain COMMAND` (program name first; -q, --allow-plugins and
+// the plugins passed on); else none.
+std::vector<char*> python_command_arguments(int argc, char** argv) {
   std::vector<char*> global;
   int i = 1;
   for (; i < argc; ++i) {
@@ -523,17 +531,17 @@ std::vector<char*> sweep_arguments(int argc, char** argv) {
     else if (a == "--plugin" && i + 1 < argc) global.push_back(argv[i]), global.push_back(argv[++i]);
     else break;
   }
-  if (i == argc || std::string(argv[i]) != "sweep") return {};
+  if (i == argc || !is_python_command(argv[i])) return {};
   std::vector<char*> args{argv[0]};
   args.insert(args.end(), argv + i, argv + argc);
   args.insert(args.end(), global.begin(), global.end());
   return args;
 }
 
-// `jourdain sweep ...` is `python3 -m jourdain sweep ...` (apps/python/jourdain/__main__.py):
-// parameter studies run on dask.distributed, from the Python package built beside this
-// program. Replaces this process; returns only when that cannot be done.
-int hand_over_to_python_sweep(int argc, char** argv) {
+// `jourdain sweep ...` is `python3 -m jourdain sweep ...` (apps/python/jourdain/__main__.py),
+// and so are fit and optimize: studies run on dask.distributed, from the Python package
+// built beside this program. Replaces this process; returns only when that cannot be done.
+int hand_over_to_python(int argc, char** argv) {
 #ifdef JOURDAIN_PYTHON_EXECUTABLE
   std::string path = JOURDAIN_PYTHON_PATH;
   if (const char* existing = std::getenv("PYTHONPATH"); existing && *existing) path += std::string(":") + existing;
@@ -543,10 +551,11 @@ int hand_over_to_python_sweep(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
   args.push_back(nullptr);
   execv(JOURDAIN_PYTHON_EXECUTABLE, args.data());
-  std::cerr << "error: jourdain sweep: cannot start " JOURDAIN_PYTHON_EXECUTABLE ": " << std::strerror(errno) << "\n";
+  std::cerr << "error: jourdain " << argv[1] << ": cannot start " JOURDAIN_PYTHON_EXECUTABLE ": " << std::strerror(errno)
+            << "\n";
 #else
-  (void)argc, (void)argv;
-  std::cerr << "error: jourdain sweep needs the Python package, which this build does not have (install Debian's "
+  (void)argc;
+  std::cerr << "error: jourdain " << argv[1] << " needs the Python package, which this build does not have (install Debian's "
                "python3-pybind11 and pybind11-dev and build again; README.md, \"Python\")\n";
 #endif
   return kBadInput;
@@ -616,8 +625,8 @@ int cmd_studio(Registry& registry, const StudioRequest& request, const session::
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (std::vector<char*> args = sweep_arguments(argc, argv); !args.empty())
-    return hand_over_to_python_sweep(static_cast<int>(args.size()), args.data());
+  if (std::vector<char*> args = python_command_arguments(argc, argv); !args.empty())
+    return hand_over_to_python(static_cast<int>(args.size()), args.data());
   CLI::App app{"Jourdain " JOURDAIN_VERSION " - component-library simulation of multi-domain engineering systems"};
   app.require_subcommand(1);
   app.fallthrough();  // -v, -q and --plugin also after the subcommand
@@ -729,8 +738,14 @@ int main(int argc, char** argv) {
                      "address to listen on (default 127.0.0.1: this machine only; another exposes the workspace)");
   studio->add_option("--port", studio_request.port, "port to listen on (default 8765; 0: any free port)");
   studio->add_flag("--no-browser", studio_request.no_browser, "do not open a browser; only print the address");
-  // Handed over to Python before parsing (sweep_arguments); listed here for --help.
+  // Handed over to Python before parsing (python_command_arguments); listed here for --help.
   app.add_subcommand("sweep", "parameter study on dask.distributed (python3 -m jourdain sweep; jourdain sweep --help)")
+      ->allow_extras();
+  app.add_subcommand("fit", "estimate parameters from a measurement (python3 -m jourdain fit; jourdain fit --help)")
+      ->allow_extras();
+  app.add_subcommand("optimize",
+                     "optimise parameters for objectives within constraints (python3 -m jourdain optimize; "
+                     "jourdain optimize --help)")
       ->allow_extras();
 
   try {

@@ -1,5 +1,5 @@
-"""Jourdain from Python: load netlists, run them, linearize them, and run parameter studies
-on dask.distributed.
+"""Jourdain from Python: load netlists, run them, linearize them, and run parameter studies,
+estimations and optimisations on dask.distributed.
 
     import jourdain
     model = jourdain.load("netlists/position_servo.json")
@@ -19,9 +19,10 @@ from ._jourdain import version as __version__
 from .model import (Error, InputError, Library, LinearModel, Model, OutputError, Parameter, Result, RunInterrupted,
                     SimulationError, SimulationFailed, check, format_netlist, load)
 from .study import (Normal, LogNormal, Uniform, grid, latin_hypercube, linspace, monte_carlo, sweep, zipped)
+from .design import Bounds, Constraint, fit, optimize
 
 __all__ = [
     "Error", "InputError", "Library", "LinearModel", "Model", "OutputError", "Parameter", "Result", "RunInterrupted", "SimulationError",
     "SimulationFailed", "check", "format_netlist", "load", "Normal", "LogNormal", "Uniform", "grid", "latin_hypercube", "linspace",
-    "monte_carlo", "sweep", "zipped", "__version__",
+    "monte_carlo", "sweep", "zipped", "Bounds", "Constraint", "fit", "optimize", "__version__",
 ]

@@ -1,4 +1,4 @@
-"""python3 -m jourdain sweep: parameter studies from the command line.
+"""python3 -m jourdain sweep|fit|optimize: studies from the command line.
 
     python3 -m jourdain sweep netlists/position_servo.json \\
         --param pi.kp=0.01:0.05:5 --param "load.mass=80 kg,120 kg" \\
@@ -12,6 +12,16 @@ k-th values together). Exit codes as ``jourdain``: 0 done (every run finished), 
 with failed runs (their rows say why), 2 bad input, 128 + the signal's number when
 stopped by Ctrl-C (SIGINT, 130), SIGTERM (143) or SIGHUP (129): the rows done so far stay
 in rows.jsonl, and the same command runs the others.
+
+    python3 -m jourdain fit netlists/position_servo.json --data netlists/reference/position_servo_measured.csv \\
+        --param "valve.max_opening=5:20 mm" --param cylinder.viscous_friction=500:5000 -o results/servo_fit
+    python3 -m jourdain optimize netlists/mass_spring_damper.json \\
+        --param damper.damping=1:40 --objective mass.x:integral_square -o results/msd_damping_cli
+
+A design study's parameter: ``NAME=LOW:HIGH[:START] [UNIT]``. An objective is an output
+as the sweep's (``max:SPEC`` to maximise); a constraint ``SPEC<LIMIT [UNIT]`` or
+``SPEC>LIMIT [UNIT]``. Their evaluations go to rows.jsonl as they complete: stopped, the
+same command (same seed) resumes and ends as an uninterrupted study (jourdain/design.py).
 """
 
 from __future__ import annotations
@@ -22,7 +32,7 @@ import math
 import signal
 import sys
 
-from . import study
+from . import design, study
 from .model import InputError
 
 
@@ -123,14 +133,128 @@ def _rows_on_disk(folder: str) -> int:
         return 0
 
 
+def _common_options(command: argparse.ArgumentParser, what: str) -> None:
+    """The options every study takes: solver settings, the cluster, plugins, output."""
+    command.add_argument("--solver", action="append", default=[], metavar="KEY=VALUE",
+                         help="a solver setting for every run (method=bdf, rtol=1e-8); repeatable")
+    command.add_argument("--scheduler", help="a dask scheduler's address (tcp://HOST:8786); default: a local cluster")
+    command.add_argument("--workers", type=int, help="local cluster: worker processes (default: one per core)")
+    command.add_argument("--plugin", action="append", default=[], help="a plugin to load on every worker")
+    command.add_argument("--allow-plugins", action="store_true",
+                         help="load the plugins the netlist names (they run code: only for netlists you trust)")
+    command.add_argument("-o", "--output-dir", required=True, help=what)
+    command.add_argument("-q", "--quiet", action="store_true")
+    command.add_argument("--progress-lines", action="store_true",
+                         help="the progress as lines 'progress DONE TOTAL' on stderr (for programs driving a study)")
+
+
+def _solver_settings(items: list[str]) -> dict:
+    solver = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise InputError(f"--solver '{item}': expected KEY=VALUE")
+        try:
+            solver[key] = float(value) if key != "method" else value
+        except ValueError:
+            solver[key] = value
+    return solver
+
+
+def _design_study(args) -> int:
+    """jourdain fit / jourdain optimize: runs the study, prints what it found."""
+    progress_line = not args.quiet and sys.stderr.isatty()
+
+    def progress(done: int) -> None:
+        if args.progress_lines:
+            print(f"progress {done} {args.max_evaluations}", file=sys.stderr, flush=True)
+        if progress_line:
+            print(f"\r{done} evaluations", end="", file=sys.stderr, flush=True)
+
+    common = dict(solver=_solver_settings(args.solver), output_dir=args.output_dir, scheduler=args.scheduler,
+                  workers=args.workers, plugins=args.plugin, allow_plugins=args.allow_plugins, quiet=args.quiet,
+                  progress=progress, max_evaluations=args.max_evaluations)
+    if args.command == "fit":
+        weights = {}
+        for item in args.weight:
+            name, eq, value = item.partition("=")
+            if not eq:
+                raise InputError(f"--weight '{item}': expected VARIABLE=WEIGHT")
+            weights[name.strip()] = float(value)
+        found = design.fit(args.netlist, args.data, args.param, signals=args.signal or None, weights=weights or None,
+                           **common)
+        if progress_line:
+            print(file=sys.stderr)
+        if not args.quiet:
+            level = int(round(100 * design.CONFIDENCE))
+            for bounds in (design.parse_bounds(p) for p in args.param):
+                low, high = found.intervals[bounds.name]
+                print(f"{bounds.name} = {found.estimates[bounds.name]:.6g} {bounds.unit} "
+                      f"(standard error {found.std_errors[bounds.name]:.3g}; {level} % interval "
+                      f"{low:.6g} .. {high:.6g})".replace("  ", " "))
+            print(f"residual standard deviation {found.residual_std:.4g} (weighted), {found.dof} degrees of freedom, "
+                  f"{len(found.evaluations)} evaluations: {args.output_dir}/summary.json, {args.output_dir}/study.html")
+        for warning in found.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        return 0 if found.converged else 1
+    objectives = args.objective
+    if not objectives:
+        raise InputError("optimize: give at least one --objective SPEC")
+    found = design.optimize(args.netlist, args.param, objectives, constraints=args.constraint, method=args.method,
+                            seed=args.seed, population=args.population, generations=args.generations,
+                            t_end=args.t_end, reports=not args.no_reports, **common)
+    if progress_line:
+        print(file=sys.stderr)
+    if not args.quiet:
+        if found.best:
+            values = ", ".join(f"{k} = {v:.6g}" for k, v in found.best["values"].items())
+            print(f"best: {values}; objective {found.best['objectives'][0]:.6g}")
+        for point in found.pareto:
+            values = ", ".join(f"{k} = {v:.6g}" for k, v in point["values"].items())
+            print(f"pareto: {values}; objectives {', '.join(f'{o:.6g}' for o in point['objectives'])}")
+        print(f"{len(found.evaluations)} evaluations ({found.message}): {args.output_dir}/summary.json, "
+              f"{args.output_dir}/study.html")
+    for warning in found.summary["warnings"]:
+        print(f"warning: {warning}", file=sys.stderr)
+    return 0 if (found.best or found.pareto) else 1
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m jourdain", description="Jourdain parameter studies")
+    parser = argparse.ArgumentParser(prog="python3 -m jourdain", description="Jourdain studies")
     commands = parser.add_subparsers(dest="command", required=True)
+    fit = commands.add_parser("fit", help="estimate parameters from a measurement (least squares, intervals)")
+    fit.add_argument("netlist")
+    fit.add_argument("--data", required=True, help="the measurement: CSV with a time column and one per variable")
+    fit.add_argument("--param", action="append", default=[], required=True, metavar="NAME=LOW:HIGH[:START] [UNIT]",
+                     help="a parameter to estimate, within its bounds; repeatable")
+    fit.add_argument("--signal", action="append", default=[], metavar="VARIABLE",
+                     help="fit this column only (default: every column but time); repeatable")
+    fit.add_argument("--weight", action="append", default=[], metavar="VARIABLE=WEIGHT",
+                     help="a signal's weight (1/its noise's standard deviation; default: 1/its spread)")
+    fit.add_argument("--max-evaluations", type=int, default=400)
+    _common_options(fit, "summary.json, study.html, rows.jsonl (resumable), runs/fitted")
+    optimize = commands.add_parser("optimize", help="optimise parameters for objectives within constraints")
+    optimize.add_argument("netlist")
+    optimize.add_argument("--param", action="append", default=[], required=True,
+                          metavar="NAME=LOW:HIGH[:START] [UNIT]", help="a parameter to vary; repeatable")
+    optimize.add_argument("--objective", action="append", default=[], metavar="[max:]SPEC",
+                          help="an output to minimise (max: to maximise); two or more: a Pareto front (nsga2)")
+    optimize.add_argument("--constraint", action="append", default=[], metavar="SPEC<LIMIT [UNIT]",
+                          help="an output kept below (<) or above (>) a limit; repeatable")
+    optimize.add_argument("--method", choices=design.METHODS,
+                          help="default: nelder-mead for one objective, nsga2 for several")
+    optimize.add_argument("--seed", type=int, default=0)
+    optimize.add_argument("--max-evaluations", type=int, default=400)
+    optimize.add_argument("--population", type=int, help="differential-evolution and nsga2: points a generation")
+    optimize.add_argument("--generations", type=int, help="differential-evolution and nsga2")
+    optimize.add_argument("--t-end", type=float)
+    optimize.add_argument("--no-reports", action="store_true", help="do not run the best (Pareto) points' reports")
+    _common_options(optimize, "summary.json, study.html, rows.jsonl (resumable), runs/NNNN/report.html")
     sweep = commands.add_parser("sweep", help="run a netlist over a set of parameter values (dask.distributed)")
     sweep.add_argument("netlist")
     sweep.add_argument("--param", action="append", default=[], metavar="NAME=VALUES", help="repeatable")
     sweep.add_argument("--output", action="append", default=[], metavar="SPEC",
-                       help="VAR[:final|initial|min|max|absmax|mean|tmin|tmax], wall_time, summary:PATH; repeatable")
+                       help="VAR[:final|initial|min|max|absmax|mean|tmin|tmax|integral|integral_square|overshoot|settling], wall_time, summary:PATH; repeatable")
     sweep.add_argument("--zip", action="store_true", help="take the k-th value of every list together")
     sweep.add_argument("--lhs", type=int, metavar="N", help="N Latin-hypercube samples of the distributions")
     sweep.add_argument("--monte-carlo", type=int, metavar="N", help="N random samples of the distributions")
@@ -148,6 +272,26 @@ def main(argv: list[str] | None = None) -> int:
     sweep.add_argument("--progress-lines", action="store_true",
                        help="the progress as lines 'progress DONE TOTAL' on stderr (for programs driving a study)")
     args = parser.parse_args(argv)
+    if args.command in ("fit", "optimize"):
+        if args.quiet:
+            logging.getLogger("distributed").setLevel(logging.ERROR)
+        _stop_cleanly_on_signals()
+        try:
+            return _design_study(args)
+        except (InputError, ValueError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        except OSError as exc:
+            study.silence_dask()
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt as stop:
+            study.silence_dask()
+            signum = getattr(stop, "signum", signal.SIGINT)
+            print(f"error: study interrupted by signal {signum} ({signal.strsignal(signum)}): "
+                  f"{_rows_on_disk(args.output_dir)} evaluations done, kept in {args.output_dir}/rows.jsonl; the same "
+                  f"command resumes", file=sys.stderr)
+            return 128 + signum
     if args.quiet:
         # -q: errors only, dask's too (its warnings: a worker restarted, memory high, ...).
         logging.getLogger("distributed").setLevel(logging.ERROR)
@@ -158,15 +302,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         runs = build_runs(args.param, args.zip, args.lhs, args.monte_carlo, args.seed)
-        solver = {}
-        for item in args.solver:
-            key, eq, value = item.partition("=")
-            if not eq:
-                raise InputError(f"--solver '{item}': expected KEY=VALUE")
-            try:
-                solver[key] = float(value) if key != "method" else value
-            except ValueError:
-                solver[key] = value
+        solver = _solver_settings(args.solver)
         if args.t_end is not None and not (math.isfinite(args.t_end) and args.t_end > 0):
             raise InputError(f"--t-end {args.t_end}: not a positive, finite time")
 

@@ -179,7 +179,11 @@ def split_quantity(value: Any) -> tuple[Any, str]:
 # ---------------------------------------------------------------------------------------
 # Outputs: what each run reports
 
-STATISTICS = ("final", "initial", "min", "max", "mean", "absmax", "tmin", "tmax")
+STATISTICS = ("final", "initial", "min", "max", "mean", "absmax", "tmin", "tmax", "integral", "integral_square",
+              "overshoot", "settling")
+# The band around the final value that :func:`output_value`'s ``settling`` time ends in:
+# 2 % of the move from the initial value, the usual definition for step responses.
+SETTLING_BAND = 0.02
 
 
 def output_value(spec: str | Callable, result: Result) -> dict[str, Any]:
@@ -191,6 +195,13 @@ def output_value(spec: str | Callable, result: Result) -> dict[str, Any]:
       the rows at events), not between them: a peak between two rows reads low, and its
       time is a row's, up to one output interval off. A smaller ``output_interval`` in
       the study's ``solver`` settings gives finer ones (README: "Parameter studies").
+    - ``:integral`` and ``:integral_square``: the integrals of the value and of its square
+      over the run (trapezoidal, over the recorded rows; an error signal's
+      ``integral_square`` is its ISE).
+    - ``:overshoot``: how far the value goes past its final value, as a fraction of its
+      move from the initial value (0 when it never does; NaN when it does not move);
+      ``:settling``: the time after which it stays within SETTLING_BAND of that move around
+      its final value.
     - ``"wall_time"``: the run's wall time (s); ``"summary:statistics.steps"``,
       ``"summary:monitors.NAME.max_abs"``, ``"summary:events"`` (a list gives its length):
       any figure of summary.json.
@@ -226,8 +237,27 @@ def output_value(spec: str | Callable, result: Result) -> dict[str, Any]:
         "mean": lambda: (np.trapz(values, t) / (t[-1] - t[0])) if t[-1] > t[0] else values[0],
         "tmin": lambda: t[int(np.argmin(values))],
         "tmax": lambda: t[int(np.argmax(values))],
+        "integral": lambda: np.trapz(values, t),
+        "integral_square": lambda: np.trapz(np.square(values), t),
+        "overshoot": lambda: _overshoot(values),
+        "settling": lambda: _settling_time(values, t),
     }[stat]()
     return {spec: float(figure)}
+
+
+def _overshoot(values: np.ndarray) -> float:
+    move = values[-1] - values[0]
+    if move == 0:
+        return math.nan
+    beyond = (values - values[-1]) / move  # > 0: past the final value, in the move's direction
+    return max(0.0, float(np.max(beyond)))
+
+
+def _settling_time(values: np.ndarray, t: np.ndarray) -> float:
+    band = SETTLING_BAND * abs(values[-1] - values[0])
+    outside = np.flatnonzero(np.abs(values - values[-1]) > band)
+    # The row after the last one outside the band (the value may cross it between the two).
+    return float(t[0] if outside.size == 0 else t[min(outside[-1] + 1, len(t) - 1)])
 
 
 def _output_name(spec: str | Callable) -> str:

@@ -31,6 +31,7 @@
 #include "jourdain/solvers/linear.hpp"
 #include "jourdain/solvers/run.hpp"
 #include "jourdain/solvers/solver_registry.hpp"
+#include "jourdain/units.hpp"
 #include "jourdain/version.hpp"
 
 namespace py = pybind11;
@@ -272,6 +273,12 @@ PYBIND11_MODULE(_jourdain, m) {
   m.def("render_page", [](const std::string& kind, const std::string& data) {
     return page::render(page::kind_named(kind), json::parse(data));
   }, py::arg("kind"), py::arg("data"));
+  // A quantity in SI ("250 bar" for "Pa": 2.5e7), its dimension checked against the unit;
+  // and an SI value in a unit. The design studies take limits and bounds with units.
+  m.def("to_si", [](const std::string& text, const std::string& si_unit) { return parse_quantity(text, si_unit); },
+        py::arg("text"), py::arg("si_unit"));
+  m.def("from_si", [](double value, const std::string& unit) { return from_si(value, unit); }, py::arg("value"),
+        py::arg("unit"));
   // Every problem of a netlist (NetlistCheck), as `jourdain check --json` lists them.
   m.def(
       "check_text",

@@ -1,6 +1,7 @@
-"""The README's two studies run as written (in their --quick size), and their results say
+"""The README's studies run as written (in their --quick size), and their results say
 what the README says they show."""
 
+import json
 import subprocess
 import sys
 
@@ -37,3 +38,15 @@ def test_servo_gain_study(tmp_path):
     assert (frame["settling_time"] < 3.0).all()
     by_kp = frame.sort_values("pi.kp")
     assert by_kp["settling_time"].iloc[0] > by_kp["settling_time"].iloc[-1]
+
+
+def test_servo_fit(tmp_path):
+    done = subprocess.run([sys.executable, str(EXAMPLES / "servo_fit.py"), "-o", str(tmp_path)], cwd=SOURCE_DIR,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    # The synthetic measurement's truth (netlists/reference/README.md), found within 1 %.
+    truth = {"valve.max_opening": 0.012, "cylinder.viscous_friction": 2500.0}
+    for name, value in truth.items():
+        assert abs(summary["fit"]["estimates"][name] / value - 1) < 0.01
+    assert (tmp_path / "study.html").is_file()
