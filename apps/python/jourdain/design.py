@@ -202,6 +202,7 @@ class _Evaluations:
         self.scheduler, self.workers, self.quiet = scheduler, workers, quiet
         self.progress = progress
         self.count = 0          # evaluations asked for so far
+        self._run_at: dict[int, int] = {}  # a point's values (fingerprint) -> the evaluation that ran it
         self.ran = 0            # of which run by this start (not found in the folder)
         self._client = None
         self._owned = False
@@ -211,12 +212,28 @@ class _Evaluations:
     def __call__(self, points: Sequence[Mapping[str, Any]]) -> list[dict]:
         numbered = [(self.count + k, dict(values)) for k, values in enumerate(points)]
         self.count += len(numbered)
-        todo = [(index, values) for index, values in numbered if not self.log.was_done(index, values)]
+        todo, again = [], []
+        for index, values in numbered:
+            point = study._fingerprint(values)
+            if self.log.was_done(index, values):
+                self._run_at.setdefault(point, self.log.kept[index].get("same_as", index))
+                continue
+            # A point the study has run already (optimisers propose some twice: NSGA-II
+            # keeps parents, a simplex may return) is not run again: its row is copied
+            # (once the batch has run: the first may be in it).
+            earlier = self._run_at.get(point)
+            if earlier is not None:
+                again.append((index, earlier))
+            else:
+                self._run_at[point] = index
+                todo.append((index, values))
         if todo:
             client = self._connect()
             study._dispatch(client, self.task, iter(todo), self.digest, self.log,
                             lambda: self.progress(self.log.count) if self.progress else None, cluster=self._cluster)
             self.ran += len(todo)
+        if again:
+            self.log.extend([{**self.log.kept[earlier], "run": index, "same_as": earlier} for index, earlier in again])
         return [self.log.kept[index] for index, _ in numbered]
 
     def _connect(self):
@@ -745,15 +762,19 @@ def optimize(netlist: str | os.PathLike | Mapping, parameters: Sequence[Bounds |
 
 
 def _pareto_front(records: Sequence[dict]) -> list[dict]:
-    """The records no other record dominates (every objective as good, one better), by index."""
-    front = []
+    """The records no other record dominates (every objective as good, one better), one a
+    point (the first evaluation of a point evaluated twice)."""
+    front, seen = [], set()
     for a in records:
         fa = a["_minimised"]
+        if tuple(fa) in seen:
+            continue
         dominated = any(all(x <= y for x, y in zip(b["_minimised"], fa)) and any(x < y for x, y in
                                                                                zip(b["_minimised"], fa))
                         for b in records if b is not a)
         if not dominated:
             front.append(a)
+            seen.add(tuple(fa))
     return sorted(front, key=lambda rec: (rec["_minimised"], rec["index"]))
 
 

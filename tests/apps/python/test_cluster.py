@@ -1,6 +1,7 @@
 """A study on a real dask cluster, started here as separate processes (a scheduler and two
 workers on 127.0.0.1, as on a cluster's nodes): it runs there, survives a worker killed in
-the middle, and a study whose own process is killed resumes without rerunning rows."""
+the middle (a sweep and a design study alike), and a study whose own process is killed
+resumes without rerunning rows."""
 
 import json
 import signal
@@ -145,3 +146,37 @@ def test_workers_that_join_after_the_study_started_get_work(scheduler):
     assert (frame["status"] == "finished").all(), frame[["status", "error"]]
     pids = {int(w.rsplit(":", 1)[1]) for w in frame["worker"]}
     assert pids == {p.pid for p in workers}
+
+
+def test_a_design_study_loses_no_evaluation_to_a_killed_worker(cluster, tmp_path):
+    # Differential evolution over the damping: generations of 8 points, each run in
+    # parallel on the two workers; one is killed once three evaluations are in.
+    address, workers = cluster
+    victim = workers[1]
+    quick = {**SLOW, "t_end": 200}  # runs of about a tenth of a second
+    arguments = dict(method="differential-evolution", seed=5, population=8, generations=2, solver=quick,
+                     scheduler=address, quiet=True)
+
+    killed_at = []
+
+    def kill_after_third(done):
+        if done >= 3 and victim.poll() is None:
+            victim.send_signal(signal.SIGKILL)
+            killed_at.append(done)
+
+    hit = jourdain.optimize(OSCILLATOR, ["damper.damping=1:40"], "mass.x:min", output_dir=tmp_path / "hit",
+                            progress=kill_after_third, **arguments)
+    victim.wait(timeout=30)
+    assert victim.returncode == -signal.SIGKILL
+    assert len(hit.evaluations) == 8 * 3 and all(e["status"] == "finished" for e in hit.evaluations)
+    # Killed with most of the study to come, which the survivor ran.
+    assert killed_at[0] < 8
+    ran_by = [json.loads(line)["worker"] for line in (tmp_path / "hit" / "rows.jsonl").read_text().splitlines()]
+    assert sum(w.endswith(f":{workers[0].pid}") for w in ran_by) >= 24 - killed_at[0] - 2
+    # The same study on the surviving worker alone, uninterrupted: the same evaluations,
+    # the same result.
+    calm = jourdain.optimize(OSCILLATOR, ["damper.damping=1:40"], "mass.x:min", output_dir=tmp_path / "calm",
+                             **arguments)
+    assert [e["values"] for e in calm.evaluations] == [e["values"] for e in hit.evaluations]
+    assert [e["objectives"] for e in calm.evaluations] == [e["objectives"] for e in hit.evaluations]
+    assert calm.best == hit.best
