@@ -368,8 +368,9 @@ def fit(netlist: str | os.PathLike | Mapping, data, parameters: Sequence[Bounds 
         plugins: Sequence[str] = (), allow_plugins: bool = False, file: str | os.PathLike | None = None,
         quiet: bool = False, progress: Callable[[int], None] | None = None) -> FitResult:
     """Estimates ``parameters`` so that the model's recorded variables reproduce ``data``
-    (a CSV file or DataFrame: a ``time`` column and one column per measured variable,
-    named as the model names it, ``load.x`` or ``load.x [m]``; NaN cells are left out).
+    (a CSV file or DataFrame: a ``time`` column in seconds and one column per measured
+    variable, named as the model names it, ``load.x`` (SI) or with its unit as results.csv
+    writes it, ``load.x [m]`` or ``load.x [mm]``; NaN cells are left out).
 
     Nonlinear least squares with bounds (SciPy's ``least_squares``, trust-region
     reflective) on the residuals ``w_k (model_k(t_i) - measured_k(t_i))``. The weight of a
@@ -397,9 +398,16 @@ def fit(netlist: str | os.PathLike | Mapping, data, parameters: Sequence[Bounds 
             raise InputError(f"measurement: no column '{name}' (columns: {', '.join(measured)})")
         if name not in variables:
             raise InputError(f"{setup.path}: the measurement's column '{name}' is no variable of the model")
-        if measured_units.get(name) and measured_units[name] != variables[name]:
-            raise InputError(f"measurement: column '{name}' is in '{measured_units[name]}'; the model's is "
-                             f"'{variables[name]}' (write the measurement in SI, as results.csv does)")
+        unit = measured_units.get(name)
+        if unit and unit != variables[name]:
+            # Another unit of the same dimension: to SI (affine units too: degC).
+            try:
+                zero = float(_jourdain.to_si(f"0 {unit}", variables[name]))
+                gain = float(_jourdain.to_si(f"1 {unit}", variables[name])) - zero
+            except RuntimeError as exc:
+                raise InputError(f"measurement: column '{name} [{unit}]': {exc} (the model's unit is "
+                                 f"'{variables[name]}')") from None
+            measured[name] = zero + gain * measured[name]
     if not wanted:
         raise InputError("measurement: no signal to fit")
     picked = {name: np.isfinite(measured[name]) & np.isfinite(t) for name in wanted}

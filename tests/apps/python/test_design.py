@@ -207,3 +207,32 @@ def test_the_press_pareto_front_of_shock_against_cycle_time(tmp_path):
         assert (tmp_path / "press" / point["report"]).exists()
     page = (tmp_path / "press" / "study.html").read_text()
     assert all(point["report"] in page for point in front)
+
+
+def test_fit_reads_a_measurement_in_other_units(measured, tmp_path):
+    # The same measurement in millimetres: the same estimates, to a small fraction of
+    # their standard error (the last bits of the converted numbers differ, and the
+    # optimiser stops where the runs' own accuracy no longer tells points apart).
+    frame = pd.read_csv(measured)
+    in_mm = tmp_path / "measured_mm.csv"
+    pd.DataFrame({"time [s]": frame["time [s]"], "load.x [mm]": 1000 * frame["load.x [m]"]}).to_csv(in_mm, index=False)
+    a = design.fit(SERVO, measured, BOUNDS, workers=2, quiet=True)
+    b = design.fit(SERVO, in_mm, BOUNDS, workers=2, quiet=True)
+    for name in TRUTH:
+        assert abs(b.estimates[name] - a.estimates[name]) < 0.05 * a.std_errors[name]
+    wrong = tmp_path / "measured_kg.csv"
+    pd.DataFrame({"time [s]": frame["time [s]"], "load.x [kg]": frame["load.x [m]"]}).to_csv(wrong, index=False)
+    with pytest.raises(jourdain.InputError, match=r"load.x \[kg\]"):
+        design.fit(SERVO, wrong, BOUNDS, workers=2, quiet=True)
+
+
+def squared_position(result):
+    """The ISE computed here, by hand: what a user's objective function may be."""
+    return float(np.trapz(result["mass.x"] ** 2, result.time))
+
+
+def test_an_objective_may_be_a_function_of_the_run():
+    found = design.optimize(OSCILLATOR, ["damper.damping=1:40"], squared_position, method="nelder-mead",
+                            t_end=T_END, solver=FINE, workers=2, quiet=True)
+    assert abs(found.best["values"]["damper.damping"] / ISE_OPTIMUM - 1) < 1e-3
+    assert found.summary["objectives"][0]["name"] == "squared_position"
