@@ -187,11 +187,11 @@ def _design_study(args) -> int:
             print(file=sys.stderr)
         if not args.quiet:
             level = int(round(100 * design.CONFIDENCE))
-            for bounds in (design.parse_bounds(p) for p in args.param):
-                low, high = found.intervals[bounds.name]
-                print(f"{bounds.name} = {found.estimates[bounds.name]:.6g} {bounds.unit} "
-                      f"(standard error {found.std_errors[bounds.name]:.3g}; {level} % interval "
-                      f"{low:.6g} .. {high:.6g})".replace("  ", " "))
+            for parameter in found.summary["parameters"]:
+                name, unit = parameter["name"], parameter["unit"]
+                low, high = found.intervals[name]
+                print(f"{name} = {found.estimates[name]:.6g} {unit} (standard error {found.std_errors[name]:.3g}; "
+                      f"{level} % interval {low:.6g} .. {high:.6g})".replace("  ", " "))
             print(f"residual standard deviation {found.residual_std:.4g} (weighted), {found.dof} degrees of freedom, "
                   f"{len(found.evaluations)} evaluations: {args.output_dir}/summary.json, {args.output_dir}/study.html")
         for warning in found.warnings:

@@ -300,6 +300,11 @@ def _set_up(netlist, parameters, solver, plugins, allow_plugins, file) -> _Setup
     return _Setup(text, path, model, bounds, np.array(starts), solver, plugins, allow_plugins)
 
 
+def _unit_of(setup: _Setup, bounds: Bounds) -> str:
+    """The unit a parameter's values are in: its own, else (a bare number is SI) the model's."""
+    return bounds.unit or setup.model.parameters[bounds.name].unit
+
+
 def _point(bounds: Sequence[Bounds], u: Sequence[float]) -> dict:
     return {b.name: b.value(b.unscaled(min(max(float(x), 0.0), 1.0))) for b, x in zip(bounds, u)}
 
@@ -550,7 +555,8 @@ def fit(netlist: str | os.PathLike | Mapping, data, parameters: Sequence[Bounds 
     best_index = min((rec for rec in records if rec["cost"] is not None), key=lambda rec: rec["cost"])["index"]
     summary = {
         "kind": "fit", "netlist": setup.path, "method": "trf", "seed": None,
-        "parameters": [{"name": b.name, "unit": b.unit, "low": b.low, "high": b.high, "start": b.unscaled(s0)}
+        "parameters": [{"name": b.name, "unit": _unit_of(setup, b), "low": b.low, "high": b.high,
+                        "start": b.unscaled(s0)}
                        for b, s0 in zip(setup.bounds, setup.starts)],
         "objectives": [], "constraints": [], "evaluations": records,
         "best": {"index": best_index, "values": estimates, "objectives": [cost]}, "pareto": [],
@@ -747,7 +753,8 @@ def optimize(netlist: str | os.PathLike | Mapping, parameters: Sequence[Bounds |
     warnings = [] if feasible else ["no evaluation met every constraint"]
     summary = {
         "kind": "optimize", "netlist": setup.path, "method": method, "seed": seed,
-        "parameters": [{"name": b.name, "unit": b.unit, "low": b.low, "high": b.high, "start": b.unscaled(s0)}
+        "parameters": [{"name": b.name, "unit": _unit_of(setup, b), "low": b.low, "high": b.high,
+                        "start": b.unscaled(s0)}
                        for b, s0 in zip(setup.bounds, setup.starts)],
         "objectives": [{"name": g.name, "sense": g.sense,
                         "unit": output_unit(g.name, variables) if isinstance(g.output, str) else ""} for g in goals],
