@@ -571,13 +571,10 @@ def fit(netlist: str | os.PathLike | Mapping, data, parameters: Sequence[Bounds 
     if folder is not None:
         _write_summary(folder, summary)
         if fitted_row is not None:
-            _report_run(setup, estimates_values(setup.bounds, estimates), folder / "runs" / "fitted", summary, None)
+            _report_run(setup, {b.name: b.value(estimates[b.name]) for b in setup.bounds}, folder / "runs" / "fitted",
+                        summary, None)
     return FitResult(estimates, dict(zip(names, std_errors.tolist())), intervals, correlation, math.sqrt(s2), dof, cost,
                      warnings, signals_out, records, summary, bool(solution.success), str(solution.message))
-
-
-def estimates_values(bounds: Sequence[Bounds], estimates: Mapping[str, float]) -> dict:
-    return {b.name: b.value(estimates[b.name]) for b in bounds}
 
 
 # ---------------------------------------------------------------------------------------
