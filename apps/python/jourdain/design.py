@@ -203,6 +203,7 @@ class _Evaluations:
         self.progress = progress
         self.count = 0          # evaluations asked for so far
         self._run_at: dict[int, int] = {}  # a point's values (fingerprint) -> the evaluation that ran it
+        self._plan = study._Placement()    # the run times seen: they size the next batches' tasks
         self.ran = 0            # of which run by this start (not found in the folder)
         self._client = None
         self._owned = False
@@ -230,10 +231,15 @@ class _Evaluations:
         if todo:
             client = self._connect()
             study._dispatch(client, self.task, iter(todo), self.digest, self.log,
-                            lambda: self.progress(self.log.count) if self.progress else None, cluster=self._cluster)
+                            lambda: self.progress(self.log.count) if self.progress else None, cluster=self._cluster,
+                            plan=self._plan)
             self.ran += len(todo)
         if again:
-            self.log.extend([{**self.log.kept[earlier], "run": index, "same_as": earlier} for index, earlier in again])
+            # (No run: no wall time, no worker.)
+            self.log.extend([{**self.log.kept[earlier], "run": index, "same_as": earlier, "wall_time_s": 0.0,
+                              "worker": ""} for index, earlier in again])
+            if self.progress:
+                self.progress(self.log.count)
         return [self.log.kept[index] for index, _ in numbered]
 
     def _connect(self):
@@ -632,7 +638,8 @@ def optimize(netlist: str | os.PathLike | Mapping, parameters: Sequence[Bounds |
 
     ``method``: ``"nelder-mead"`` or ``"powell"`` (SciPy's local, derivative-free methods:
     one evaluation at a time, for small, noisy problems), ``"differential-evolution"``
-    (SciPy's, global: a generation of ``population`` points runs in parallel), or, for two
+    (SciPy's, global: a generation of ``population`` points runs in parallel; ``generations``
+    counts those after the initial population's), or, for two
     objectives or more, ``"nsga2"`` (Optuna's NSGA-II: a Pareto front). Default: Nelder-Mead
     for one objective, NSGA-II for several. The single-objective methods see a constraint
     as a penalty: a point outside the limits is worse than every point within them seen

@@ -498,7 +498,7 @@ class _WorkerLost(Exception):
 
 
 def _dispatch(client, task: Callable, points: Iterator[tuple[int, dict]], digest: str, log: "_RowLog",
-              report: Callable[[], None], cluster: Any = None) -> None:
+              report: Callable[[], None], cluster: Any = None, plan: "_Placement | None" = None) -> None:
     """Runs ``points``, taken from the iterator as the workers need them (the study holds
     a window of two full tasks a worker, not its runs), recording each row as its task
     completes and calling ``report()`` then.
@@ -550,7 +550,11 @@ def _dispatch(client, task: Callable, points: Iterator[tuple[int, dict]], digest
     if not addresses:
         client.wait_for_workers(1, timeout=WORKERLESS_SECONDS if cluster is not None else None)
         addresses = workers_now()
-    plan = _Placement()
+    # A design study's batches share one placement (``plan``): from its second batch on,
+    # the run times seen size each worker's tasks at once.
+    plan = plan if plan is not None else _Placement()
+    for gone in set(plan.loads) - addresses:
+        plan.leave(gone)
     for address in sorted(addresses):
         plan.join(address)
     # Keys unique to this call: the same study run again on the same cluster (a resumed
