@@ -667,11 +667,17 @@ def _dispatch(client, task: Callable, points: Iterator[tuple[int, dict]], digest
                     raise _WorkerLost() from None
 
     take_points()
-    for size in (1, 2):
+    if plan.run_times:
+        # A placement that has seen runs (a design study's later batch): each worker gets
+        # its share at once.
         for address in list(plan.loads):
-            take_points()
-            if waiting:
-                submit(address, [waiting.popleft() for _ in range(min(size, len(waiting)))])
+            give_work(address, time.monotonic())
+    else:
+        for size in (1, 2):
+            for address in list(plan.loads):
+                take_points()
+                if waiting:
+                    submit(address, [waiting.popleft() for _ in range(min(size, len(waiting)))])
     last_look = time.monotonic()
     while placed or waiting or suspects:
         future = _next_completed(running, LOOK_SECONDS)
