@@ -180,3 +180,33 @@ def test_a_design_study_loses_no_evaluation_to_a_killed_worker(cluster, tmp_path
     assert [e["values"] for e in calm.evaluations] == [e["values"] for e in hit.evaluations]
     assert [e["objectives"] for e in calm.evaluations] == [e["objectives"] for e in hit.evaluations]
     assert calm.best == hit.best
+
+
+def test_a_killed_design_study_resumes_to_the_result_of_an_uninterrupted_one(cluster, tmp_path):
+    address, _ = cluster
+    quick = {**SLOW, "t_end": 200}
+    command = [sys.executable, "-m", "jourdain", "optimize", str(OSCILLATOR), "--param", "damper.damping=1:40",
+               "--objective", "mass.x:min", "--method", "differential-evolution", "--seed", "6", "--population", "8",
+               "--generations", "2", "--scheduler", address, "--no-reports", "-q"]
+    command += [f"--solver={key}={value}" for key, value in quick.items()]
+    log = tmp_path / "killed" / "rows.jsonl"
+    study = subprocess.Popen(command + ["-o", str(tmp_path / "killed")], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
+    try:
+        wait_for(lambda: log.exists() and len(log.read_text().splitlines()) >= 3, 120, "three evaluations")
+    finally:
+        study.send_signal(signal.SIGKILL)
+        study.wait()
+    before = log.read_text().splitlines()
+    assert 3 <= len(before) < 24
+    resumed = subprocess.run(command + ["-o", str(tmp_path / "killed")], capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    whole = subprocess.run(command + ["-o", str(tmp_path / "whole")], capture_output=True, text=True, timeout=300)
+    assert whole.returncode == 0, whole.stderr
+    killed = json.loads((tmp_path / "killed" / "summary.json").read_text())
+    uninterrupted = json.loads((tmp_path / "whole" / "summary.json").read_text())
+    # The rows kept were not run again; the result is the uninterrupted study's.
+    assert log.read_text().splitlines()[:len(before)] == before
+    assert killed["evaluations_run"] <= 24 - len(before)
+    assert killed["best"] == uninterrupted["best"]
+    assert [e["values"] for e in killed["evaluations"]] == [e["values"] for e in uninterrupted["evaluations"]]
