@@ -60,6 +60,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jourdain
+from bench_sweep import machine_busy  # (beside this script: its folder is on sys.path)
 from jourdain import study
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,13 +87,6 @@ CASES = {
     "unequal": Case("spring.stiffness", 100, 10000, "N/m",
                     {"t_end": 50, "rtol": 1e-10, "atol": 1e-16, "output_interval": 0.1}),
 }
-
-
-def machine_busy() -> float:
-    """CPU seconds the whole machine has spent busy (Linux /proc/stat: user, nice, system,
-    irq, softirq), to tell a slow round from a machine that something else slowed."""
-    fields = open("/proc/stat").readline().split()[1:]
-    return sum(int(fields[k]) for k in (0, 1, 2, 5, 6)) / os.sysconf("SC_CLK_TCK")
 
 
 def process_cpu() -> float:
