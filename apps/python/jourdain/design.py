@@ -456,22 +456,24 @@ def fit(netlist: str | os.PathLike | Mapping, data, parameters: Sequence[Bounds 
             return np.full(m, failed_residual)
         return np.concatenate([scale[k] * (np.asarray(row[f"signal:{k}"], dtype=float) - values[k]) for k in wanted])
 
-    cache: dict[bytes, np.ndarray] = {}
-    first_row: list[dict] = []
+    # By point (scaled, as bytes): its row and residuals, and the Jacobians made there
+    # (scipy asks for the residuals and the Jacobian apart; the fit's statistics ask again).
+    cache: dict[bytes, tuple[dict, np.ndarray]] = {}
+    jacobians: dict[bytes, np.ndarray] = {}
 
     def residuals(u: np.ndarray) -> np.ndarray:
         key = np.asarray(u, dtype=float).tobytes()
         if key not in cache:
             row = evaluations([_point(setup.bounds, u)])[0]
-            if not first_row:
-                first_row.append(row)
-                if row["status"] != "finished":
-                    raise InputError(f"{setup.path}: the run at the start values did not finish: {row['error']}")
-            cache[key] = residuals_of(row)
-        return cache[key]
+            if not cache and row["status"] != "finished":
+                raise InputError(f"{setup.path}: the run at the start values did not finish: {row['error']}")
+            cache[key] = row, residuals_of(row)
+        return cache[key][1]
 
     def jacobian(u: np.ndarray) -> np.ndarray:
         u = np.asarray(u, dtype=float)
+        if u.tobytes() in jacobians:
+            return jacobians[u.tobytes()]
         base = residuals(u)
         # Forward steps, backward where a step would leave the bounds.
         steps = np.array([step if x + step <= 1.0 else -step for x in u])
@@ -484,8 +486,9 @@ def fit(netlist: str | os.PathLike | Mapping, data, parameters: Sequence[Bounds 
         J = np.empty((m, n))
         for j, (v, row) in enumerate(zip(points, rows)):
             r = residuals_of(row)
-            cache[v.tobytes()] = r
+            cache[v.tobytes()] = row, r
             J[:, j] = (r - base) / steps[j]
+        jacobians[u.tobytes()] = J
         return J
 
     try:
@@ -505,6 +508,8 @@ def fit(netlist: str | os.PathLike | Mapping, data, parameters: Sequence[Bounds 
     J = J_u / widths  # d residual / d parameter, in the parameters' units
     warnings = []
     column_norms = np.linalg.norm(J_u, axis=0)
+    # A parameter the signals do not depend on: any value within its bounds fits as well.
+    flat = column_norms <= 1e-12 * max(column_norms.max(), 1e-300)
     singular = np.linalg.svd(J_u / np.where(column_norms > 0, column_norms, 1.0), compute_uv=False)
     covariance = s2 * np.linalg.pinv(J.T @ J)
     std_errors = np.sqrt(np.maximum(np.diag(covariance), 0.0))
@@ -516,7 +521,7 @@ def fit(netlist: str | os.PathLike | Mapping, data, parameters: Sequence[Bounds 
     names = [b.name for b in setup.bounds]
     for j, b in enumerate(setup.bounds):
         value = estimates[b.name]
-        if column_norms[j] <= 1e-12 * max(column_norms.max(), 1e-300):
+        if flat[j]:
             warnings.append(f"{b.name}: not identifiable from this measurement (the fitted signals do not "
                             f"depend on it)")
         elif std_errors[j] > UNIDENTIFIABLE_RELATIVE_ERROR * max(abs(value), 1e-300) or \
@@ -531,21 +536,14 @@ def fit(netlist: str | os.PathLike | Mapping, data, parameters: Sequence[Bounds 
         if u[j] <= AT_BOUND or u[j] >= 1.0 - AT_BOUND:
             warnings.append(f"{b.name}: the estimate is at its bound ({estimates[b.name]:.6g} {b.unit}); the "
                             f"optimum may lie beyond it".replace("  ", " "))
-    # A parameter the signals do not depend on: any value within its bounds fits as well.
-    flat = column_norms <= 1e-12 * max(column_norms.max(), 1e-300)
     std_errors = np.where(flat, np.nan, std_errors)
     intervals = {b.name: (b.low, b.high) if flat[j] else
                  (estimates[b.name] - t_value * std_errors[j], estimates[b.name] + t_value * std_errors[j])
                  for j, b in enumerate(setup.bounds)}
-    fitted_row = None
-    for row in reversed(evaluations.rows()):
-        if all(abs(_number(row["values"][b.name]) - estimates[b.name]) <= 1e-12 * max(1.0, abs(estimates[b.name]))
-               for b in setup.bounds):
-            fitted_row = row
-            break
-    signals_out, offset = [], 0
+    fitted_row = cache[np.asarray(u, dtype=float).tobytes()][0]
+    signals_out = []
     for k in wanted:
-        fitted = np.asarray(fitted_row[f"signal:{k}"], dtype=float) if fitted_row else np.full(len(values[k]), np.nan)
+        fitted = np.asarray(fitted_row[f"signal:{k}"], dtype=float)
         signals_out.append({"variable": k, "unit": variables[k], "time": times[k].tolist(),
                             "measured": values[k].tolist(), "fitted": fitted.tolist(),
                             "residual": (fitted - values[k]).tolist()})
@@ -576,7 +574,7 @@ def fit(netlist: str | os.PathLike | Mapping, data, parameters: Sequence[Bounds 
     }
     if folder is not None:
         _write_summary(folder, summary)
-        if fitted_row is not None:
+        if fitted_row["status"] == "finished":
             _report_run(setup, {b.name: b.value(estimates[b.name]) for b in setup.bounds}, folder / "runs" / "fitted",
                         summary, None)
     return FitResult(estimates, dict(zip(names, std_errors.tolist())), intervals, correlation, math.sqrt(s2), dof, cost,
