@@ -4,9 +4,13 @@
 namespace jourdain {
 
 const Domain& hydraulic_domain() {
-  static const Domain d{"hydraulic", "hydraulic: capacitive side gives pressure; resistive side returns flow",
-                        {{"p", "Pa", Flow::StateToResponse, "pressure"},
-                         {"q", "m^3/s", Flow::ResponseToState, "volume flow rate into the capacitive side"}}};
+  static const Domain d = [] {
+    Domain m{"hydraulic", "hydraulic: capacitive side gives pressure; resistive side returns flow",
+             {{"p", "Pa", Flow::StateToResponse, "pressure"},
+              {"q", "m^3/s", Flow::ResponseToState, "volume flow rate into the capacitive side"}}};
+    m.power = {{0, 0}};  // p q
+    return m;
+  }();
   return d;
 }
 

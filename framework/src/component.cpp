@@ -424,6 +424,10 @@ ObservableId Component::declare_observable(std::string name, std::string unit, s
   return ObservableId{static_cast<int>(d_->observables_.size()) - 1};
 }
 
+void Component::set_energy_role(ObservableId o, EnergyRole role) {
+  d_->observables_.at(static_cast<size_t>(o.index)).energy = role;
+}
+
 ZeroCrossingId Component::declare_zero_crossing(std::string name, CrossingDirection direction,
                                                 std::string description) {
   NamedSpec s{std::move(name), "", 0.0, std::move(description), direction};

@@ -80,6 +80,17 @@ struct StateSpec {
   std::string description;
 };
 
+// What an observable says about energy (framework/README.md, "Energy"). A component
+// that stores, dissipates or brings energy into the model states it through observables
+// with these roles; the power through its ports the framework finds from the domains.
+enum class EnergyRole {
+  None,
+  Stored,    // J: energy stored in the component (½ C v², ½ J ω², m c T)
+  Loss,      // W: power turned into heat (leaving through the component's heat ports, if
+             // connected, else to the surroundings)
+  Supplied,  // W: power brought in from outside the model (an ideal source, fuel)
+};
+
 struct NamedSpec {  // discrete states, unknowns, observables, zero crossings, derived values
   std::string name;
   std::string unit;
@@ -90,6 +101,7 @@ struct NamedSpec {  // discrete states, unknowns, observables, zero crossings, d
   // a valve's opening in Pa, "pressure_difference"); empty: the unit's own quantity
   // (units.hpp). Reports plot different quantities on different axes.
   std::string quantity = {};
+  EnergyRole energy = EnergyRole::None;  // observables
 };
 
 // Settings of the world the components live in: the netlist's "world" object, as
@@ -487,6 +499,8 @@ class Component {
   ObservableId declare_observable(std::string name, std::string unit, std::string description);
   // The same for a value whose unit does not name what it is (NamedSpec::quantity).
   ObservableId declare_observable(std::string name, std::string unit, std::string description, std::string quantity);
+  // Marks an observable as energy stored (J), a loss or a supply (W): see EnergyRole.
+  void set_energy_role(ObservableId o, EnergyRole role);
   ZeroCrossingId declare_zero_crossing(std::string name, CrossingDirection direction, std::string description);
   // A value computed from the numeric parameters by calc_derived, once per set of
   // parameter values of a Context, and read with Eval::derived (an orifice's area

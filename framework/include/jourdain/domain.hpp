@@ -30,6 +30,15 @@ struct VariableSpec {
   std::string description;
 };
 
+// One term of the power a connection carries (energy accounting, framework/README.md,
+// "Energy"): the product of a variable the state side outputs and one the response side
+// returns, each given by its index within its flow group. A state index of -1 stands for
+// the factor 1: the returned variable is a power itself (a heat flow).
+struct PowerProduct {
+  int state_output;
+  int response_output;
+};
+
 struct Domain {
   Domain(std::string name_, std::string description_, std::vector<VariableSpec> variables_)
       : name(std::move(name_)), description(std::move(description_)), variables(std::move(variables_)) {}
@@ -48,6 +57,14 @@ struct Domain {
   // A port that outputs a single variable is recorded as "comp.port" rather than
   // "comp.port.variable" (signals), and is recorded by default.
   bool recorded_by_port_name = false;
+  // Energy accounting: the power that a connection carries from its response side into
+  // its state side is the sum of these products (force × velocity, pressure × flow,
+  // voltage × current). Empty: the domain carries no power (signals).
+  std::vector<PowerProduct> power;
+  // The power of this domain is heat: a component's loss (EnergyRole::Loss) that leaves
+  // through its ports of this domain stays in the model, the rest is lost to the
+  // surroundings.
+  bool carries_heat = false;
 
   // Number of variables that a port on `side` outputs / receives.
   int output_count(PortSide side) const;

@@ -51,4 +51,35 @@ inline constexpr Var fy{Flow::ResponseToState, 1};
 inline constexpr Var tz{Flow::ResponseToState, 2};
 }  // namespace planar
 
+// Rotational 1D mechanics, about one axis: an inertia (state side) gives its angle and
+// speed; a shaft, gear, clutch, pump or torque source (response side) returns the torque
+// it exerts on the inertia, positive along the axis.
+const Domain& rotational_domain();
+namespace rotational {
+inline constexpr Var angle{Flow::StateToResponse, 0};
+inline constexpr Var speed{Flow::StateToResponse, 1};
+inline constexpr Var torque{Flow::ResponseToState, 0};
+}  // namespace rotational
+
+// Electrical: a node-like element (ground, capacitor, voltage source, battery terminal,
+// node; state side) gives its potential against the common reference; a branch (resistor,
+// inductor, current source, machine winding; response side) returns the current it
+// delivers into that element. So a capacitive element integrates current as a hydraulic
+// volume integrates flow, and an inductive branch integrates voltage as a fluid line's
+// inertia integrates pressure.
+const Domain& electrical_domain();
+namespace electrical {
+inline constexpr Var voltage{Flow::StateToResponse, 0};
+inline constexpr Var current{Flow::ResponseToState, 0};
+}  // namespace electrical
+
+// Thermal: a heat capacity or fixed temperature (state side) gives its temperature; a
+// conductance, convection, heat source or a component's heat port (response side)
+// returns the heat flow it delivers into the capacity.
+const Domain& thermal_domain();
+namespace thermal {
+inline constexpr Var temperature{Flow::StateToResponse, 0};
+inline constexpr Var heat_flow{Flow::ResponseToState, 0};
+}  // namespace thermal
+
 }  // namespace jourdain
