@@ -4,7 +4,10 @@
 namespace jourdain {
 
 void register_electrical_components(Registry& registry) {
-  (void)registry;
+  electrical_library::register_ground_and_node(registry);
+  electrical_library::register_passive(registry);
+  electrical_library::register_sources(registry);
+  electrical_library::register_switch(registry);
 }
 
 }  // namespace jourdain
