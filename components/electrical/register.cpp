@@ -8,6 +8,7 @@ void register_electrical_components(Registry& registry) {
   electrical_library::register_passive(registry);
   electrical_library::register_sources(registry);
   electrical_library::register_switch(registry);
+  electrical_library::register_dc_machine(registry);
 }
 
 }  // namespace jourdain
