@@ -9,6 +9,7 @@ void register_electrical_components(Registry& registry) {
   electrical_library::register_sources(registry);
   electrical_library::register_switch(registry);
   electrical_library::register_dc_machine(registry);
+  electrical_library::register_battery(registry);
 }
 
 }  // namespace jourdain
