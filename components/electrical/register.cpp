@@ -10,6 +10,9 @@ void register_electrical_components(Registry& registry) {
   electrical_library::register_switch(registry);
   electrical_library::register_dc_machine(registry);
   electrical_library::register_battery(registry);
+  electrical_library::register_converters(registry);
+  electrical_library::register_pmsm(registry);
+  electrical_library::register_map_machine(registry);
 }
 
 }  // namespace jourdain
