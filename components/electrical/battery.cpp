@@ -97,7 +97,7 @@ class Battery final : public Component {
       vk_[k] = declare_state("v" + std::to_string(k + 1), "V", 0.0,
                              "voltage across RC pair " + std::to_string(k + 1) + " (positive while discharging)");
     current_ = declare_observable("current", "A", "discharge current i, out of p (< 0 while charging)");
-    ocv_obs_ = declare_observable("ocv", "V", "open-circuit voltage OCV(SOC)");
+    ocv_obs_ = declare_observable("open_circuit_voltage", "V", "open-circuit voltage OCV(SOC)");
     voltage_ = declare_observable("voltage", "V", "terminal voltage v_p − v_n");
     supplied_ = declare_observable("chemical_power", "W", "power released by the cell reaction, OCV i");
     loss_ = declare_observable("loss", "W", "Joule losses, R0 i² + Σ v_k²/R_k");

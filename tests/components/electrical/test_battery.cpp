@@ -35,7 +35,7 @@ json discharge(double current, double t_end) {
             {"gnd", {{"type", "electrical.ground"}}}}},
           // The source drives its current from bat.p (its pin n) to the ground (its pin p).
           {"connections", test::wires({{"load.n", "bat.p"}, {"load.p", "gnd.p"}, {"bat.n", "gnd.p"}})},
-          {"record", {"bat.soc", "bat.v1", "bat.voltage", "bat.current", "bat.ocv", "bat.loss", "bat.chemical_power",
+          {"record", {"bat.soc", "bat.v1", "bat.voltage", "bat.current", "bat.loss", "bat.chemical_power",
                       "bat.energy"}},
           {"solver", {{"method", "dopri5"}, {"rtol", 1e-10}, {"atol", 1e-12}, {"t_end", t_end}, {"output_interval", 1.0}}}};
 }
