@@ -54,6 +54,12 @@ TEST_CASE("RC charging from a voltage source follows V (1 − e^(−t/RC))") {
           const double v = V * (1 - std::exp(-t / tau));
           return 0.5 * C * v * v;
         }) < 1e-7 * C * V * V);
+  // Energy roles: what the source supplies is what the resistor loses plus the rate of
+  // the capacitor's stored energy, d(½ C v²)/dt = v i, at every row (no integration).
+  {
+    const auto ps = r.column("src.power"), loss = r.column("R.loss"), v = r.column("C.v"), i = r.column("R.current");
+    for (size_t k = 0; k < ps.size(); ++k) CHECK(ps[k] == doctest::Approx(loss[k] + v[k] * i[k]).epsilon(1e-12));
+  }
   // The current returns to the source through the ground: Σ into the ground is zero.
   CHECK(test::max_error(r, "gnd.current", [](double) { return 0.0; }) < 1e-15);
 }

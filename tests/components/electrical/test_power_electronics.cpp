@@ -68,13 +68,17 @@ TEST_CASE("DC/DC converter: P_in = P_out/η forwards, η P_out backwards") {
                                           {"rc_pairs", 0}, {"capacity", "10 A*h"}}}};
     n["connections"] = test::wires({{"bat.p", "conv.in_p"}, {"conv.in_n", "gnd.p"}, {"bat.n", "gnd.p"}, {"conv.out_p", "R.p"},
                         {"R.n", "gnd.p"}, {"conv.out_n", "gnd.p"}});
-    n["record"] = {"bat.voltage", "bat.current"};
+    n["record"] = {"bat.voltage", "bat.current", "bat.chemical_power", "bat.loss", "conv.loss", "R.loss"};
     RunResult r = test::run(n.dump());
     REQUIRE(r.finished);
     const double ocv = 48.0, r0 = 0.5, p_in = 80.0;
     const double v = 0.5 * (ocv + std::sqrt(ocv * ocv - 4 * r0 * p_in));
     CHECK(r.column("bat.voltage").front() == doctest::Approx(v).epsilon(1e-9));
     CHECK(r.column("bat.current").front() == doctest::Approx(p_in / v).epsilon(1e-9));
+    // Nothing stores energy here: the supplied power (the battery's OCV i) is the sum of
+    // the losses, battery, converter and load.
+    const double lost = r.column("bat.loss").front() + r.column("conv.loss").front() + r.column("R.loss").front();
+    CHECK(r.column("bat.chemical_power").front() == doctest::Approx(lost).epsilon(1e-9));
   }
 }
 
