@@ -11,6 +11,8 @@
 #include <Eigen/LU>
 #include <nlohmann/json.hpp>
 
+#include "jourdain/component.hpp"
+#include "jourdain/components/domains.hpp"
 #include "jourdain_test.hpp"
 
 namespace jourdain::test {
@@ -57,6 +59,53 @@ double max_error(const RunResult& r, const std::string& column, F&& f) {
   double worst = 0.0;
   for (size_t k = 0; k < t.size(); ++k) worst = std::max(worst, std::abs(y[k] - f(t[k])));
   return worst;
+}
+
+// A constant torque on a rotor (the rotational library's sources are not needed here).
+class TestTorque final : public Component {
+ public:
+  TestTorque() { tau_ = declare_real("torque", "N*m", 0.0, "torque on the rotor"); }
+  void configure() override {
+    port_ = declare_port("p", rotational_domain(), PortSide::Response, "to a rotor");
+    set_dependencies(port_, {});
+  }
+  void calc_outputs(Eval& e) const override { e.set_out(port_, rotational::torque, e.param(tau_)); }
+
+ private:
+  RealParam tau_;
+  PortId port_;
+};
+
+// A lumped heat capacity: C dT/dt = Σ Q.
+class TestHeatCapacity final : public Component {
+ public:
+  TestHeatCapacity() { c_ = declare_real("capacity", "J/K", 1.0, "heat capacity", Range::positive()); }
+  void configure() override {
+    port_ = declare_port("p", thermal_domain(), PortSide::State, "temperature out, heat in");
+    set_dependencies(port_, {});
+    t_ = declare_state("T", "K", 293.15, "temperature");
+    declare_state_output(port_, thermal::temperature, t_);
+  }
+  void calc_derivatives(Eval& e) const override {
+    e.set_derivative(t_, e.in(port_, thermal::heat_flow) / e.param(c_));
+  }
+
+ private:
+  RealParam c_;
+  PortId port_;
+  StateId t_;
+};
+
+// Runs a netlist with the built-in components and the two above ("test.torque",
+// "test.heat_capacity"), keeping every row.
+inline RunResult run_with_test_parts(const nlohmann::json& netlist) {
+  Registry registry = test::builtin_registry();
+  registry.add<TestTorque>("test.torque", "constant torque");
+  registry.add<TestHeatCapacity>("test.heat_capacity", "heat capacity");
+  Netlist n = load_netlist_text(netlist.dump(), "test.json", registry);
+  RunOptions o;
+  o.keep_rows = true;
+  return run_netlist(n, o);
 }
 
 }  // namespace jourdain::test

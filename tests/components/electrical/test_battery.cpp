@@ -139,3 +139,30 @@ TEST_CASE("battery limits: empty stops the run (or warns), current and voltage l
     CHECK(over == 1);
   }
 }
+
+TEST_CASE("battery heat port: the Joule losses warm a heat capacity") {
+  // No RC pair, 4 A for 200 s through R0 = 50 mΩ: 0.8 W, so a 10 J/K capacity warms by
+  // R0 I² t / C = 16 K; with one RC pair its loss v1²/R1 adds ∫ R1 I² (1 − e^(−t/τ1))² dt.
+  json n = discharge(4.0, 200.0);
+  n["components"]["bat"]["params"]["heat_port"] = true;
+  n["components"]["C"] = {{"type", "test.heat_capacity"}, {"params", {{"capacity", 10.0}}}};
+  n["connections"].push_back({"bat.heat", "C.p"});
+  n["record"] = {"C.T"};
+  SUBCASE("series resistance alone") {
+    n["components"]["bat"]["params"]["rc_pairs"] = 0;
+    RunResult r = test::run_with_test_parts(n);
+    REQUIRE(r.finished);
+    CHECK(test::max_error(r, "C.T", [](double t) { return 293.15 + 0.05 * 16.0 * t / 10.0; }) < 1e-9);
+  }
+  SUBCASE("with an RC pair") {
+    RunResult r = test::run_with_test_parts(n);
+    REQUIRE(r.finished);
+    const double I = 4.0, R0 = 0.05, R1 = 0.02, tau = 30.0;
+    // ∫0^t (1 − e^(−s/τ))² ds = t − 2τ (1 − e^(−t/τ)) + τ/2 (1 − e^(−2t/τ))
+    auto heat = [&](double t) {
+      return R0 * I * I * t +
+             R1 * I * I * (t - 2 * tau * (1 - std::exp(-t / tau)) + tau / 2 * (1 - std::exp(-2 * t / tau)));
+    };
+    CHECK(test::max_error(r, "C.T", [&](double t) { return 293.15 + heat(t) / 10.0; }) < 1e-7);
+  }
+}

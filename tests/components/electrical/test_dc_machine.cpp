@@ -11,58 +11,11 @@
 #include <nlohmann/json.hpp>
 
 #include "electrical_test_util.hpp"
-#include "jourdain/component.hpp"
-#include "jourdain/components/domains.hpp"
 
 using namespace jourdain;
 using nlohmann::json;
 
 namespace {
-
-// A constant torque on a rotor (the rotational library's sources are not needed here).
-class TestTorque final : public Component {
- public:
-  TestTorque() { tau_ = declare_real("torque", "N*m", 0.0, "torque on the rotor"); }
-  void configure() override {
-    port_ = declare_port("p", rotational_domain(), PortSide::Response, "to a rotor");
-    set_dependencies(port_, {});
-  }
-  void calc_outputs(Eval& e) const override { e.set_out(port_, rotational::torque, e.param(tau_)); }
-
- private:
-  RealParam tau_;
-  PortId port_;
-};
-
-// A lumped heat capacity: C dT/dt = Σ Q.
-class TestHeatCapacity final : public Component {
- public:
-  TestHeatCapacity() { c_ = declare_real("capacity", "J/K", 1.0, "heat capacity", Range::positive()); }
-  void configure() override {
-    port_ = declare_port("p", thermal_domain(), PortSide::State, "temperature out, heat in");
-    set_dependencies(port_, {});
-    t_ = declare_state("T", "K", 293.15, "temperature");
-    declare_state_output(port_, thermal::temperature, t_);
-  }
-  void calc_derivatives(Eval& e) const override {
-    e.set_derivative(t_, e.in(port_, thermal::heat_flow) / e.param(c_));
-  }
-
- private:
-  RealParam c_;
-  PortId port_;
-  StateId t_;
-};
-
-RunResult run_with_test_parts(const json& netlist) {
-  Registry registry = test::builtin_registry();
-  registry.add<TestTorque>("test.torque", "constant torque");
-  registry.add<TestHeatCapacity>("test.heat_capacity", "heat capacity");
-  Netlist n = load_netlist_text(netlist.dump(), "test.json", registry);
-  RunOptions o;
-  o.keep_rows = true;
-  return run_netlist(n, o);
-}
 
 // R = 1 Ω, L = 0.5 mH, k = 0.05 N·m/A, J = 1e-4 kg·m², b = 1e-5 N·m·s: the electrical
 // time constant L/R = 0.5 ms and the mechanical one J R/(k² + R b) ≈ 40 ms.
@@ -132,7 +85,7 @@ TEST_CASE("DC generator: a driving torque and a resistive load, current out of p
                              {"M.n", "gnd.p"}})},
             {"record", {"M.i", "M.w", "x.p.v", "load.loss", "M.copper_loss", "M.friction_loss"}},
             {"solver", tight(3.0, 2e-3)}};
-  RunResult r = run_with_test_parts(n);
+  RunResult r = test::run_with_test_parts(n);
   REQUIRE(r.finished);
   Eigen::Matrix2d A;
   A << -(R + RL) / L, -k / L, k / J, -b / J;
@@ -163,7 +116,7 @@ TEST_CASE("DC machine heat port: the losses heat a capacity, and R follows its t
                         "M.magnetic_energy"}},
             {"solver", tight(1.0, 2e-5)}};
   n["components"]["M"]["params"]["heat_port"] = true;
-  RunResult r = run_with_test_parts(n);
+  RunResult r = test::run_with_test_parts(n);
   REQUIRE(r.finished);
   // Energy balance over the run: ∫ V i dt = ΔE_kinetic + ΔE_magnetic + C ΔT.
   const auto t = r.column("time"), p = r.column("src.power");
@@ -181,7 +134,7 @@ TEST_CASE("DC machine heat port: the losses heat a capacity, and R follows its t
     n["components"]["C"]["initial"] = {{"T", 393.15}};
     n["components"]["M"]["params"]["temperature_coefficient"] = "0.004 1/K";
     n["components"]["C"]["params"]["capacity"] = 1e9;  // holds its temperature
-    RunResult hot = run_with_test_parts(n);
+    RunResult hot = test::run_with_test_parts(n);
     REQUIRE(hot.finished);
     const double Rh = R * (1 + 0.004 * 100);
     CHECK(hot.column("M.w").back() == doctest::Approx(12.0 * k / (k * k + Rh * b)).epsilon(1e-6));
