@@ -69,6 +69,19 @@ TEST_CASE("DC motor: current and speed after a voltage step, and the steady stat
   CHECK(p_in == doctest::Approx(r.column("M.copper_loss").back() + r.column("M.friction_loss").back()).epsilon(1e-5));
   CHECK(r.column("M.kinetic_energy").back() == doctest::Approx(0.5 * J * w_ss * w_ss).epsilon(1e-6));
   CHECK(r.column("M.back_emf").back() == doctest::Approx(k * w_ss).epsilon(1e-6));
+
+  SUBCASE("with Coulomb friction: the steady state meets V = R i + k ω and k i = b ω + T_c tanh(ω/ω_c)") {
+    const double Tc = 0.02, wc = 0.1;
+    n["components"]["M"]["params"]["coulomb_friction"] = "0.02 N*m";
+    RunResult c = test::run(n.dump());
+    REQUIRE(c.finished);
+    const double i = c.column("M.i").back(), w = c.column("M.w").back();
+    CHECK(V - R * i - k * w == doctest::Approx(0.0).scale(V).epsilon(1e-6));
+    CHECK(k * i - b * w - Tc * std::tanh(w / wc) == doctest::Approx(0.0).scale(Tc).epsilon(1e-6));
+    // Far above ω_c the friction is T_c itself: ω = (V k − R T_c)/(k² + R b).
+    CHECK(w == doctest::Approx((V * k - R * Tc) / (k * k + R * b)).epsilon(1e-6));
+    CHECK(c.column("M.friction_loss").back() == doctest::Approx(b * w * w + Tc * w).epsilon(1e-6));
+  }
 }
 
 TEST_CASE("DC generator: a driving torque and a resistive load, current out of p") {
