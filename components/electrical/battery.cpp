@@ -21,7 +21,8 @@
 //
 // Energy: power supplied OCV i (chemical energy into the model); loss R0 i² + Σ v_k²/R_k;
 // stored ½ Σ C_k v_k². With "heat_port": true, the loss leaves as the heat flow of a
-// thermal port (response side) into the capacity connected to it.
+// thermal port (response side) into the capacity connected to it (port power then, not a
+// Loss: counted once).
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -103,7 +104,7 @@ class Battery final : public Component {
     loss_ = declare_observable("loss", "W", "Joule losses, R0 i² + Σ v_k²/R_k");
     stored_ = declare_observable("energy", "J", "energy stored in the RC pairs' capacitances, ½ Σ C_k v_k²");
     set_energy_role(supplied_, EnergyRole::Supplied);
-    set_energy_role(loss_, EnergyRole::Loss);
+    if (!heat_.valid()) set_energy_role(loss_, EnergyRole::Loss);  // else it leaves through the heat port
     set_energy_role(stored_, EnergyRole::Stored);
 
     empty_ = declare_zero_crossing("empty", CrossingDirection::Falling, "SOC − soc_min");

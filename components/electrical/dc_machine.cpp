@@ -21,7 +21,8 @@
 // capacity's temperature: R(T) = R (1 + α (T − T_ref)).
 //
 // Energy: stored ½ L i² (magnetic) and ½ J ω² (kinetic); losses R i² (copper) and
-// b ω² + T_c tanh(ω/ω_c) ω (friction).
+// b ω² + T_c tanh(ω/ω_c) ω (friction), which leave through the heat port when there is
+// one (port power then, not a Loss: counted once).
 #include <cmath>
 
 #include "electrical_library.hpp"
@@ -72,8 +73,10 @@ class DcMachine final : public Branch {
     friction_ = declare_observable("friction_loss", "W", "friction loss, b ω² + T_c tanh(ω/ω_c) ω");
     magnetic_ = declare_observable("magnetic_energy", "J", "energy stored in the armature inductance, ½ L i²");
     kinetic_ = declare_observable("kinetic_energy", "J", "kinetic energy of the rotor, ½ J ω²");
-    set_energy_role(copper_, EnergyRole::Loss);
-    set_energy_role(friction_, EnergyRole::Loss);
+    if (!heat_.valid()) {  // with a heat port, the losses leave through it (port power)
+      set_energy_role(copper_, EnergyRole::Loss);
+      set_energy_role(friction_, EnergyRole::Loss);
+    }
     set_energy_role(magnetic_, EnergyRole::Stored);
     set_energy_role(kinetic_, EnergyRole::Stored);
   }

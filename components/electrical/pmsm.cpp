@@ -111,7 +111,8 @@ class PmsmDrive final : public Component {
     inverter_ = declare_observable("inverter_loss", "W", "P_dc − P_ac");
     magnetic_ = declare_observable("magnetic_energy", "J", "3/4 (L_d i_d² + L_q i_q²)");
     kinetic_ = declare_observable("kinetic_energy", "J", "½ J ω²");
-    for (ObservableId o : {copper_, friction_, inverter_}) set_energy_role(o, EnergyRole::Loss);
+    if (!heat_.valid())  // with a heat port, the losses leave through it (port power)
+      for (ObservableId o : {copper_, friction_, inverter_}) set_energy_role(o, EnergyRole::Loss);
     for (ObservableId o : {magnetic_, kinetic_}) set_energy_role(o, EnergyRole::Stored);
   }
   void calc_outputs(Eval& e) const override {
