@@ -61,6 +61,9 @@ EnergyAccount::EnergyAccount(const Model& model) : model_(&model) {
     }
   }
   in_ = out_ = net_ = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(ports_.size()));
+  Eigen::Index stored_count = 0;
+  for (const Roles& r : roles_) stored_count += static_cast<Eigen::Index>(r.stored.size());
+  stored_values_ = Eigen::VectorXd::Zero(stored_count);
   lost_ = supplied_ = stored_start_ = stored_last_ = stored_flow_change_ = stored_event_change_ = Eigen::VectorXd::Zero(n);
 }
 
@@ -83,12 +86,21 @@ void EnergyAccount::add_rates(const Context& ctx, double weight) {
   out_ -= weight * net_.cwiseMin(0.0);
   for (size_t c = 0; c < roles_.size(); ++c) {
     for (int o : roles_[c].lost) lost_[c] += weight * ctx.observables[o];
-    for (int o : roles_[c].supplied) supplied_[c] += weight * ctx.observables[o];
+    for (int o : roles_[c].supplied) {
+      supplied_[c] += weight * ctx.observables[o];
+      supplied_variation_ += weight * std::abs(ctx.observables[o]);
+    }
   }
   flowed_ = true;
 }
 
 void EnergyAccount::stored_at(const Context& ctx) {
+  int k = 0;
+  for (const Roles& r : roles_)
+    for (int o : r.stored) {
+      if (started_ && flowed_) stored_variation_ += std::abs(ctx.observables[o] - stored_values_[k]);
+      stored_values_[k++] = ctx.observables[o];
+    }
   for (size_t c = 0; c < roles_.size(); ++c) {
     const double e = stored_of(ctx, static_cast<int>(c));
     if (!started_) stored_start_[c] = e;
@@ -105,6 +117,8 @@ double EnergyAccount::component_residual(int c) const {
   for (int s : roles_[c].ports) ports += in_[s] - out_[s];
   return ports + supplied_[c] - lost_[c] - stored_flow_change_[c];
 }
+
+double EnergyAccount::moved() const { return moved_ + supplied_variation_ + lost_.cwiseAbs().sum() + stored_variation_; }
 
 double EnergyAccount::residual() const {
   double r = 0.0;
@@ -159,7 +173,7 @@ nlohmann::json EnergyAccount::to_json() const {
                                     {"lost", domain_totals(i, 3)},
                                     {"stored_change", domain_totals(i, 4)}};
   }
-  const double scale = moved_ + std::abs(supplied) + std::abs(lost);
+  const double scale = moved();
   const double balance = supplied - lost - stored;  // (E2) over the run
   return {{"unit", "J"},
           {"components", per_component},

@@ -148,3 +148,21 @@ TEST_CASE("throttling loss: an orifice loses Δp q, all that the flow source sup
         doctest::Approx(1e-4 * 50e5 * 50e5 / (2.0 * 1.5e9)).epsilon(1e-12));
   CHECK(number(e["total"]["relative_balance_residual"]) < 1e-7);
 }
+
+TEST_CASE("a planar pendulum trades kinetic for potential energy; its joint does no work") {
+  json n = json::parse(test::read_text(test::netlist_path("pendulum")));
+  n["energy"] = true;
+  RunResult r = test::run(n.dump());
+  REQUIRE(r.finished);
+  const json& e = r.summary.at("energy");
+  // The netlist's dopri5 at its own tolerance: the energy drifts by ~1e-8 J of the
+  // ~330 J traded between the bob's kinetic and potential energy over the run.
+  CHECK(number(e["total"]["relative_balance_residual"]) < 1e-9);
+  CHECK(number(e["total"]["moved"]) > 100.0);
+  for (const auto& [name, c] : e["components"].items())
+    for (const auto& [port, p] : c["ports"].items()) {
+      CAPTURE(name);
+      CAPTURE(port);
+      CHECK(std::abs(number(p["in"]) - number(p["out"])) < 1e-6);  // an ideal hinge: no net work
+    }
+}

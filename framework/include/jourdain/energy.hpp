@@ -44,9 +44,11 @@ class EnergyAccount {
   // summary.json's "energy": per component, per domain, and the whole model's balance.
   nlohmann::json to_json() const;
   // Σ over components of |residual of (E1)| and the energy moved (the scale the residual
-  // is measured against: Σ over connections of ∫|P| dt, plus ∫ supplied and ∫ lost).
+  // is measured against: Σ over connections of ∫|P| dt, plus ∫|supplied|, ∫ lost and the
+  // total variation of every stored energy, so that a pendulum trading kinetic for
+  // potential energy inside one body moves energy too).
   double residual() const;
-  double moved() const { return moved_; }
+  double moved() const;
 
  private:
   struct Product {
@@ -75,7 +77,10 @@ class EnergyAccount {
   // stored energy along the trajectory and at events.
   Eigen::VectorXd in_, out_, net_;
   Eigen::VectorXd lost_, supplied_, stored_start_, stored_last_, stored_flow_change_, stored_event_change_;
-  double moved_ = 0.0;
+  double moved_ = 0.0;  // through connections
+  Eigen::VectorXd stored_values_;  // per Stored observable, at the last stored_at
+  double stored_variation_ = 0.0;
+  double supplied_variation_ = 0.0;
   bool started_ = false, flowed_ = false;
   double stored_of(const Context& ctx, int c) const;
   double component_residual(int c) const;  // of (E1), J
