@@ -1,5 +1,5 @@
 // jourdain: check, run and describe netlists.
-//   jourdain run NETLIST [-o DIR] [--set comp.param=value ...] [--t-end T] [--no-report] [--strict]
+//   jourdain run NETLIST [-o DIR] [--set comp.param=value ...] [--t-end T] [--no-report] [--strict] [--energy]
 //   jourdain linearize NETLIST [--at equilibrium|initial|T] [--input P ...] [--output V ...] [-o DIR]
 //   jourdain check NETLIST
 //   jourdain list
@@ -175,7 +175,7 @@ int run_linear_analysis(Registry& registry, const Netlist& net, const std::strin
 
 int cmd_run(Registry& registry, const std::string& file, const std::string& out_dir,
             const std::vector<std::string>& sets, const session::Trust& trust, std::optional<double> t_end,
-            bool report, bool quiet, bool strict, bool progress_lines) {
+            bool report, bool quiet, bool strict, bool energy, bool progress_lines) {
   Netlist net = session::load(file, registry, trust, sets, stop_was_requested);
   if (auto stopped = stopped_while("loading the netlist")) return *stopped;
   if (net.linear_analysis) return run_linear_analysis(registry, net, out_dir, {}, report, quiet);
@@ -191,6 +191,7 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
   options.output_dir = dir;
   options.t_end = t_end;
   options.strict = strict;
+  options.energy = energy;
   options.progress = [&](double t) { bar.update(t); };
   options.stop_requested = stop_was_requested;
   // A kinematic or static run integrates nothing: it names its analysis, not a method.
@@ -217,6 +218,12 @@ int cmd_run(Registry& registry, const std::string& file, const std::string& out_
   else
     spdlog::info("{} analysis at {} output times, {} events, {:.3f} s wall", to_string(net.analysis), st.steps + 1,
                  st.events, r.wall_time_s);
+  if (r.summary.contains("energy")) {
+    const auto& e = r.summary["energy"]["total"];
+    spdlog::info("energy: supplied {:.6g} J, lost {:.6g} J, stored change {:.6g} J; balance residual {:.3g} of {:.6g} J moved",
+                 e["supplied"].get<double>(), e["lost"].get<double>(), e["stored_change"].get<double>(),
+                 e["relative_balance_residual"].get<double>(), e["moved"].get<double>());
+  }
   // -q: errors only (on stderr); stdout says nothing, the files are where -o put them.
   if (r.interrupted) {
     spdlog::error("run {} by signal {} ({})", printable(r.failure), static_cast<int>(stop_signal),
@@ -652,7 +659,7 @@ int main(int argc, char** argv) {
   std::string netlist, out_dir, type, method;
   std::vector<std::string> sets;
   std::optional<double> t_end;
-  bool as_json = false, no_report = false, strict = false;
+  bool as_json = false, no_report = false, strict = false, energy = false;
   // An empty -o (a script's unset variable) would write into the default folder, or the
   // working one: refused, as any other bad argument.
   const CLI::Validator named(
@@ -671,6 +678,8 @@ int main(int argc, char** argv) {
   run->add_flag("--progress-lines", progress_lines, "the progress as lines 'progress T T_END' on stderr (for programs driving a run)");
   run->add_flag("--strict", strict,
                 "fail (exit 1, results kept) when the run ends with an accuracy warning: results not vouched for");
+  run->add_flag("--energy", energy,
+                "keep an energy account: summary.json's \"energy\" and the report say where the energy went");
   LinearRequest linear_request;
   double from_hz = 0.0, to_hz = 0.0;
   auto* linearize = app.add_subcommand(
@@ -772,7 +781,7 @@ int main(int argc, char** argv) {
       register_builtin_components(registry);
       for (const auto& p : plugins) registry.load_plugin(p);
       if (run->parsed())
-        return cmd_run(registry, netlist, out_dir, sets, trust, t_end, !no_report, quiet, strict, progress_lines);
+        return cmd_run(registry, netlist, out_dir, sets, trust, t_end, !no_report, quiet, strict, energy, progress_lines);
       if (linearize->parsed()) {
         if (from_option->count()) linear_request.from_hz = from_hz;
         if (to_option->count()) linear_request.to_hz = to_hz;

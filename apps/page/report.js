@@ -929,12 +929,54 @@ function buildDetails() {
   table(el("div", { class: "scroll" }, values), ["variable", "value", "unit"], rows, [false, true, false]);
 }
 
+// ---------------------------------------------------------------- energy
+// Where the energy went (summary.json's "energy", a run with "energy": true): the
+// model's balance, each domain's totals, and each component's share, largest first,
+// with a bar for what it lost (red), supplied (green) and its net change of stored
+// energy (blue), on one scale.
+function buildEnergy() {
+  const E = S.energy;
+  if (!E) return;
+  const card = el("section", { class: "card", id: "energy" }, document.getElementById("main"));
+  el("h2", {}, card, "Where the energy went");
+  const T = E.total || {};
+  const J = v => fmt(v, 5) + " J";
+  el("p", {}, card, "Supplied " + J(T.supplied) + " · lost " + J(T.lost) + " · stored change " + J(T.stored_change) +
+     (T.changed_at_events ? " (of which at events " + J(T.changed_at_events) + ")" : "") +
+     " · balance residual " + fmt(T.balance_residual, 3) + " J, " + fmt(T.relative_balance_residual, 3) +
+     " of the " + J(T.moved) + " moved.");
+  const domains = Object.keys(E.domains || {});
+  if (domains.length)
+    table(card, ["domain", "in through ports", "out through ports", "supplied", "lost", "stored change"],
+          domains.map(d => { const x = E.domains[d]; return [d, J(x.in), J(x.out), J(x.supplied), J(x.lost), J(x.stored_change)]; }),
+          [false, true, true, true, true, true]);
+  const C = E.components || {};
+  const share = n => Math.abs(C[n].lost || 0) + Math.abs(C[n].supplied || 0) + Math.abs((C[n].stored || {}).change || 0);
+  const names = Object.keys(C).filter(n => share(n) > 0).sort((a, b) => share(b) - share(a));
+  if (!names.length) return;
+  const top = Math.max(...names.map(share));
+  const rows = el("tbody", {}, el("table", { class: "energy" }, el("div", { class: "scroll" }, card)));
+  const head = el("tr", {}, rows);
+  ["component", "domain", "supplied", "lost", "stored change", "residual", ""].forEach(h => el("th", {}, head, h));
+  for (const n of names) {
+    const c = C[n], tr = el("tr", {}, rows), stored = (c.stored || {}).change || 0;
+    el("td", {}, tr, n);
+    el("td", {}, tr, c.domain || "");
+    [c.supplied, c.lost, stored, c.residual].forEach(v => el("td", { class: "num" }, tr, v === undefined ? "" : J(v)));
+    const bar = el("td", { class: "bars" }, tr);
+    [["supplied", c.supplied || 0], ["lost", c.lost || 0], ["stored", stored]].forEach(([k, v]) => {
+      if (v) el("i", { class: k, style: "width:" + (100 * Math.abs(v) / top).toFixed(1) + "px", title: k + " " + J(v) }, bar);
+    });
+  }
+}
+
 try {
   buildHeader();
   buildSchematic();
   buildLinear();
   const afterPlots = buildAnimation();
   buildPlots();
+  buildEnergy();
   buildDetails();
   if (afterPlots) afterPlots();
   document.body.setAttribute("data-report-ready", "1");

@@ -160,6 +160,10 @@ void FlowPath::declare_flow_path(const std::string& from, const std::string& fro
   set_dependencies(from_, inputs_);
   set_dependencies(to_, inputs_);
   flow_ = declare_observable("flow", "m^3/s", flow_what);
+  // Throttling turns the pressure drop's work into heat: Δp q, the whole power the path
+  // takes from its ends (it stores nothing).
+  power_loss_ = declare_observable("power_loss", "W", "throttling loss Δp q, turned into heat");
+  set_energy_role(power_loss_, EnergyRole::Loss);
 }
 
 void FlowPath::reads(PortId p) {
@@ -190,7 +194,9 @@ void FlowPath::calc_outputs(Eval& e) const {
 }
 
 void FlowPath::calc_derivatives(Eval& e) const {
-  e.set_observable(flow_, e.out(to_, hydraulic::flow_rate));
+  const double q = e.out(to_, hydraulic::flow_rate);
+  e.set_observable(flow_, q);
+  e.set_observable(power_loss_, pressure_drop(e) * q);
   calc_other_derivatives(e);
 }
 

@@ -134,6 +134,28 @@ struct Chamber {
     const double p_min = f.min_pressure();
     return ps < p_min ? volume * (p_min - ps) / bulk_modulus(p_min, f, wall_modulus) : 0.0;
   }
+  // Energy stored in the compressed liquid of a rigid chamber, counted from gauge 0:
+  //   E(p) = V ∫_0^p s / β(s) ds,     so that dE/dt = p Σq by (1),
+  // exact for a constant β (no entrained air: V p² / (2β)); with air, composite Simpson
+  // over 64 panels. In a cavity the pressure stays at p_min while the flow empties it,
+  // and E = E(p_min) − p_min V_c.
+  static double stored_energy(double ps, double volume, const Fluid& f, double wall_modulus = 0.0) {
+    const double p_min = f.min_pressure(), p = std::max(ps, p_min);
+    double e;
+    if (f.air_fraction <= 0.0) {
+      e = volume * p * p / (2.0 * bulk_modulus(0.0, f, wall_modulus));
+    } else {
+      constexpr int panels = 64;  // even
+      const double h = p / panels;
+      double sum = 0.0;
+      for (int k = 0; k <= panels; ++k) {
+        const double s = k * h, w = (k == 0 || k == panels) ? 1.0 : (k % 2 ? 4.0 : 2.0);
+        sum += w * s / bulk_modulus(s, f, wall_modulus);
+      }
+      e = volume * sum * h / 3.0;
+    }
+    return e - p_min * cavity(ps, volume, f, wall_modulus);
+  }
 };
 
 // Dead zone of half-width h: e − clamp(e, −h, h). A spool or poppet that needs a force
@@ -254,7 +276,7 @@ class FlowPath : public HydraulicComponent {
 
   PortId from_, to_;
   std::vector<PortId> inputs_, pilots_;
-  ObservableId flow_;
+  ObservableId flow_, power_loss_;
 };
 
 }  // namespace jourdain::hydraulic_library

@@ -29,6 +29,9 @@ class PressureSource : public Component {
     }
     volume_ = declare_state("volume", "m^3", 0.0, "net volume received since the start");
     flow_ = declare_observable("flow", "m^3/s", "net flow received");
+    // What flows in at its pressure leaves the model: it supplies minus p Σq.
+    power_ = declare_observable("supplied_power", "W", "−p Σq: hydraulic power it gives the circuit");
+    set_energy_role(power_, EnergyRole::Supplied);
   }
   void calc_outputs(Eval& e) const override {
     e.set_out(port_, hydraulic::pressure, command_.valid() ? e.in(command_, signal::value) : e.param(pressure_));
@@ -37,6 +40,7 @@ class PressureSource : public Component {
     const double q = e.in(port_, hydraulic::flow_rate);
     e.set_derivative(volume_, q);
     e.set_observable(flow_, q);
+    e.set_observable(power_, -e.out(port_, hydraulic::pressure) * q);
   }
 
  private:
@@ -44,7 +48,7 @@ class PressureSource : public Component {
   RealParam pressure_;
   PortId port_, command_;
   StateId volume_;
-  ObservableId flow_;
+  ObservableId flow_, power_;
 };
 
 class Tank final : public PressureSource {
@@ -81,6 +85,7 @@ class FlowSource final : public Component {
     volume_ = declare_state("volume", "m^3", 0.0, "volume delivered since the start, ∫ Q dt");
     pressure_ = declare_observable("pressure", "Pa", "pressure at the port, as the circuit imposes it (gauge)");
     power_ = declare_observable("power", "W", "hydraulic power delivered, p Q");
+    set_energy_role(power_, EnergyRole::Supplied);
   }
   void calc_outputs(Eval& e) const override { e.set_out(port_, hydraulic::flow_rate, flow(e)); }
   void calc_derivatives(Eval& e) const override {

@@ -30,6 +30,8 @@ class Volume final : public HydraulicComponent {
     cavity_ = declare_observable("cavity", "m^3", "vapour cavity (column separation), 0 while the liquid is whole");
     flow_ = declare_observable("flow", "m^3/s", "net flow into the volume, Σq");
     bulk_ = declare_observable("bulk_modulus", "Pa", "effective bulk modulus β(p)");
+    stored_ = declare_observable("stored_energy", "J", "energy of the compressed liquid, V ∫₀^p s/β(s) ds");
+    set_energy_role(stored_, EnergyRole::Stored);
     finish_configure();
   }
   void calc_outputs(Eval& e) const override {
@@ -46,13 +48,14 @@ class Volume final : public HydraulicComponent {
     e.set_observable(cavity_, Chamber::cavity(ps, volume, f));
     e.set_observable(flow_, q);
     e.set_observable(bulk_, f.effective_bulk_modulus(p));
+    if (e.observables_wanted()) e.set_observable(stored_, Chamber::stored_energy(ps, volume, f));
   }
 
  private:
   RealParam volume_;
   std::vector<PortId> ports_;
   StateId p_;
-  ObservableId pressure_, cavity_, flow_, bulk_;
+  ObservableId pressure_, cavity_, flow_, bulk_, stored_;
 };
 
 // Gas-charged (bladder or piston) accumulator: a gas volume V0 precharged at p0; above

@@ -102,6 +102,8 @@ void Body::configure() {
   alpha_obs_ = declare_observable("alpha", "rad/s^2", "angular acceleration");
   kinetic_ = declare_observable("kinetic_energy", "J", "½ m v² + ½ I ω²");
   potential_ = declare_observable("potential_energy", "J", "−m g·r (zero at the origin)");
+  set_energy_role(kinetic_, EnergyRole::Stored);
+  set_energy_role(potential_, EnergyRole::Stored);
   qc_x_ = declare_observable("constraint_fx", "N", "constraint force on the body (joints, drivers, actuators), x");
   qc_y_ = declare_observable("constraint_fy", "N", "constraint force on the body (joints, drivers, actuators), y");
   qc_tz_ = declare_observable("constraint_tz", "N*m", "constraint torque on the body about its mass centre");

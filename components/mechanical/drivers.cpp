@@ -56,6 +56,7 @@ class Driver : public Constraint {
     effort_ = declare_observable("effort", unit_ == "rad" ? "N*m" : "N", "force or torque imposing the motion");
     value_obs_ = declare_observable("value", unit_, "prescribed value C(t)");
     power_ = declare_observable("power", "W", "power delivered: effort · Ċ");
+    set_energy_role(power_, EnergyRole::Supplied);  // a prescribed motion is an outside agent
   }
 
   const char* equation_unit(int) const override { return unit_.c_str(); }

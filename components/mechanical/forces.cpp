@@ -44,6 +44,10 @@ class SpringDamper final : public Component {
     rate_ = declare_observable("velocity", "m/s", "rate of the length");
     energy_ = declare_observable("energy", "J", "elastic energy ½ k (L − L0)²");
     power_ = declare_observable("actuator_power", "W", "power delivered by the actuator force");
+    loss_ = declare_observable("power_loss", "W", "damping loss c L̇², turned into heat");
+    set_energy_role(energy_, EnergyRole::Stored);
+    set_energy_role(power_, EnergyRole::Supplied);
+    set_energy_role(loss_, EnergyRole::Loss);
   }
   struct State {
     double L, Ldot, T;
@@ -83,10 +87,11 @@ class SpringDamper final : public Component {
     const double L0 = e.param(L0_);
     e.set_observable(energy_, 0.5 * e.param(k_) * (s.L - L0) * (s.L - L0));
     e.set_observable(power_, actuator(e) * s.Ldot);
+    e.set_observable(loss_, e.param(c_) * s.Ldot * s.Ldot);
   }
   RealParam k_, L0_, c_;
   PortId a_, b_, force_in_;
-  ObservableId tension_, length_, rate_, energy_, power_;
+  ObservableId tension_, length_, rate_, energy_, power_, loss_;
 };
 
 // Torque τ = k (θ_b − θ_a − θ0) + c (ω_b − ω_a): −τ on b, +τ on a.
@@ -105,6 +110,9 @@ class RotationalSpringDamper final : public Component {
     torque_ = declare_observable("torque", "N*m", "torque on a (−torque on b)");
     angle_ = declare_observable("angle", "rad", "relative angle θ_b − θ_a");
     energy_ = declare_observable("energy", "J", "elastic energy ½ k (θ_b − θ_a − θ0)²");
+    loss_ = declare_observable("power_loss", "W", "damping loss c (ω_b − ω_a)², turned into heat");
+    set_energy_role(energy_, EnergyRole::Stored);
+    set_energy_role(loss_, EnergyRole::Loss);
   }
   double torque(const Eval& e) const {
     const PointKinematics pa = read_point(e, a_), pb = read_point(e, b_);
@@ -122,10 +130,11 @@ class RotationalSpringDamper final : public Component {
     e.set_observable(angle_, rel);
     const double free = e.param(free_);
     e.set_observable(energy_, 0.5 * e.param(k_) * (rel - free) * (rel - free));
+    e.set_observable(loss_, e.param(c_) * (pb.omega - pa.omega) * (pb.omega - pa.omega));
   }
   RealParam k_, c_, free_;
   PortId a_, b_;
-  ObservableId torque_, angle_, energy_;
+  ObservableId torque_, angle_, energy_, loss_;
 };
 
 // A force at a point: constant or from signals, in the world or the body frame.
@@ -174,6 +183,7 @@ class AppliedTorque final : public Component {
       set_dependencies(a_, {in_});
     }
     power_ = declare_observable("power", "W", "power delivered: torque · ω");
+    set_energy_role(power_, EnergyRole::Supplied);
   }
   double torque(const Eval& e) const { return in_.valid() ? e.in(in_, signal::value) : e.param(torque_); }
   void calc_outputs(Eval& e) const override { apply(e, a_, {0, 0}, torque(e)); }

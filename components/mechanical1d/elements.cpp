@@ -15,6 +15,8 @@ class Spring final : public Component {
     b_ = declare_port("b", mech1d_domain(), PortSide::Response, "end b");
     tension_ = declare_observable("force", "N", "tension (positive when stretched)");
     elongation_ = declare_observable("elongation", "m", "x_b - x_a - L0");
+    energy_ = declare_observable("energy", "J", "elastic energy ½ k (x_b − x_a − L0)²");
+    set_energy_role(energy_, EnergyRole::Stored);
   }
   void calc_outputs(Eval& e) const override {
     const double stretch = e.in(b_, mech1d::position) - e.in(a_, mech1d::position) - e.param(free_length_);
@@ -23,12 +25,13 @@ class Spring final : public Component {
     e.set_out(b_, mech1d::force, -tension);
     e.set_observable(tension_, tension);
     e.set_observable(elongation_, stretch);
+    e.set_observable(energy_, 0.5 * e.param(k_) * stretch * stretch);
   }
 
  private:
   RealParam k_, free_length_;
   PortId a_, b_;
-  ObservableId tension_, elongation_;
+  ObservableId tension_, elongation_, energy_;
 };
 
 // Linear damper: F = c (v_b - v_a) on a, -F on b.
@@ -39,18 +42,22 @@ class Damper final : public Component {
     a_ = declare_port("a", mech1d_domain(), PortSide::Response, "end a");
     b_ = declare_port("b", mech1d_domain(), PortSide::Response, "end b");
     force_ = declare_observable("force", "N", "force on end a");
+    power_loss_ = declare_observable("power_loss", "W", "c (v_b − v_a)², turned into heat");
+    set_energy_role(power_loss_, EnergyRole::Loss);
   }
   void calc_outputs(Eval& e) const override {
-    const double f = e.param(c_) * (e.in(b_, mech1d::velocity) - e.in(a_, mech1d::velocity));
+    const double dv = e.in(b_, mech1d::velocity) - e.in(a_, mech1d::velocity);
+    const double f = e.param(c_) * dv;
     e.set_out(a_, mech1d::force, f);
     e.set_out(b_, mech1d::force, -f);
     e.set_observable(force_, f);
+    e.set_observable(power_loss_, f * dv);
   }
 
  private:
   RealParam c_;
   PortId a_, b_;
-  ObservableId force_;
+  ObservableId force_, power_loss_;
 };
 
 // A point that does not move; it takes any force (reported as reaction).

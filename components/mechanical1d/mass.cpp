@@ -56,6 +56,10 @@ class Mass final : public Component {
     a_ = declare_observable("a", "m/s^2", "acceleration");
     force_ = declare_observable("force", "N", "force applied to the mass apart from the end stops: port forces and gravity along the axis");
     stop_force_ = declare_observable("stop_force", "N", "force of the end stop on the mass");
+    kinetic_ = declare_observable("kinetic_energy", "J", "½ m v²");
+    potential_ = declare_observable("potential_energy", "J", "−m g·e x, in the world's gravity (zero at x = 0)");
+    set_energy_role(kinetic_, EnergyRole::Stored);
+    set_energy_role(potential_, EnergyRole::Stored);
     contact_ = declare_discrete("contact", 0.0, "0 free, -1 resting on x_min, +1 resting on x_max");
     if (std::isfinite(x_min_)) {
       hit_min_ = declare_zero_crossing("hit_x_min", CrossingDirection::Falling, "x - x_min");
@@ -98,6 +102,11 @@ class Mass final : public Component {
     e.set_observable(a_, a);
     e.set_observable(force_, f);
     e.set_observable(stop_force_, resting ? -f : 0.0);
+    if (e.observables_wanted()) {
+      const double m = e.param(mass_), v = e.state(v_);
+      e.set_observable(kinetic_, 0.5 * m * v * v);
+      e.set_observable(potential_, -m * gravity_.dot(axis(e)) * e.state(x_));
+    }
   }
 
   void calc_zero_crossings(Eval& e) const override {
@@ -159,10 +168,11 @@ class Mass final : public Component {
     // e = (cos i, sin i): the unit vector of +x in the world plane.
     // A horizontal axis (the default) spares the sine and cosine (cos 0 = 1 and sin 0 =
     // 0 exactly, so the sum below is the same to the bit).
+    return e.in(port_, mech1d::force) + e.param(mass_) * gravity_.dot(axis(e));
+  }
+  Eigen::Vector2d axis(const Eval& e) const {
     const double inclination = e.param(inclination_);
-    const Eigen::Vector2d axis =
-        inclination == 0.0 ? Eigen::Vector2d(1.0, 0.0) : Eigen::Vector2d(std::cos(inclination), std::sin(inclination));
-    return e.in(port_, mech1d::force) + e.param(mass_) * gravity_.dot(axis);
+    return inclination == 0.0 ? Eigen::Vector2d(1.0, 0.0) : Eigen::Vector2d(std::cos(inclination), std::sin(inclination));
   }
 
   Eigen::Vector2d gravity_;  // world.gravity
@@ -170,7 +180,7 @@ class Mass final : public Component {
   RealParam mass_, inclination_, restitution_, rest_velocity_;
   PortId port_;
   StateId x_, v_;
-  ObservableId a_, force_, stop_force_;
+  ObservableId a_, force_, stop_force_, kinetic_, potential_;
   DiscreteId contact_;
   ZeroCrossingId hit_min_, hit_max_, top_, bottom_, leave_;
 };

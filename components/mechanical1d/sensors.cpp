@@ -15,11 +15,18 @@ class ForceSource final : public Component {
     p_ = declare_port("p", mech1d_domain(), PortSide::Response, "to the mass the force acts on");
     f_ = declare_port("f", signal_domain(), PortSide::Response, "force [N], positive along the axis");
     set_dependencies(p_, {f_});
+    // The signal is an outside agent: the work it does comes from outside the model.
+    power_ = declare_observable("supplied_power", "W", "f v, the power the force brings into the model");
+    set_energy_role(power_, EnergyRole::Supplied);
   }
   void calc_outputs(Eval& e) const override { e.set_out(p_, mech1d::force, e.in(f_, signal::value)); }
+  void calc_derivatives(Eval& e) const override {
+    e.set_observable(power_, e.in(f_, signal::value) * e.in(p_, mech1d::velocity));
+  }
 
  private:
   PortId p_, f_;
+  ObservableId power_;
 };
 
 // Reads the position or the velocity of the mass it is connected to; applies no force.

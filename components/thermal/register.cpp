@@ -4,7 +4,9 @@
 namespace jourdain {
 
 void register_thermal_components(Registry& registry) {
-  (void)registry;
+  thermal_library::register_capacities(registry);
+  thermal_library::register_transfer(registry);
+  thermal_library::register_sources(registry);
 }
 
 }  // namespace jourdain

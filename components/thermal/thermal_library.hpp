@@ -7,4 +7,8 @@
 
 namespace jourdain::thermal_library {
 
+void register_capacities(Registry& r);
+void register_transfer(Registry& r);
+void register_sources(Registry& r);
+
 }  // namespace jourdain::thermal_library

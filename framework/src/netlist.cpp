@@ -202,7 +202,7 @@ std::optional<Netlist> load(const std::string& text, const std::filesystem::path
     set.policy.code_folders.push_back(netlist_levels::canonical_folder(folder));
   json_check::each_unknown_key(doc,
                                {"$schema", "name", "description", "world", "plugins", "subsystems", "components",
-                                "connections", "solver", "record", "analysis", "linear", "display", "strict", "layout"},
+                                "connections", "solver", "record", "analysis", "linear", "display", "strict", "energy", "layout"},
                                top, diags);
 
   auto at = [&](const std::string& path) { return InputLocation{fname, path, "", ""}; };
@@ -231,6 +231,11 @@ std::optional<Netlist> load(const std::string& text, const std::filesystem::path
     diags.attempt([&] {
       if (!doc["strict"].is_boolean()) throw InputError(at("/strict"), "expected true or false");
       net.strict = doc["strict"].get<bool>();
+    });
+  if (doc.contains("energy"))
+    diags.attempt([&] {
+      if (!doc["energy"].is_boolean()) throw InputError(at("/energy"), "expected true or false");
+      net.energy = doc["energy"].get<bool>();
     });
   if (doc.contains("linear"))
     diags.attempt([&] {

@@ -303,6 +303,9 @@ json netlist_schema(const Registry& registry, const json& solver, const json& li
             {"analysis", {{"enum", analyses}, {"default", "dynamic"}, {"description", "what the run computes"}}},
             {"strict", {{"type", "boolean"}, {"default", false},
                         {"description", "fail a run that ends with an accuracy warning (results are kept)"}}},
+            {"energy", {{"type", "boolean"}, {"default", false},
+                        {"description", "keep an energy account: summary.json's \"energy\" says, per component and "
+                                        "domain, the energy in, out, lost, supplied and stored, and the balance"}}},
             {"world", {{"type", "object"}, {"description", "settings the component libraries own"}, {"properties", world},
                        {"additionalProperties", false}}},
             {"plugins", {{"type", "array"}, {"items", {{"type", "string"}}},

@@ -212,6 +212,7 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
   const double h_max = s.max_step > 0.0 ? std::min(s.max_step, span) : span;
   const bool events = model.zero_crossing_count() > 0;
   const bool projecting = model.projects();
+  const bool intervals = observer.wants_intervals();
   detail::EventAccumulationGuard accumulation(model, s);
   FixedStepStabilityWatch stability;
 
@@ -390,6 +391,14 @@ void integrate_explicit(OneStepMethod& method, const Model& model, Context& ctx,
         emit(to, dense_x);
       }
       ++clock.next;
+    }
+
+    if (intervals) {
+      const double t_step = t;
+      observer.interval(ctx, t, triggered.empty() ? t1 : t_event, [&](double tt, Eigen::VectorXd& xx) {
+        if (tt >= t1) xx = x1;
+        else method.dense((tt - t_step) / hh, xx);
+      });
     }
 
     if (!triggered.empty()) {

@@ -3,9 +3,11 @@
 
 #include <chrono>
 #include <exception>
+#include <optional>
 #include <sstream>
 
 #include "internal.hpp"
+#include "jourdain/energy.hpp"
 #include "jourdain/recorder.hpp"
 #include "jourdain/solvers/solver_registry.hpp"
 #include "jourdain/version.hpp"
@@ -60,7 +62,50 @@ class RecordingObserver final : public Observer {
     if (options_.progress) options_.progress(t);
   }
 
+  // The energy account, integrated along each accepted step by 4-point Gauss–Lobatto
+  // quadrature on the method's interpolant (exact for polynomials of degree 5, so its
+  // error stays below the integration's own), in a Context of its own: the run's is not
+  // touched. A step that starts where the last one ended reuses that end's evaluation.
+  void keep_energy_account(const Model& model) {
+    energy.emplace(model);
+    model_ = &model;
+  }
+  std::optional<EnergyAccount> energy;
+  bool wants_intervals() const override { return energy.has_value(); }
+  void interval(const Context& ctx, double t0, double t1, const Interpolant& state_at) override {
+    static constexpr double theta[] = {0.0, 0.5 - 0.2236067977499789696, 0.5 + 0.2236067977499789696, 1.0};
+    static constexpr double weight[] = {1.0 / 12.0, 5.0 / 12.0, 5.0 / 12.0, 1.0 / 12.0};
+    if (!scratch_) {
+      scratch_.emplace(ctx);
+      if (scratch_->component_workspaces.uncopied() > 0)
+        throw SimulationError(t0, {}, "the energy account evaluates a copy of the run's Context, and a component here "
+                                      "keeps its state in code that cannot be copied (an FMU): run without \"energy\"");
+    }
+    Context& s = *scratch_;
+    s.discrete = ctx.discrete;
+    const double h = t1 - t0;
+    for (int k = 0; k < 4; ++k) {
+      const double tk = k == 3 ? t1 : t0 + theta[k] * h;
+      state_at(tk, x_);
+      const bool same_as_last_end = k == 0 && has_end_ && tk == s.t && x_.size() == s.x.size() && x_ == s.x;
+      if (!same_as_last_end) {
+        s.t = tk;
+        s.x = x_;
+        model_->evaluate(s);
+        if (k == 0) energy->stored_at(s);  // the start; a jump from the last end is an event's
+      }
+      energy->add_rates(s, weight[k] * h);
+    }
+    energy->stored_at(s);
+    has_end_ = true;
+  }
+
  private:
+  const Model* model_ = nullptr;
+  std::optional<Context> scratch_;
+  Eigen::VectorXd x_;
+  bool has_end_ = false;
+
   Recorder& recorder_;
   RunResult& result_;
   const RunOptions& options_;
@@ -123,6 +168,8 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
   if (options.started) options.started();
 
   RecordingObserver observer(recorder, result, options, 2 * result.settings.max_output_rows + 2);
+  const bool energy = (options.energy || netlist.energy) && netlist.analysis == Analysis::Dynamic;
+  if (energy) observer.keep_energy_account(model);
   const auto start = std::chrono::steady_clock::now();
   // A defect (an exception that is no Jourdain error) still leaves its rows and summary
   // behind: it is handed back in the result, for the caller to write summary.json and
@@ -218,6 +265,7 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
     }
     result.summary["monitors"] = monitors;
   }
+  if (observer.energy) result.summary["energy"] = observer.energy->to_json();
   if (result.termination)
     result.summary["termination"] = {{"time", result.termination->time},
                                      {"component", result.termination->component},

@@ -269,7 +269,7 @@ class Model:
     def run(self, parameters: Mapping[str, Any] | None = None, *, initial: Mapping[str, Any] | None = None,
             solver: Mapping[str, Any] | None = None, t_end: float | None = None,
             output_dir: str | os.PathLike | None = None, report: bool = True, check: bool = True,
-            strict: bool = False) -> "Result":
+            strict: bool = False, energy: bool = False) -> "Result":
         """Runs the model once.
 
         ``parameters`` and ``initial`` map ``"component.parameter"`` / ``"component.state"`` to a
@@ -280,7 +280,9 @@ class Model:
         :class:`SimulationFailed` carrying the partial result (``check=False``: it is returned).
         ``strict`` (or the netlist's ``"strict": true``) makes a run that ends with an accuracy
         warning (``Result.accuracy_warnings``: results not vouched for) a failed one, as
-        ``jourdain run --strict``.
+        ``jourdain run --strict``. ``energy`` (or the netlist's ``"energy": true``) keeps an energy
+        account: ``Result.summary["energy"]`` says, per component and domain, the energy in, out,
+        lost, supplied and stored, and the balance, as ``jourdain run --energy``.
         """
         if t_end is not None:
             if isinstance(t_end, bool) or not isinstance(t_end, (int, float, np.integer, np.floating)):
@@ -290,7 +292,8 @@ class Model:
             t_end = float(t_end)
         raw = self._core.run(_named_values(parameters), _named_values(initial, "initial value"),
                              _solver_text(solver), t_end,
-                             os.fspath(output_dir) if output_dir is not None else "", report, strict)
+                             os.fspath(output_dir) if output_dir is not None else "", report, strict,
+                             energy)
         result = Result(columns=raw["columns"], data=raw["rows"], summary=json.loads(raw["summary"]),
                         warnings=list(raw["warnings"]), failure=raw["failure"], wall_time_s=raw["wall_time_s"],
                         parameters=dict(parameters or {}), accuracy_warnings=list(raw["accuracy_warnings"]))

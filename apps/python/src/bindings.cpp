@@ -124,7 +124,7 @@ py::array_t<double> rows_array(const std::vector<std::vector<double>>& rows, siz
 // InputError; a failed run returns finished = False with everything up to the failure.
 py::dict run(const LoadedNetlist& loaded, const NamedValues& parameters, const NamedValues& initial,
              const std::string& solver, std::optional<double> t_end, const std::string& output_dir, bool report,
-             bool strict) {
+             bool strict, bool energy) {
   const Netlist& net = *loaded.netlist;
   RunOptions options;
   options.parameters = parse_values(parameters);
@@ -133,6 +133,7 @@ py::dict run(const LoadedNetlist& loaded, const NamedValues& parameters, const N
   options.t_end = t_end;
   options.keep_rows = true;
   options.strict = strict;
+  options.energy = energy;
   options.output_dir = output_dir;
   options.solvers = &solvers(*loaded.registry);
   // Ctrl-C reaches a run: Python's signal handlers run only when the interpreter does, and
@@ -264,7 +265,8 @@ PYBIND11_MODULE(_jourdain, m) {
   py::class_<LoadedNetlist>(m, "LoadedNetlist")
       .def("info", &model_info)
       .def("run", &run, py::arg("parameters"), py::arg("initial"), py::arg("solver"), py::arg("t_end"),
-           py::arg("output_dir"), py::arg("report"), py::arg("strict"))
+           py::arg("output_dir"), py::arg("report"), py::arg("strict"),
+           py::arg("energy") = false)
       .def("linearize", &linearize_model, py::arg("at"), py::arg("inputs"), py::arg("outputs"), py::arg("from_hz"),
            py::arg("to_hz"), py::arg("parameters"), py::arg("output_dir"));
 

@@ -176,6 +176,8 @@ class Model {
   Eval view(int component, Context& ctx, Eval::Phase phase) const {
     return Eval(*components_[component], layouts_[component], ctx, world_, phase);
   }
+  // Where component `c`'s data sit in a Context: its offsets and port tables.
+  const ComponentLayout& layout(int c) const { return layouts_[c]; }
   // The (component, port) pairs connected to a component's port.
   const std::vector<std::pair<int, int>>& peers(int component, int port) const { return peers_[component][port]; }
   // The solver of schedule step `step`: a library's structured solver or the general

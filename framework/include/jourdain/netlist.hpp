@@ -77,6 +77,9 @@ struct Netlist {
   // "strict": true: a run that ends with an accuracy warning fails (RunOptions::strict,
   // the command line's --strict).
   bool strict = false;
+  // "energy": true: the run keeps an energy account (energy.hpp) and summary.json says
+  // where the energy went (RunOptions::energy, the command line's --energy).
+  bool energy = false;
   // The registry the netlist was loaded with: its types, for what describes them again
   // later (the report's schematic). The registry outlives the netlist anyway (its plugins
   // hold the components' code).

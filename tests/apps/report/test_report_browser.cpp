@@ -184,6 +184,22 @@ TEST_CASE("excavator_hydraulic's page draws its cylinders and shows pressures in
   CHECK(dom.find("<span>Pressure [bar]") != std::string::npos);
 }
 
+TEST_CASE("a run with --energy shows where the energy went") {
+  // The mass–spring–damper released from 100 mm: 0.5 J stored in the spring at the start,
+  // almost all of it lost in the damper over 5 s.
+  const std::string browser = browser_or_skip();
+  TempDir dir;
+  const std::string dom = built_page(browser, dir, "mass_spring_damper", "--energy");
+  CHECK(dom.find("id=\"energy\"") != std::string::npos);
+  CHECK(dom.find("Where the energy went") != std::string::npos);
+  CHECK(std::regex_search(dom, std::regex("<td>damper</td><td>mechanical1d</td>")));
+  CHECK(dom.find("<i class=\"lost\"") != std::string::npos);
+  CHECK(drawn(dom).find("NaN") == std::string::npos);
+  // Without it, no such section.
+  TempDir plain;
+  CHECK(built_page(browser, plain, "mass_spring_damper").find("id=\"energy\"") == std::string::npos);
+}
+
 TEST_CASE("a kinematic run's page names the analysis and shows no integrator") {
   const std::string browser = browser_or_skip();
   TempDir dir;

@@ -57,6 +57,9 @@ struct RunOptions {
   // (context.hpp, Warning): status "failed", exit 1, everything written kept. The netlist's
   // top-level "strict": true asks for the same; either is enough.
   bool strict = false;
+  // An energy account (framework energy.hpp): summary.json's "energy", integrated along
+  // every accepted step. The netlist's top-level "energy": true asks for the same.
+  bool energy = false;
 };
 
 struct RunResult {

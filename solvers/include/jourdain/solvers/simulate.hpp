@@ -8,6 +8,7 @@
 // restart after a discrete change. Plugins may add others.
 #pragma once
 
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -89,6 +90,14 @@ class Observer {
   // (unless the model's block solvers observe the point: Model::block_solvers_observe).
   virtual PointEvaluation evaluation_needed() const { return PointEvaluation::Full; }
   virtual void progress(double /*t*/) {}
+  // Whether interval() is wanted: something integrates along the trajectory (an energy
+  // account). Every built-in method then hands each accepted step.
+  virtual bool wants_intervals() const { return false; }
+  // The stretch [t0, t1] of an accepted step before any event in it: `state_at(t, x)`
+  // gives the method's interpolant of the states at a t in it. ctx is the run's
+  // Context, its discrete states those of the stretch; it is not to be changed.
+  using Interpolant = std::function<void(double t, Eigen::VectorXd& x)>;
+  virtual void interval(const Context& /*ctx*/, double /*t0*/, double /*t1*/, const Interpolant& /*state_at*/) {}
 };
 
 // Integrates from ctx (initialized by the caller with model.initialize) to t_end with the
