@@ -82,12 +82,17 @@ class RecordingObserver final : public Observer {
                                       "keeps its state in code that cannot be copied (an FMU): run without \"energy\"");
     }
     Context& s = *scratch_;
+    // An event that changed discrete states alone (a switch, a valve) leaves t and x as
+    // they were: the last end's evaluation, made with the old discrete states, is then
+    // not this start's.
+    const bool discrete_unchanged = s.discrete.size() == ctx.discrete.size() && s.discrete == ctx.discrete;
     s.discrete = ctx.discrete;
     const double h = t1 - t0;
     for (int k = 0; k < 4; ++k) {
       const double tk = k == 3 ? t1 : t0 + theta[k] * h;
       state_at(tk, x_);
-      const bool same_as_last_end = k == 0 && has_end_ && tk == s.t && x_.size() == s.x.size() && x_ == s.x;
+      const bool same_as_last_end =
+          k == 0 && has_end_ && discrete_unchanged && tk == s.t && x_.size() == s.x.size() && x_ == s.x;
       if (!same_as_last_end) {
         s.t = tk;
         s.x = x_;
