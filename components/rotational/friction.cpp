@@ -56,15 +56,14 @@ class Friction : public Component {
                                  Range::positive());
     radius_ = declare_real("friction_radius", "m", 0.1, "effective friction radius R", Range::positive());
     mu_s_ = declare_real("static_friction", "", 0.4, "static friction coefficient μ_s", Range::non_negative());
-    mu_k_ = declare_real("kinetic_friction", "", 0.3, "kinetic friction coefficient μ_k (≤ μ_s)",
-                         Range::non_negative());
+    mu_k_ =
+        declare_real("kinetic_friction", "", 0.3, "kinetic friction coefficient μ_k (≤ μ_s)", Range::non_negative());
     declare_integer("surfaces", 2, "number N of friction surfaces (2 for a single plate or disc)", Range::at_least(1));
     declare_text("command", "none",
                  "none: always fully applied; engagement: input 'engagement' (0 to 1) times normal_force; force: "
                  "input 'force' (N)",
                  {"none", "engagement", "force"});
-    k_lock_ = declare_real("lock_stiffness", "N*m/rad", 1e5, "k_l: torsional stiffness while stuck",
-                           Range::positive());
+    k_lock_ = declare_real("lock_stiffness", "N*m/rad", 1e5, "k_l: torsional stiffness while stuck", Range::positive());
     c_lock_ = declare_real("lock_damping", "N*m*s/rad", 1000.0,
                            "c_l: damping while stuck (at least 2 √(k_l J), J the inertia held)", Range::non_negative());
   }
@@ -89,12 +88,13 @@ class Friction : public Component {
     mode_ = declare_discrete("mode", 1.0, "0 open, ±1 slipping (the sign of Δω), 2 stuck");
     lock_twist_ = declare_discrete("lock_twist", 0.0, "Δφ at which it locked", "rad");
     lock_ = declare_zero_crossing("lock", CrossingDirection::Falling, "mode · Δω, while slipping");
-    break_away_ = declare_zero_crossing("break_away", CrossingDirection::Rising,
-                                        "k_l |Δφ − Δφ_lock| − T_s, while stuck");
+    break_away_ =
+        declare_zero_crossing("break_away", CrossingDirection::Rising, "k_l |Δφ − Δφ_lock| − T_s, while stuck");
     if (command_.valid()) capacity_ = declare_zero_crossing("capacity", CrossingDirection::Either, "u − 1e-9");
 
-    torque_ = declare_observable("torque", "N*m", "friction torque on flange a");
-    slip_ = declare_observable("slip_speed", "rad/s", "Δω = ω_a − ω_b");
+    torque_ = declare_observable("torque", "N*m",
+                                 housing_ ? "friction torque on the inertia" : "friction torque on flange a");
+    slip_ = declare_observable("slip_speed", "rad/s", housing_ ? "Δω = ω, the inertia's speed" : "Δω = ω_a − ω_b");
     static_capacity_ = declare_observable("static_capacity", "N*m", "T_s, the largest torque it holds now");
     loss_ = declare_observable("loss", "W", "friction power: T_k |Δω| slipping, c_l Δω² stuck");
     set_energy_role(loss_, EnergyRole::Loss);
@@ -107,10 +107,10 @@ class Friction : public Component {
   }
 
   void initialize(Eval& e) const override {
-    const double u = engagement(e), slip = slip_speed(e);
-    if (u <= kOpen) e.set_discrete(mode_, 0.0);
-    else if (slip == 0.0) lock(e);
-    else e.set_discrete(mode_, slip > 0.0 ? 1.0 : -1.0);
+    if (engagement(e) <= kOpen)
+      e.set_discrete(mode_, 0.0);
+    else
+      close(e);
   }
 
   void calc_outputs(Eval& e) const override {
@@ -145,10 +145,8 @@ class Friction : public Component {
         e.set_discrete(mode_, 0.0);
         e.log_event("opens");
       } else if (mode == 0.0) {
-        const double slip = slip_speed(e);
-        if (slip == 0.0) lock(e);
-        else e.set_discrete(mode_, slip > 0.0 ? 1.0 : -1.0);
-        e.log_event(slip == 0.0 ? "closes, stuck" : "closes, slipping");
+        close(e);
+        e.log_event(e.discrete(mode_) == kStuck ? "closes, stuck" : "closes, slipping");
       }
       return;
     }
@@ -166,6 +164,14 @@ class Friction : public Component {
   }
 
  private:
+  // Engaging: stuck when the two sides turn together, else slipping the way they slip.
+  void close(Eval& e) const {
+    const double slip = slip_speed(e);
+    if (slip == 0.0)
+      lock(e);
+    else
+      e.set_discrete(mode_, slip > 0.0 ? 1.0 : -1.0);
+  }
   void lock(Eval& e) const {
     e.set_discrete(mode_, kStuck);
     e.set_discrete(lock_twist_, relative_angle(e));

@@ -11,7 +11,9 @@ namespace jourdain::rotational_library {
 
 class Inertia final : public Component {
  public:
-  Inertia() { inertia_ = declare_real("inertia", "kg*m^2", 0.01, "moment of inertia J about the axis", Range::positive()); }
+  Inertia() {
+    inertia_ = declare_real("inertia", "kg*m^2", 0.01, "moment of inertia J about the axis", Range::positive());
+  }
 
   void configure() override {
     a_ = declare_port("a", rotational_domain(), PortSide::State,

@@ -28,15 +28,15 @@ TEST_CASE("clutch: two inertias lock at t = dw0 / (T_k (1/J_a + 1/J_b)) and turn
   const double Ja = 0.1, Jb = 0.3, w0 = 100.0, Tk = 30.0;
   json solver = accurate;
   solver["t_end"] = 0.6;
-  json n = circuit({{"ja", {{"type", "rotational.inertia"}, {"params", {{"inertia", Ja}}}, {"initial", {{"w", w0}}}}},
-                    {"jb", {{"type", "rotational.inertia"}, {"params", {{"inertia", Jb}}}}},
-                    {"clutch",
-                     {{"type", "rotational.clutch"},
-                      {"params", {{"normal_force", "500 N"}, {"friction_radius", "100 mm"}, {"kinetic_friction", 0.3}}}}}},
-                   {{"ja.b", "clutch.a"}, {"jb.a", "clutch.b"}},
-                   {"ja.w", "jb.w", "clutch.torque", "clutch.loss", "clutch.slip_speed", "clutch.lock_energy",
-                    "clutch.mode"},
-                   solver);
+  json n = circuit(
+      {{"ja", {{"type", "rotational.inertia"}, {"params", {{"inertia", Ja}}}, {"initial", {{"w", w0}}}}},
+       {"jb", {{"type", "rotational.inertia"}, {"params", {{"inertia", Jb}}}}},
+       {"clutch",
+        {{"type", "rotational.clutch"},
+         {"params", {{"normal_force", "500 N"}, {"friction_radius", "100 mm"}, {"kinetic_friction", 0.3}}}}}},
+      {{"ja.b", "clutch.a"}, {"jb.a", "clutch.b"}},
+      {"ja.w", "jb.w", "clutch.torque", "clutch.loss", "clutch.slip_speed", "clutch.lock_energy", "clutch.mode"},
+      solver);
   RunResult r = run_circuit(n);
   const double t_lock = w0 / (Tk * (1 / Ja + 1 / Jb));
   // The slip speed is linear in t while slipping: the event is located to the solver's
@@ -61,14 +61,15 @@ TEST_CASE("clutch: open until its engagement steps up, then slips and locks") {
   // The same pair with the engagement 0 until 0.1 s, 1 from then on.
   json solver = accurate;
   solver["t_end"] = 0.5;
-  json n = circuit({{"ja", {{"type", "rotational.inertia"}, {"params", {{"inertia", 0.1}}}, {"initial", {{"w", 100.0}}}}},
-                    {"jb", {{"type", "rotational.inertia"}, {"params", {{"inertia", 0.3}}}}},
-                    {"pedal", {{"type", "signal.step"}, {"params", {{"step_time", 0.1}}}}},
-                    {"clutch",
-                     {{"type", "rotational.clutch"},
-                      {"params", {{"normal_force", 500}, {"kinetic_friction", 0.3}, {"command", "engagement"}}}}}},
-                   {{"ja.b", "clutch.a"}, {"jb.a", "clutch.b"}, {"pedal.out", "clutch.engagement"}},
-                   {"ja.w", "jb.w", "clutch.torque", "clutch.static_capacity"}, solver);
+  json n =
+      circuit({{"ja", {{"type", "rotational.inertia"}, {"params", {{"inertia", 0.1}}}, {"initial", {{"w", 100.0}}}}},
+               {"jb", {{"type", "rotational.inertia"}, {"params", {{"inertia", 0.3}}}}},
+               {"pedal", {{"type", "signal.step"}, {"params", {{"step_time", 0.1}}}}},
+               {"clutch",
+                {{"type", "rotational.clutch"},
+                 {"params", {{"normal_force", 500}, {"kinetic_friction", 0.3}, {"command", "engagement"}}}}}},
+              {{"ja.b", "clutch.a"}, {"jb.a", "clutch.b"}, {"pedal.out", "clutch.engagement"}},
+              {"ja.w", "jb.w", "clutch.torque", "clutch.static_capacity"}, solver);
   RunResult r = run_circuit(n);
   CHECK(at_time(r, "ja.w", 0.09) == 100.0);
   CHECK(at_time(r, "clutch.torque", 0.05) == 0.0);
@@ -86,12 +87,13 @@ TEST_CASE("brake: stops an inertia in J w0 / T_k, holds below the static capacit
   auto run_with = [&](double drive) {
     json solver = accurate;
     solver["t_end"] = 1.0;
-    json n = circuit({{"rotor", {{"type", "rotational.inertia"}, {"params", {{"inertia", J}}}, {"initial", {{"w", w0}}}}},
-                      {"brake", {{"type", "rotational.brake"}}},
-                      {"step", {{"type", "signal.step"}, {"params", {{"step_time", 0.5}, {"after", drive}}}}},
-                      {"drive", {{"type", "rotational.torque_source"}, {"params", {{"source", "signal"}}}}}},
-                     {{"rotor.a", "brake.flange"}, {"rotor.b", "drive.flange"}, {"step.out", "drive.command"}},
-                     {"rotor.w", "rotor.phi", "brake.torque", "brake.loss", "brake.mode"}, solver);
+    json n =
+        circuit({{"rotor", {{"type", "rotational.inertia"}, {"params", {{"inertia", J}}}, {"initial", {{"w", w0}}}}},
+                 {"brake", {{"type", "rotational.brake"}}},
+                 {"step", {{"type", "signal.step"}, {"params", {{"step_time", 0.5}, {"after", drive}}}}},
+                 {"drive", {{"type", "rotational.torque_source"}, {"params", {{"source", "signal"}}}}}},
+                {{"rotor.a", "brake.flange"}, {"rotor.b", "drive.flange"}, {"step.out", "drive.command"}},
+                {"rotor.w", "rotor.phi", "brake.torque", "brake.loss", "brake.mode"}, solver);
     return run_circuit(n);
   };
   // Holding 70 N m (< T_s): still stopped at the end, the brake's torque −70 N m, the

@@ -80,8 +80,7 @@ TEST_CASE("gear: a torque between the two laws holds a load at a creep speed ins
                       {"motor", {{"type", "rotational.torque_source"}, {"params", {{"torque", drive_torque}}}}},
                       {"gear", {{"type", "rotational.gear"}, {"params", {{"ratio", 1.0}, {"efficiency", eta}}}}},
                       {"load", {{"type", "rotational.torque_source"}, {"params", {{"torque", -L}}}}}},
-                     {{"rotor.a", "motor.flange"}, {"rotor.b", "gear.a"}, {"gear.b", "load.flange"}},
-                     {"rotor.w"},
+                     {{"rotor.a", "motor.flange"}, {"rotor.b", "gear.a"}, {"gear.b", "load.flange"}}, {"rotor.w"},
                      {{"method", "bdf"}, {"t_end", 1.0}, {"rtol", 1e-10}, {"atol", 1e-12}, {"output_interval", 0.1}});
     return run_circuit(n);
   };

@@ -39,12 +39,9 @@ TEST_CASE("hydraulic motor on a rotational inertia: steady speed q / D, less wha
   // 100 rad/s: k_leak = 0.05 D · 100 / 1e7): the flow q = D ω + k_leak Δp and the torque
   // balance η_hm D Δp = (c_m + c) ω give ω = q / (D + k_leak (c_m + c) / (η_hm D)).
   const double eta_hm = 0.9, c_m = 0.005, k_leak = 0.05 * D * 100 / 1e7;
-  n["components"]["motor"]["params"] = {{"displacement", D},
-                                        {"hydromechanical_efficiency", eta_hm},
-                                        {"viscous_friction", c_m},
-                                        {"volumetric_efficiency", 0.95},
-                                        {"rated_pressure", "10 MPa"},
-                                        {"rated_speed", 100}};
+  n["components"]["motor"]["params"] = {{"displacement", D},          {"hydromechanical_efficiency", eta_hm},
+                                        {"viscous_friction", c_m},    {"volumetric_efficiency", 0.95},
+                                        {"rated_pressure", "10 MPa"}, {"rated_speed", 100}};
   RunResult lossy = run_circuit(n);
   const double w = q / (D + k_leak * (c_m + c_load) / (eta_hm * D));
   MESSAGE("steady speed " << last(lossy, "rotor.w") << " rad/s, q / D = " << q / D);

@@ -12,12 +12,12 @@ using namespace jourdain::test;
 TEST_CASE("an inertia under a constant torque: w = T t / J, phi = T t^2 / (2 J), kinetic energy = work done") {
   // J = 0.2 kg m², T = 3 N m on flange b: α = 15 rad/s²; from ω0 = 2 rad/s.
   const double J = 0.2, T = 3.0, w0 = 2.0;
-  json n = circuit({{"rotor", {{"type", "rotational.inertia"}, {"params", {{"inertia", "0.2 kg*m^2"}}},
-                               {"initial", {{"w", w0}}}}},
-                    {"drive", {{"type", "rotational.torque_source"}, {"params", {{"torque", "3 N*m"}}}}}},
-                   {{"rotor.b", "drive.flange"}},
-                   {"rotor.phi", "rotor.w", "rotor.alpha", "rotor.kinetic_energy", "drive.power", "rotor.a.w"},
-                   {{"method", "dopri5"}, {"t_end", 2.0}, {"rtol", 1e-10}, {"atol", 1e-12}, {"output_interval", 0.1}});
+  json n = circuit(
+      {{"rotor", {{"type", "rotational.inertia"}, {"params", {{"inertia", "0.2 kg*m^2"}}}, {"initial", {{"w", w0}}}}},
+       {"drive", {{"type", "rotational.torque_source"}, {"params", {{"torque", "3 N*m"}}}}}},
+      {{"rotor.b", "drive.flange"}},
+      {"rotor.phi", "rotor.w", "rotor.alpha", "rotor.kinetic_energy", "drive.power", "rotor.a.w"},
+      {{"method", "dopri5"}, {"t_end", 2.0}, {"rtol", 1e-10}, {"atol", 1e-12}, {"output_interval", 0.1}});
   RunResult r = run_circuit(n);
   const auto t = r.column("time"), phi = r.column("rotor.phi"), w = r.column("rotor.w"),
              ke = r.column("rotor.kinetic_energy"), p = r.column("drive.power"), wa = r.column("rotor.a.w");
@@ -40,17 +40,19 @@ TEST_CASE("two inertias on a shaft oscillate at sqrt(k (J1 + J2) / (J1 J2)); mom
   // shaft starts twisted by 0.02 rad, both at rest: Δφ(t) = 0.02 cos Ω t.
   const double J1 = 0.1, J2 = 0.4, k = 200.0, twist0 = 0.02;
   const double omega = std::sqrt(k * (J1 + J2) / (J1 * J2));
-  json n = circuit({{"j1", {{"type", "rotational.inertia"}, {"params", {{"inertia", J1}}}}},
-                    {"j2", {{"type", "rotational.inertia"}, {"params", {{"inertia", J2}}}, {"initial", {{"phi", twist0}}}}},
-                    {"shaft", {{"type", "rotational.shaft"}, {"params", {{"stiffness", "200 N*m/rad"}}}}}},
-                   {{"j1.b", "shaft.a"}, {"j2.a", "shaft.b"}},
-                   {"j1.w", "j2.w", "shaft.twist", "shaft.torque", "shaft.spring_energy", "j1.kinetic_energy",
-                    "j2.kinetic_energy", "shaft.damper_loss"},
-                   {{"method", "dopri5"}, {"t_end", 1.0}, {"rtol", 1e-11}, {"atol", 1e-13}, {"output_interval", 0.002}});
+  json n =
+      circuit({{"j1", {{"type", "rotational.inertia"}, {"params", {{"inertia", J1}}}}},
+               {"j2", {{"type", "rotational.inertia"}, {"params", {{"inertia", J2}}}, {"initial", {{"phi", twist0}}}}},
+               {"shaft", {{"type", "rotational.shaft"}, {"params", {{"stiffness", "200 N*m/rad"}}}}}},
+              {{"j1.b", "shaft.a"}, {"j2.a", "shaft.b"}},
+              {"j1.w", "j2.w", "shaft.twist", "shaft.torque", "shaft.spring_energy", "j1.kinetic_energy",
+               "j2.kinetic_energy", "shaft.damper_loss"},
+              {{"method", "dopri5"}, {"t_end", 1.0}, {"rtol", 1e-11}, {"atol", 1e-13}, {"output_interval", 0.002}});
   RunResult r = run_circuit(n);
   const auto t = r.column("time"), twist = r.column("shaft.twist"), w1 = r.column("j1.w"), w2 = r.column("j2.w"),
              es = r.column("shaft.spring_energy"), e1 = r.column("j1.kinetic_energy"),
-             e2 = r.column("j2.kinetic_energy"), torque = r.column("shaft.torque"), loss = r.column("shaft.damper_loss");
+             e2 = r.column("j2.kinetic_energy"), torque = r.column("shaft.torque"),
+             loss = r.column("shaft.damper_loss");
   const double e0 = 0.5 * k * twist0 * twist0;
   double max_error = 0.0;
   for (size_t i = 0; i < t.size(); ++i) {
@@ -68,12 +70,13 @@ TEST_CASE("two inertias on a shaft oscillate at sqrt(k (J1 + J2) / (J1 J2)); mom
 
 TEST_CASE("a damped shaft dissipates c dw^2: the energy lost equals the integral of the damper loss") {
   // J1 = J2 = 0.1 kg m², k = 100 N m/rad, c = 0.5 N m s/rad, J2 spun at 10 rad/s.
-  json n = circuit({{"j1", {{"type", "rotational.inertia"}, {"params", {{"inertia", 0.1}}}}},
-                    {"j2", {{"type", "rotational.inertia"}, {"params", {{"inertia", 0.1}}}, {"initial", {{"w", 10.0}}}}},
-                    {"shaft", {{"type", "rotational.shaft"}, {"params", {{"stiffness", 100}, {"damping", 0.5}}}}}},
-                   {{"j1.b", "shaft.a"}, {"j2.a", "shaft.b"}},
-                   {"j1.w", "j2.w", "shaft.spring_energy", "j1.kinetic_energy", "j2.kinetic_energy", "shaft.damper_loss"},
-                   {{"method", "dopri5"}, {"t_end", 2.0}, {"rtol", 1e-11}, {"atol", 1e-13}, {"output_interval", 0.00025}});
+  json n =
+      circuit({{"j1", {{"type", "rotational.inertia"}, {"params", {{"inertia", 0.1}}}}},
+               {"j2", {{"type", "rotational.inertia"}, {"params", {{"inertia", 0.1}}}, {"initial", {{"w", 10.0}}}}},
+               {"shaft", {{"type", "rotational.shaft"}, {"params", {{"stiffness", 100}, {"damping", 0.5}}}}}},
+              {{"j1.b", "shaft.a"}, {"j2.a", "shaft.b"}},
+              {"j1.w", "j2.w", "shaft.spring_energy", "j1.kinetic_energy", "j2.kinetic_energy", "shaft.damper_loss"},
+              {{"method", "dopri5"}, {"t_end", 2.0}, {"rtol", 1e-11}, {"atol", 1e-13}, {"output_interval", 0.00025}});
   RunResult r = run_circuit(n);
   const auto t = r.column("time"), loss = r.column("shaft.damper_loss");
   // The trapezoidal sum of the loss over 8000 intervals (error ~ h²/12 ∫|P''| dt: P ≤ 50 W

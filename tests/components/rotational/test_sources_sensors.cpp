@@ -85,5 +85,6 @@ TEST_CASE("a fixed flange holds its angle and reports the torque on it") {
   // Decay at c / (2 J) = 25 /s over 2 s.
   CHECK(last(r, "rotor.phi") == doctest::Approx(0.3).epsilon(1e-9));
   CHECK(std::abs(last(r, "wall.reaction")) < 1e-8);
-  for (double t : {0.05, 0.1, 0.5}) CHECK(at_time(r, "wall.reaction", t) == doctest::Approx(at_time(r, "shaft.torque", t)));
+  for (double t : {0.05, 0.1, 0.5})
+    CHECK(at_time(r, "wall.reaction", t) == doctest::Approx(at_time(r, "shaft.torque", t)));
 }
