@@ -127,3 +127,22 @@ TEST_CASE("brake: stops an inertia in J w0 / T_k, holds below the static capacit
   CHECK(std::abs(last(slip, "rotor.w") - (90.0 - Tk) / J * (1.0 - t_break)) < 0.02);
   CHECK(last(slip, "brake.torque") == -Tk);
 }
+
+TEST_CASE("brake: a normal force from a signal sets the capacity; mu_k above mu_s is refused") {
+  // 500 N from a signal: T_k = 2 · 0.3 · 0.1 m · 500 N = 30 N m stops 0.5 kg m² from 20 rad/s in 1/3 s.
+  json solver = accurate;
+  solver["t_end"] = 0.5;
+  json n = circuit(
+      {{"rotor", {{"type", "rotational.inertia"}, {"params", {{"inertia", 0.5}}}, {"initial", {{"w", 20.0}}}}},
+       {"brake", {{"type", "rotational.brake"}, {"params", {{"command", "force"}}}}},
+       {"press", {{"type", "signal.constant"}, {"params", {{"value", 500}}}}}},
+      {{"rotor.a", "brake.flange"}, {"press.out", "brake.force"}}, {"rotor.w", "brake.static_capacity"}, solver);
+  RunResult r = run_circuit(n);
+  CHECK(event_time(r, "brake", "sticks") == doctest::Approx(0.5 * 20 / 30.0).epsilon(1e-9));
+  CHECK(last(r, "brake.static_capacity") == doctest::Approx(40.0).epsilon(1e-14));
+  // The relation between the two coefficients is checked where the netlist gives them.
+  n["components"]["brake"]["params"]["kinetic_friction"] = 0.5;
+  const std::string message = load_error(n);
+  CHECK(message.find("kinetic_friction") != std::string::npos);
+  CHECK(message.find("must not exceed static_friction") != std::string::npos);
+}

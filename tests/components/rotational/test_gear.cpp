@@ -97,3 +97,13 @@ TEST_CASE("gear: a torque between the two laws holds a load at a creep speed ins
   CHECK(std::abs(last(run_with(14.0), "rotor.w") - (14.0 - L / eta) / 0.1) < 0.02);
   CHECK(std::abs(last(run_with(6.0), "rotor.w") - (6.0 - eta * L) / 0.1) < 0.02);
 }
+
+TEST_CASE("gear: a ratio is required and may not be 0") {
+  json n = circuit({{"src", {{"type", "rotational.speed_source"}}},
+                    {"gear", {{"type", "rotational.gear"}}},
+                    {"load", {{"type", "rotational.torque_source"}}}},
+                   {{"src.flange", "gear.a"}, {"gear.b", "load.flange"}}, {}, {{"t_end", 0.1}});
+  CHECK(load_error(n).find("ratio") != std::string::npos);
+  n["components"]["gear"]["params"] = {{"ratio", 0}};
+  CHECK(load_error(n).find("must not be 0") != std::string::npos);
+}
