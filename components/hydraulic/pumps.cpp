@@ -97,6 +97,14 @@ class Pump : public HydraulicComponent {
     flow_ = declare_observable("flow", "m^3/s", "flow delivered into the outlet");
     torque_ = declare_observable("torque", "N*m", "shaft torque");
     power_ = declare_observable("power", "W", "hydraulic power q (p_out − p_in)");
+    // Energy: what the drive gives, T ω, less the hydraulic power is lost (leakage and
+    // friction, as heat). Without a shaft port the drive is outside the model.
+    loss_ = declare_observable("power_loss", "W", "T ω − q Δp: leakage and hydromechanical losses");
+    set_energy_role(loss_, EnergyRole::Loss);
+    if (!shaft_.valid()) {
+      drive_ = declare_observable("drive_power", "W", "T ω, the power its (outside) drive gives");
+      set_energy_role(drive_, EnergyRole::Supplied);
+    }
     finish_configure();
   }
 
@@ -116,6 +124,9 @@ class Pump : public HydraulicComponent {
     e.set_observable(flow_, q);
     e.set_observable(torque_, torque(e, eps));
     e.set_observable(power_, q * dp);
+    const double drive = torque(e, eps) * omega(e);
+    e.set_observable(loss_, drive - q * dp);
+    if (drive_.valid()) e.set_observable(drive_, drive);
   }
 
  private:
@@ -158,7 +169,7 @@ class Pump : public HydraulicComponent {
   int control_ = 0;
   RealParam cutoff_, band_, power_limit_;
   PortId inlet_, outlet_, speed_in_, shaft_, command_;
-  ObservableId fraction_, flow_, torque_, power_;
+  ObservableId fraction_, flow_, torque_, power_, loss_, drive_;
 };
 
 class FixedPump final : public Pump {
@@ -216,6 +227,12 @@ class Motor final : public HydraulicComponent {
     // With a signal shaft the output port `torque` is itself recordable as motor.torque.
     if (shaft_.valid()) torque_ = declare_observable("torque", "N*m", "torque on the shaft");
     power_ = declare_observable("power", "W", "shaft power T ω");
+    loss_ = declare_observable("power_loss", "W", "q Δp − T ω: leakage and hydromechanical losses");
+    set_energy_role(loss_, EnergyRole::Loss);
+    if (!shaft_.valid()) {  // its shaft power leaves the model through the torque signal
+      taken_ = declare_observable("supplied_power", "W", "−T ω: the shaft power it sends out of the model");
+      set_energy_role(taken_, EnergyRole::Supplied);
+    }
     finish_configure();
   }
   void calc_outputs(Eval& e) const override {
@@ -231,6 +248,8 @@ class Motor final : public HydraulicComponent {
     e.set_observable(flow_, flow(e));
     if (torque_.valid()) e.set_observable(torque_, torque(e));
     e.set_observable(power_, torque(e) * omega(e));
+    e.set_observable(loss_, flow(e) * drop(e) - torque(e) * omega(e));
+    if (taken_.valid()) e.set_observable(taken_, -torque(e) * omega(e));
   }
 
  private:
@@ -246,7 +265,7 @@ class Motor final : public HydraulicComponent {
 
   RealParam d_, eta_v_, rated_pressure_, rated_speed_, eta_hm_, c_;
   PortId a_, b_, shaft_, speed_, torque_out_;
-  ObservableId flow_, torque_, power_;
+  ObservableId flow_, torque_, power_, loss_, taken_;
 };
 
 void register_pumps(Registry& r) {
