@@ -934,6 +934,33 @@ function buildDetails() {
 // model's balance, each domain's totals, and each component's share, largest first,
 // with a bar for what it lost (red), supplied (green) and its net change of stored
 // energy (blue), on one scale.
+// The power over time (energy.power): what is supplied, what is lost, and what each
+// domain's connections carry, sampled at step ends.
+function buildPowerPlot(card, P) {
+  if (!P || !P.time || P.time.length < 2) return;
+  const wrap = el("div", { class: "plot", id: "power-plot" }, el("div", { class: "plots" }, card));
+  el("h3", {}, wrap, "Power [W]");
+  const curves = [{ name: "supplied", values: P.supplied }, { name: "lost", values: P.lost }]
+    .concat(Object.keys(P.carried || {}).map(d => ({ name: d + " (carried)", values: P.carried[d] })))
+    .map((c, k) => Object.assign(c, { color: CURVE_COLORS[k % CURVE_COLORS.length], on: true }));
+  curveLegend(wrap, curves, () => draw());
+  const s = plotSurface(wrap, 640, 260, { L: 66, R: 24, T: 10, B: 40 });
+  const t0 = P.time[0], t1 = P.time[P.time.length - 1];
+  const px = t => s.x0 + (t - t0) / (t1 - t0 || 1) * (s.x1 - s.x0);
+  function draw() {
+    s.area.textContent = "";
+    let lo = 0, hi = 0;
+    for (const c of curves) if (c.on) for (const v of c.values) if (isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+    if (hi === lo) hi = lo + 1;
+    const py = v => s.y1 - (v - lo) / (hi - lo) * (s.y1 - s.y0);
+    drawTicks(s, niceTicks(t0, t1, 8), px, niceTicks(lo, hi, 6), py);
+    axisTitles(s, "time [s]", "W");
+    for (const c of curves)
+      if (c.on) sv("path", { d: linePath(P.time, c.values, px, py), stroke: c.color, fill: "none", class: "curve" }, s.area);
+  }
+  draw();
+}
+
 function buildEnergy() {
   const E = S.energy;
   if (!E) return;
@@ -950,6 +977,7 @@ function buildEnergy() {
     table(card, ["domain", "in through ports", "out through ports", "supplied", "lost", "stored change"],
           domains.map(d => { const x = E.domains[d]; return [d, J(x.in), J(x.out), J(x.supplied), J(x.lost), J(x.stored_change)]; }),
           [false, true, true, true, true, true]);
+  buildPowerPlot(card, E.power);
   const C = E.components || {};
   const share = n => Math.abs(C[n].lost || 0) + Math.abs(C[n].supplied || 0) + Math.abs((C[n].stored || {}).change || 0);
   const names = Object.keys(C).filter(n => share(n) > 0).sort((a, b) => share(b) - share(a));

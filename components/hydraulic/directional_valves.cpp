@@ -113,6 +113,10 @@ class DirectionalValve : public HydraulicComponent {
     for (PortId port : hydraulic_ports_)
       port_flows_.push_back(declare_observable("flow_" + ports()[port.index].name, "m^3/s",
                                                "flow delivered into the element at " + ports()[port.index].name));
+    // Its metering edges throttle and store nothing: the power the ports bring, −Σ p q,
+    // all turns into heat.
+    power_loss_ = declare_observable("power_loss", "W", "−Σ p q over the ports: throttling loss, turned into heat");
+    set_energy_role(power_loss_, EnergyRole::Loss);
     finish_configure();
   }
 
@@ -126,7 +130,12 @@ class DirectionalValve : public HydraulicComponent {
     dynamic_derivatives(e, demand(e));
     double q[4] = {0, 0, 0, 0};
     flows(e, q);
-    for (size_t k = 0; k < hydraulic_ports_.size(); ++k) e.set_observable(port_flows_[k], q[k]);
+    double loss = 0.0;
+    for (size_t k = 0; k < hydraulic_ports_.size(); ++k) {
+      e.set_observable(port_flows_[k], q[k]);
+      loss -= e.in(hydraulic_ports_[k], hydraulic::pressure) * q[k];
+    }
+    e.set_observable(power_loss_, loss);
     e.set_observable(position_, dynamic_position(e, demand(e)));
   }
 
@@ -221,7 +230,7 @@ class DirectionalValve : public HydraulicComponent {
   std::vector<Path> paths_;
   PortId p_, t_, a_, b_, command_;
   std::vector<PortId> hydraulic_ports_;
-  ObservableId position_;
+  ObservableId position_, power_loss_;
   std::vector<ObservableId> port_flows_;
 };
 

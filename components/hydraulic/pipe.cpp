@@ -64,6 +64,11 @@ class Pipe final : public HydraulicComponent {
       set_dependencies(b_, {b_});
     flow_a_ = declare_observable("flow_a", "m^3/s", "flow entering at a");
     flow_b_ = declare_observable("flow_b", "m^3/s", "flow leaving at b");
+    stored_ = declare_observable("stored_energy", "J",
+                                 "compressed liquid of the nodes and, with inertance, ½ (ρ l / A) q² of each link");
+    loss_ = declare_observable("power_loss", "W", "friction loss Δp_f q of the links, turned into heat");
+    set_energy_role(stored_, EnergyRole::Stored);
+    set_energy_role(loss_, EnergyRole::Loss);
     area_ = declare_derived("area", "m^2", "cross-section A = π d²/4");
     node_volume_ = declare_derived("node_volume", "m^3", "volume of a node, A L / nodes");
     link_length_ = declare_derived("link_length", "m", "length of a link, L / links");
@@ -102,6 +107,7 @@ class Pipe final : public HydraulicComponent {
     // offset is 1 when the first link starts at port a.
     const int offset = a_is_node_ ? 0 : 1;
     std::vector<double> inflow(nodes, 0.0);
+    double stored = 0.0, loss = 0.0;
     if (a_is_node_) inflow.front() += e.in(a_, hydraulic::flow_rate);
     if (b_is_node_) inflow.back() += e.in(b_, hydraulic::flow_rate);
     for (int k = 0; k < links_; ++k) {
@@ -110,12 +116,21 @@ class Pipe final : public HydraulicComponent {
       if (up >= 0) inflow[up] -= q;
       if (down < nodes) inflow[down] += q;
       if (inertance_) {
-        const double dp = upstream(e, k, f) - downstream(e, k, f) - friction_drop(q, g, f);
+        const double drop = friction_drop(q, g, f);
+        const double dp = upstream(e, k, f) - downstream(e, k, f) - drop;
         e.set_derivative(q_[k], g.area / (f.density * g.link_length) * dp);
+        loss += drop * q;
+        stored += 0.5 * f.density * g.link_length / g.area * q * q;
+      } else {
+        loss += (upstream(e, k, f) - downstream(e, k, f)) * q;  // the whole drop is friction
       }
     }
-    for (int i = 0; i < nodes; ++i)
+    for (int i = 0; i < nodes; ++i) {
       e.set_derivative(p_[i], Chamber::rate(e.state(p_[i]), g.node_volume, 0.0, inflow[i], f, wall));
+      if (e.observables_wanted()) stored += Chamber::stored_energy(e.state(p_[i]), g.node_volume, f, wall);
+    }
+    e.set_observable(stored_, stored);
+    e.set_observable(loss_, loss);
     e.set_observable(flow_a_, a_is_node_ ? e.in(a_, hydraulic::flow_rate) : link_flow(e, 0, g, f));
     e.set_observable(flow_b_, b_is_node_ ? -e.in(b_, hydraulic::flow_rate) : link_flow(e, links_ - 1, g, f));
   }
@@ -170,7 +185,7 @@ class Pipe final : public HydraulicComponent {
   int links_ = 0;
   PortId a_, b_;
   std::vector<StateId> p_, q_;
-  ObservableId flow_a_, flow_b_;
+  ObservableId flow_a_, flow_b_, stored_, loss_;
   DerivedId area_, node_volume_, link_length_;
 };
 

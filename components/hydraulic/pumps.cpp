@@ -21,7 +21,10 @@ double leakage_coefficient(double eta_v, double displacement, double rated_speed
 
 // Pump between an inlet (suction) and an outlet, both capacitive elements:
 //   q = ε D ω − k_leak (p_out − p_in)       delivered into the outlet, taken from the inlet
-//   T = ε D (p_out − p_in) / η_hm           shaft torque
+//   T = ε D (p_out − p_in) / η_hm           shaft torque, the drive must give it
+// ω is the speed parameter, the input `speed` (a signal), or read from a driving inertia
+// ("speed_source": "shaft"): the port `shaft` is then the response side of a rotational
+// port, which reads ω and returns −T, the load torque the pump exerts on that inertia.
 // ε = 1 for the fixed pump; for the variable pump ε ∈ [0, 1] is the displacement
 // fraction its control sets:
 //   pressure_compensated:  ε = clamp((p_cut − Δp) / Δp_band, 0, 1)  (full below
@@ -38,10 +41,12 @@ class Pump : public HydraulicComponent {
         variable_ ? "largest displacement D (e.g. \"63 cm^3/rev\")" : "displacement D (e.g. \"63 cm^3/rev\")",
         Range::positive());
     speed_ = declare_real("speed", "rad/s", std::nullopt,
-                          "shaft speed ω (e.g. \"1470 rpm\"); with a speed signal, the rated speed",
+                          "shaft speed ω (e.g. \"1470 rpm\"); with a speed signal or a shaft, the rated speed",
                           Range::non_negative());
-    declare_text("speed_source", "constant", "constant: the speed parameter; signal: input 'speed' (rad/s)",
-                 {"constant", "signal"});
+    declare_text("speed_source", "constant",
+                 "constant: the speed parameter; signal: input 'speed' (rad/s); shaft: port 'shaft' on the driving "
+                 "inertia (rotational)",
+                 {"constant", "signal", "shaft"});
     eta_v_ = declare_real("volumetric_efficiency", "", 1.0, "η_v at rated_pressure and the (rated) speed",
                           Range::between(0.01, 1.0));
     rated_pressure_ = declare_real("rated_pressure", "Pa", 25e6, "pressure rise at which volumetric_efficiency holds",
@@ -69,6 +74,10 @@ class Pump : public HydraulicComponent {
     if (text("speed_source") == "signal") {
       speed_in_ = declare_port("speed", signal_domain(), PortSide::Response, "shaft speed (rad/s)");
       reads.push_back(speed_in_);
+    } else if (text("speed_source") == "shaft") {
+      shaft_ = declare_port("shaft", rotational_domain(), PortSide::Response,
+                            "on the driving inertia: reads its speed, returns the load torque −T");
+      reads.push_back(shaft_);
     }
     if (variable_) {
       const std::string c = text("control");
@@ -84,16 +93,26 @@ class Pump : public HydraulicComponent {
     }
     set_dependencies(inlet_, reads);
     set_dependencies(outlet_, reads);
+    if (shaft_.valid()) set_dependencies(shaft_, reads);
     flow_ = declare_observable("flow", "m^3/s", "flow delivered into the outlet");
     torque_ = declare_observable("torque", "N*m", "shaft torque");
     power_ = declare_observable("power", "W", "hydraulic power q (p_out − p_in)");
+    // Energy: what the drive gives, T ω, less the hydraulic power is lost (leakage and
+    // friction, as heat). Without a shaft port the drive is outside the model.
+    loss_ = declare_observable("power_loss", "W", "T ω − q Δp: leakage and hydromechanical losses");
+    set_energy_role(loss_, EnergyRole::Loss);
+    if (!shaft_.valid()) {
+      drive_ = declare_observable("drive_power", "W", "T ω, the power its (outside) drive gives");
+      set_energy_role(drive_, EnergyRole::Supplied);
+    }
     finish_configure();
   }
 
   void calc_outputs(Eval& e) const override {
-    const double q = flow(e, fraction(e));
+    const double eps = fraction(e), q = flow(e, eps);
     e.set_out(outlet_, hydraulic::flow_rate, q);
     e.set_out(inlet_, hydraulic::flow_rate, -q);
+    if (shaft_.valid()) e.set_out(shaft_, rotational::torque, -torque(e, eps));
   }
 
   void calc_derivatives(Eval& e) const override {
@@ -103,13 +122,22 @@ class Pump : public HydraulicComponent {
       e.set_observable(fraction_, eps);
     }
     e.set_observable(flow_, q);
-    e.set_observable(torque_, eps * e.param(displacement_) * dp / e.param(eta_hm_));
+    e.set_observable(torque_, torque(e, eps));
     e.set_observable(power_, q * dp);
+    const double drive = torque(e, eps) * omega(e);
+    e.set_observable(loss_, drive - q * dp);
+    if (drive_.valid()) e.set_observable(drive_, drive);
   }
 
  private:
   double rise(const Eval& e) const { return e.in(outlet_, hydraulic::pressure) - e.in(inlet_, hydraulic::pressure); }
-  double omega(const Eval& e) const { return speed_in_.valid() ? e.in(speed_in_, signal::value) : e.param(speed_); }
+  double omega(const Eval& e) const {
+    if (speed_in_.valid()) return e.in(speed_in_, signal::value);
+    if (shaft_.valid()) return e.in(shaft_, rotational::speed);
+    return e.param(speed_);
+  }
+  // T = ε D Δp / η_hm, the torque the drive gives the pump.
+  double torque(const Eval& e, double eps) const { return eps * e.param(displacement_) * rise(e) / e.param(eta_hm_); }
   // k_leak, at the speed parameter (the rated speed when a signal gives the speed).
   double leakage(const Eval& e) const {
     return leakage_coefficient(e.param(eta_v_), e.param(displacement_), e.param(speed_), e.param(rated_pressure_));
@@ -140,8 +168,8 @@ class Pump : public HydraulicComponent {
   RealParam displacement_, speed_, eta_v_, rated_pressure_, eta_hm_;
   int control_ = 0;
   RealParam cutoff_, band_, power_limit_;
-  PortId inlet_, outlet_, speed_in_, command_;
-  ObservableId fraction_, flow_, torque_, power_;
+  PortId inlet_, outlet_, speed_in_, shaft_, command_;
+  ObservableId fraction_, flow_, torque_, power_, loss_, drive_;
 };
 
 class FixedPump final : public Pump {
@@ -156,9 +184,9 @@ class VariablePump final : public Pump {
 // Motor between an inlet a and an outlet b, turning a shaft:
 //   q = D ω + k_leak (p_a − p_b)                taken from a, delivered into b
 //   T = η_hm D (p_a − p_b) − c ω                on the shaft
-// "shaft": "mech1d": the port `shaft` is the response side of a 1D mechanical port on
-// an inertia (a mechanical1d.mass whose "mass" is the shaft's inertia in kg·m², its x
-// the angle in rad and v the speed in rad/s); it returns T as the force.
+// "shaft": "rotational": the port `shaft` is the response side of a rotational port on
+// the driven inertia (a rotational.inertia, a gear's input...): it reads ω and returns T,
+// the torque the motor exerts on that inertia.
 // "shaft": "signal": the speed comes from the input `speed` and T is the output `torque`.
 class Motor final : public HydraulicComponent {
  public:
@@ -174,15 +202,16 @@ class Motor final : public HydraulicComponent {
     eta_hm_ = declare_real("hydromechanical_efficiency", "", 1.0, "η_hm", Range::between(0.01, 1.0));
     c_ = declare_real("viscous_friction", "N*m*s/rad", 0.0, "c: friction torque per unit speed",
                       Range::non_negative());
-    declare_text("shaft", "mech1d", "mech1d: port 'shaft' on an inertia; signal: input 'speed', output 'torque'",
-                 {"mech1d", "signal"});
+    declare_text("shaft", "rotational",
+                 "rotational: port 'shaft' on the driven inertia; signal: input 'speed', output 'torque'",
+                 {"rotational", "signal"});
   }
   void configure() override {
     a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "inlet");
     b_ = declare_port("b", hydraulic_domain(), PortSide::Response, "outlet");
-    if (text("shaft") == "mech1d") {
-      shaft_ = declare_port("shaft", mech1d_domain(), PortSide::Response,
-                            "to the shaft inertia: angle and speed in, torque out (as the force)");
+    if (text("shaft") == "rotational") {
+      shaft_ = declare_port("shaft", rotational_domain(), PortSide::Response,
+                            "on the driven inertia: reads its speed, returns the motor's torque T");
       set_dependencies(shaft_, {a_, b_, shaft_});
       set_dependencies(a_, {a_, b_, shaft_});
       set_dependencies(b_, {a_, b_, shaft_});
@@ -198,6 +227,12 @@ class Motor final : public HydraulicComponent {
     // With a signal shaft the output port `torque` is itself recordable as motor.torque.
     if (shaft_.valid()) torque_ = declare_observable("torque", "N*m", "torque on the shaft");
     power_ = declare_observable("power", "W", "shaft power T ω");
+    loss_ = declare_observable("power_loss", "W", "q Δp − T ω: leakage and hydromechanical losses");
+    set_energy_role(loss_, EnergyRole::Loss);
+    if (!shaft_.valid()) {  // its shaft power leaves the model through the torque signal
+      taken_ = declare_observable("supplied_power", "W", "−T ω: the shaft power it sends out of the model");
+      set_energy_role(taken_, EnergyRole::Supplied);
+    }
     finish_configure();
   }
   void calc_outputs(Eval& e) const override {
@@ -205,7 +240,7 @@ class Motor final : public HydraulicComponent {
     e.set_out(a_, hydraulic::flow_rate, -q);
     e.set_out(b_, hydraulic::flow_rate, q);
     if (shaft_.valid())
-      e.set_out(shaft_, mech1d::force, t);
+      e.set_out(shaft_, rotational::torque, t);
     else
       e.set_out(torque_out_, signal::value, t);
   }
@@ -213,11 +248,13 @@ class Motor final : public HydraulicComponent {
     e.set_observable(flow_, flow(e));
     if (torque_.valid()) e.set_observable(torque_, torque(e));
     e.set_observable(power_, torque(e) * omega(e));
+    e.set_observable(loss_, flow(e) * drop(e) - torque(e) * omega(e));
+    if (taken_.valid()) e.set_observable(taken_, -torque(e) * omega(e));
   }
 
  private:
   double omega(const Eval& e) const {
-    return shaft_.valid() ? e.in(shaft_, mech1d::velocity) : e.in(speed_, signal::value);
+    return shaft_.valid() ? e.in(shaft_, rotational::speed) : e.in(speed_, signal::value);
   }
   double drop(const Eval& e) const { return e.in(a_, hydraulic::pressure) - e.in(b_, hydraulic::pressure); }
   double leakage(const Eval& e) const {
@@ -228,14 +265,14 @@ class Motor final : public HydraulicComponent {
 
   RealParam d_, eta_v_, rated_pressure_, rated_speed_, eta_hm_, c_;
   PortId a_, b_, shaft_, speed_, torque_out_;
-  ObservableId flow_, torque_, power_;
+  ObservableId flow_, torque_, power_, loss_, taken_;
 };
 
 void register_pumps(Registry& r) {
   r.add<FixedPump>("hydraulic.pump", "fixed-displacement pump: q = D ω − leakage");
   r.add<VariablePump>("hydraulic.variable_pump",
                       "variable-displacement pump: pressure-compensated, constant-power or signal control");
-  r.add<Motor>("hydraulic.motor", "hydraulic motor driving a 1D inertia (or with speed and torque signals)");
+  r.add<Motor>("hydraulic.motor", "hydraulic motor driving a rotational inertia (or with speed and torque signals)");
 }
 
 }  // namespace jourdain::hydraulic_library

@@ -4,7 +4,12 @@
 namespace jourdain {
 
 void register_rotational_components(Registry& registry) {
-  (void)registry;
+  rotational_library::register_inertia(registry);
+  rotational_library::register_shaft(registry);
+  rotational_library::register_gear(registry);
+  rotational_library::register_friction(registry);
+  rotational_library::register_sources(registry);
+  rotational_library::register_sensors(registry);
 }
 
 }  // namespace jourdain

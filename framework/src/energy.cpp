@@ -118,6 +118,25 @@ double EnergyAccount::component_residual(int c) const {
   return ports + supplied_[c] - lost_[c] - stored_flow_change_[c];
 }
 
+void EnergyAccount::sample_power(const Context& ctx) {
+  power_domains_.resize(domain_names_.size());
+  std::vector<double> carried(domain_names_.size(), 0.0);
+  for (const Connection& k : connections_) {
+    double p = 0.0;
+    for (const Product& t : k.products) p += (t.state_output < 0 ? 1.0 : ctx.y[t.state_output]) * ctx.y[t.response_output];
+    carried[ports_[k.response_port].domain] += std::abs(p);
+  }
+  double supplied = 0.0, lost = 0.0;
+  for (const Roles& r : roles_) {
+    for (int o : r.supplied) supplied += ctx.observables[o];
+    for (int o : r.lost) lost += ctx.observables[o];
+  }
+  power_time_.push_back(ctx.t);
+  power_supplied_.push_back(supplied);
+  power_lost_.push_back(lost);
+  for (size_t d = 0; d < carried.size(); ++d) power_domains_[d].push_back(carried[d]);
+}
+
 double EnergyAccount::moved() const { return moved_ + supplied_variation_ + lost_.cwiseAbs().sum() + stored_variation_; }
 
 double EnergyAccount::residual() const {
@@ -175,9 +194,17 @@ nlohmann::json EnergyAccount::to_json() const {
   }
   const double scale = moved();
   const double balance = supplied - lost - stored;  // (E2) over the run
+  json power_domains = json::object();
+  for (size_t d = 0; d < power_domains_.size(); ++d) power_domains[domain_names_[d]] = power_domains_[d];
+  const json power = {{"unit", "W"},
+                      {"time", power_time_},
+                      {"supplied", power_supplied_},
+                      {"lost", power_lost_},
+                      {"carried", power_domains}};
   return {{"unit", "J"},
           {"components", per_component},
           {"domains", per_domain},
+          {"power", power},
           {"total",
            {{"supplied", supplied},
             {"lost", lost},

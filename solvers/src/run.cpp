@@ -66,9 +66,12 @@ class RecordingObserver final : public Observer {
   // quadrature on the method's interpolant (exact for polynomials of degree 5, so its
   // error stays below the integration's own), in a Context of its own: the run's is not
   // touched. A step that starts where the last one ended reuses that end's evaluation.
-  void keep_energy_account(const Model& model) {
+  // `sample_interval`: the spacing of the power samples kept for the report.
+  void keep_energy_account(const Model& model, double t_start, double sample_interval) {
     energy.emplace(model);
     model_ = &model;
+    next_sample_ = t_start;
+    sample_interval_ = sample_interval;
   }
   std::optional<EnergyAccount> energy;
   bool wants_intervals() const override { return energy.has_value(); }
@@ -102,6 +105,10 @@ class RecordingObserver final : public Observer {
       energy->add_rates(s, weight[k] * h);
     }
     energy->stored_at(s);
+    if (t1 >= next_sample_) {
+      energy->sample_power(s);
+      next_sample_ = t1 + sample_interval_;
+    }
     has_end_ = true;
   }
 
@@ -110,6 +117,7 @@ class RecordingObserver final : public Observer {
   std::optional<Context> scratch_;
   Eigen::VectorXd x_;
   bool has_end_ = false;
+  double next_sample_ = 0.0, sample_interval_ = 0.0;
 
   Recorder& recorder_;
   RunResult& result_;
@@ -174,7 +182,10 @@ RunResult run_netlist(const Netlist& netlist, const RunOptions& options) {
 
   RecordingObserver observer(recorder, result, options, 2 * result.settings.max_output_rows + 2);
   const bool energy = (options.energy || netlist.energy) && netlist.analysis == Analysis::Dynamic;
-  if (energy) observer.keep_energy_account(model);
+  // About 1000 samples of the power over time: a step end at most every 1/1000 of the span.
+  if (energy)
+    observer.keep_energy_account(model, result.settings.t_start,
+                                 (result.settings.t_end - result.settings.t_start) / 1000.0);
   const auto start = std::chrono::steady_clock::now();
   // A defect (an exception that is no Jourdain error) still leaves its rows and summary
   // behind: it is handed back in the result, for the caller to write summary.json and

@@ -23,7 +23,7 @@ TEST_CASE("every netlist in netlists/ has a test here") {
                                         "slider_crank",       "four_bar",       "andrews_squeezer",   "excavator",
                                         "wheel_loader",       "position_servo", "press_3150kN",       "press_3150kN_fixed",
                                         "excavator_hydraulic", "cantilever", "flexible_spinup", "three_link_arm",
-                                        "servo_oil_column", "n_four_bar"};
+                                        "servo_oil_column", "n_four_bar", "driveline_launch"};
   for (const auto& entry : std::filesystem::directory_iterator(jourdain::test::source_dir() / "netlists")) {
     if (entry.path().extension() != ".json") continue;
     CAPTURE(entry.path());
@@ -1113,4 +1113,52 @@ TEST_CASE("flexible_spinup: the tip lags and recovers, converging in N; bounded 
   for (size_t k = 0; k < yf.size(); ++k) diff = std::max(diff, std::abs(yf[k] - ya[k]));
   MESSAGE("RK4 vs BDF at rtol 1e-9, N = 10, 0-" << compared_span << " s: largest tip difference " << diff << " m");
   CHECK(diff < 1e-6);
+}
+
+TEST_CASE("driveline_launch: the clutch locks once, the energy balances, the launch ends at eta r T / c") {
+  RunResult r = run_file(netlist_path("driveline_launch"));
+  REQUIRE(r.finished);
+  // The clutch closes as the ramp leaves 0, slips, locks, and holds through the shuffle.
+  int locks = 0, break_aways = 0;
+  for (const auto& e : r.events) {
+    locks += e.component == "clutch" && e.description == "sticks";
+    break_aways += e.component == "clutch" && e.description.find("breaks away") != std::string::npos;
+  }
+  CHECK(locks == 1);
+  CHECK(break_aways == 0);
+  CHECK(std::abs(r.column("engine.w").back() - r.column("input.w").back()) < 1e-6);
+  // Energy, from the components' energy roles: what is stored now less what was stored at
+  // the start is what the engine supplied less every loss (trapezoids over 2000 rows).
+  const auto t = r.column("time");
+  auto sum = [&](std::initializer_list<const char*> names) {
+    std::vector<double> total(t.size(), 0.0);
+    for (const char* n : names) {
+      const auto c = r.column(n);
+      for (size_t i = 0; i < t.size(); ++i) total[i] += c[i];
+    }
+    return total;
+  };
+  const auto stored = sum({"engine.kinetic_energy", "input.kinetic_energy", "vehicle.kinetic_energy",
+                           "driveshaft.spring_energy", "clutch.lock_energy"});
+  const auto supplied = sum({"torque.power"});
+  const auto lost = sum({"clutch.loss", "gearbox.loss", "driveshaft.damper_loss", "road.damper_loss"});
+  double in = 0.0, net = 0.0;
+  for (size_t i = 1; i < t.size(); ++i) {
+    const double h = t[i] - t[i - 1];
+    in += 0.5 * h * (supplied[i] + supplied[i - 1]);
+    net += 0.5 * h * (supplied[i] - lost[i] + supplied[i - 1] - lost[i - 1]);
+  }
+  MESSAGE("supplied " << in << " J, stored " << stored.back() - stored.front() << " J, supplied − lost " << net << " J");
+  CHECK(stored.back() - stored.front() == doctest::Approx(net).scale(in).epsilon(1e-4));
+  // Locked, the driveline is linear: the vehicle tends to η r T / c = 19 rad/s with the time
+  // constant (J_v + η r² (J_e + J_in)) / c, the engine's inertia reflected through the gear
+  // (the power flows forward, τ_a = τ_b / (η r)).
+  const double eta = 0.95, ratio = 10, c = 50, w_end = eta * ratio * 100 / c;
+  const double tau = (100 + eta * ratio * ratio * (0.25 + 0.02)) / c;
+  const double early = w_end - jourdain::test::at_time(r, "vehicle.w", 10.0), late = w_end - r.column("vehicle.w").back();
+  MESSAGE("time constant " << 10.0 / std::log(early / late) << " s, expected " << tau << " s");
+  CHECK(10.0 / std::log(early / late) == doctest::Approx(tau).epsilon(2e-3));
+  // The gear's kinematics, but for the drive shaft, which still winds up a little as the
+  // torque it carries grows along the approach.
+  CHECK(r.column("engine.w").back() == doctest::Approx(ratio * r.column("vehicle.w").back()).epsilon(1e-4));
 }

@@ -38,8 +38,9 @@ class EnergyAccount {
   // integrals stand. The first call is the start; a later one that differs from the
   // previous call's, with no rates added in between, is a jump at an event.
   void stored_at(const Context& ctx);
-  // Marks the points in between: rates were added since the last stored_at.
-  void flowed() { flowed_ = true; }
+  // Keeps the powers at ctx (evaluated in full) as one sample of the power over time:
+  // summary.json's energy.power, what the report plots. The caller thins them.
+  void sample_power(const Context& ctx);
 
   // summary.json's "energy": per component, per domain, and the whole model's balance.
   nlohmann::json to_json() const;
@@ -79,6 +80,10 @@ class EnergyAccount {
   Eigen::VectorXd lost_, supplied_, stored_start_, stored_last_, stored_flow_change_, stored_event_change_;
   double moved_ = 0.0;  // through connections
   Eigen::VectorXd stored_values_;  // per Stored observable, at the last stored_at
+  // The power over time: per sample, the time, the total supplied and lost, and per domain
+  // the power its connections carry (Σ |P|).
+  std::vector<double> power_time_, power_supplied_, power_lost_;
+  std::vector<std::vector<double>> power_domains_;
   double stored_variation_ = 0.0;
   double supplied_variation_ = 0.0;
   bool started_ = false, flowed_ = false;

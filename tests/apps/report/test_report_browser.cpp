@@ -194,6 +194,10 @@ TEST_CASE("a run with --energy shows where the energy went") {
   CHECK(dom.find("Where the energy went") != std::string::npos);
   CHECK(std::regex_search(dom, std::regex("<td>damper</td><td>mechanical1d</td>")));
   CHECK(dom.find("<i class=\"lost\"") != std::string::npos);
+  // The power over time: supplied, lost and the 1D mechanics' carried power, three curves.
+  const size_t plot = dom.find("id=\"power-plot\"");
+  REQUIRE(plot != std::string::npos);
+  CHECK(count(dom.substr(plot, dom.find("</svg>", plot) - plot), "class=\"curve\"") == 3);
   CHECK(drawn(dom).find("NaN") == std::string::npos);
   // Without it, no such section.
   TempDir plain;

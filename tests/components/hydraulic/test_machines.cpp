@@ -98,13 +98,13 @@ TEST_CASE("motor: torque eta D dp accelerates an inertia; with viscous friction 
   json n = circuit({{"in", source(dp)},
                     {"tank", {{"type", "hydraulic.tank"}}},
                     {"motor", {{"type", "hydraulic.motor"}, {"params", {{"displacement", D}}}}},
-                    {"shaft", {{"type", "mechanical1d.mass"}, {"params", {{"mass", J}}}}}},
-                   {{"in.p", "motor.a"}, {"tank.p", "motor.b"}, {"shaft.p", "motor.shaft"}},
-                   {"shaft.v", "motor.flow", "motor.torque", "tank.volume"},
+                    {"shaft", {{"type", "rotational.inertia"}, {"params", {{"inertia", J}}}}}},
+                   {{"in.p", "motor.a"}, {"tank.p", "motor.b"}, {"shaft.a", "motor.shaft"}},
+                   {"shaft.w", "motor.flow", "motor.torque", "tank.volume"},
                    {{"method", "bdf"}, {"t_end", 0.1}, {"rtol", 1e-10}, {"atol", 1e-12}, {"output_interval", 0.01}});
   RunResult r = run_circuit(n);
-  CHECK(last(r, "shaft.v") == doctest::Approx(D * dp / J * 0.1).epsilon(1e-9));
-  CHECK(last(r, "motor.flow") == doctest::Approx(D * last(r, "shaft.v")).epsilon(1e-12));
+  CHECK(last(r, "shaft.w") == doctest::Approx(D * dp / J * 0.1).epsilon(1e-9));
+  CHECK(last(r, "motor.flow") == doctest::Approx(D * last(r, "shaft.w")).epsilon(1e-12));
   // The tank received the volume that turned the motor: D θ = D ∫ω dt = D α t²/2.
   CHECK(last(r, "tank.volume") == doctest::Approx(D * (D * dp / J) * 0.1 * 0.1 / 2).epsilon(1e-8));
   // Viscous friction c = 0.01 N m s/rad and η_hm = 0.9: steady ω = η D Δp / c = 9000 rad/s.
@@ -112,13 +112,13 @@ TEST_CASE("motor: torque eta D dp accelerates an inertia; with viscous friction 
   n["components"]["motor"]["params"]["hydromechanical_efficiency"] = 0.9;
   n["solver"]["t_end"] = 200.0;  // J/c = 10 s: 20 time constants
   r = run_circuit(n);
-  CHECK(last(r, "shaft.v") == doctest::Approx(0.9 * D * dp / 0.01).epsilon(1e-7));
+  CHECK(last(r, "shaft.w") == doctest::Approx(0.9 * D * dp / 0.01).epsilon(1e-7));
   // Leakage (η_v = 0.9 at 10 MPa and 100 rad/s) adds k_leak Δp to the flow through it.
   n["components"]["motor"]["params"]["volumetric_efficiency"] = 0.9;
   n["components"]["motor"]["params"]["rated_pressure"] = dp;
   n["components"]["motor"]["params"]["rated_speed"] = 100;
   r = run_circuit(n);
-  CHECK(last(r, "motor.flow") == doctest::Approx(D * last(r, "shaft.v") + 0.1 * D * 100).epsilon(1e-9));
+  CHECK(last(r, "motor.flow") == doctest::Approx(D * last(r, "shaft.w") + 0.1 * D * 100).epsilon(1e-9));
   // With speed and torque as signals instead of a shaft port.
   json s = circuit({{"in", source(dp)},
                     {"tank", {{"type", "hydraulic.tank"}}},
