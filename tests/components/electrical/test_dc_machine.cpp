@@ -2,7 +2,8 @@
 //   d/dt [i, ω] = A [i, ω] + b,   A = [[−R/L, −k/L], [k/J, −b/J]]
 // (electrical_test_util.hpp, linear2_solution): motor start from a voltage step (two
 // time constants, steady state ω = V k/(k² + R b)), generator driven by a torque into a
-// resistor, and the heat port's losses into a heat capacity.
+// resistor, the heat port's losses into a heat capacity, and a load through the
+// rotational library's shaft, inertia and torque source.
 //
 // Tolerances: dopri5 at rtol 1e-10, atol 1e-12 (see test_circuits.cpp): 1e-7 of each
 // variable's scale over the run.
@@ -152,4 +153,32 @@ TEST_CASE("DC machine heat port: the losses heat a capacity, and R follows its t
     const double Rh = R * (1 + 0.004 * 100);
     CHECK(hot.column("M.w").back() == doctest::Approx(12.0 * k / (k * k + Rh * b)).epsilon(1e-6));
   }
+}
+
+TEST_CASE("DC motor with the rotational library: through a shaft to a load inertia and a load torque") {
+  // The rotor (state side) drives a rotational.shaft (response side both ends) to a
+  // rotational.inertia that a rotational.torque_source brakes with 5 mN·m. At steady
+  // state both turn at ω = (V k − R τ_L)/(k² + R b); the energy account closes.
+  const double V = 12.0, tau_load = 0.005;
+  json n = {{"components",
+             {{"src", {{"type", "electrical.voltage_source"}, {"params", {{"voltage", "12 V"}}}}},
+              {"M", machine()},
+              {"shaft", {{"type", "rotational.shaft"}, {"params", {{"stiffness", "10 N*m/rad"}, {"damping", "0.01 N*m*s/rad"}}}}},
+              {"load", {{"type", "rotational.inertia"}, {"params", {{"inertia", "1e-3 kg*m^2"}}}}},
+              {"brake", {{"type", "rotational.torque_source"}, {"params", {{"torque", -tau_load}}}}},
+              {"gnd", {{"type", "electrical.ground"}}}}},
+            {"connections", test::wires({{"src.p", "M.p"}, {"M.n", "gnd.p"}, {"src.n", "gnd.p"}, {"shaft.a", "M.shaft"},
+                                         {"shaft.b", "load.a"}, {"brake.flange", "load.b"}})},
+            {"record", {"M.w", "M.i"}},
+            {"energy", true},
+            {"solver", tight(8.0, 0.01)}};
+  RunResult r = test::run(n.dump());
+  INFO(r.failure);
+  REQUIRE(r.finished);
+  const double w_ss = (V * k - R * tau_load) / (k * k + R * b);
+  CHECK(r.column("M.w").back() == doctest::Approx(w_ss).epsilon(1e-6));
+  CHECK(r.column("M.i").back() == doctest::Approx((b * w_ss + tau_load) / k).epsilon(1e-6));
+  const nlohmann::json& e = r.summary.at("energy");
+  CHECK(e["total"]["relative_balance_residual"].get<double>() < 1e-8);
+  CHECK(e["total"]["component_residual"].get<double>() < 1e-8 * e["total"]["moved"].get<double>());
 }
