@@ -43,6 +43,14 @@ const std::map<std::string, Symbol>& symbols() {
     t["W"] = {1, dim(2, 1, -3)};
     t["V"] = {1, dim(2, 1, -3, -1)};
     t["Hz"] = {1, dim(0, 0, -1)};
+    t["C"] = {1, dim(0, 0, 1, 1)};         // coulomb, A·s
+    t["Ohm"] = {1, dim(2, 1, -3, -2)};     // ohm, V/A
+    t["S"] = {1, dim(-2, -1, 3, 2)};       // siemens, A/V
+    t["F"] = {1, dim(-2, -1, 4, 2)};       // farad, A·s/V
+    t["H"] = {1, dim(2, 1, -2, -2)};       // henry, V·s/A
+    // electrical energy and charge in everyday use
+    t["Wh"] = {3600, dim(2, 1, -2)};
+    t["Ah"] = {3600, dim(0, 0, 1, 1)};
     // angles are dimensionless; the radian is the unit
     t["rad"] = {1, dim(0, 0, 0)};
     t["deg"] = {pi / 180.0, dim(0, 0, 0)};
@@ -227,7 +235,7 @@ const std::vector<Quantity>& quantities() {
       {"angular_acceleration", "rad/s^2", {"rad/s^2", "deg/s^2"}},
       {"force", "N", {"N", "kN", "MN", "lbf"}},
       {"torque", "N*m", {"N*m", "kN*m"}},
-      {"energy", "J", {"J", "kJ", "MJ"}},
+      {"energy", "J", {"J", "kJ", "MJ", "Wh", "kWh"}},
       {"power", "W", {"W", "kW", "MW"}},
       {"pressure", "Pa", {"Pa", "kPa", "bar", "MPa", "psi"}},
       {"pressure_rate", "Pa/s", {"Pa/s", "bar/s", "MPa/s"}},

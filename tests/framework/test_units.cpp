@@ -12,6 +12,14 @@ TEST_CASE("engineering units convert to SI") {
   CHECK(parse_quantity("100 L/min", "m^3/s") == doctest::Approx(100e-3 / 60));
   CHECK(parse_quantity("450 mm", "m") == doctest::Approx(0.45));
   CHECK(parse_quantity("3150 kN", "N") == doctest::Approx(3.15e6));
+  // Electrical units (the electrical library declares V/A, A*s/V, V*s/A, A*s).
+  CHECK(parse_quantity("4.7 kOhm", "V/A") == doctest::Approx(4700.0));
+  CHECK(parse_quantity("100 uF", "A*s/V") == doctest::Approx(100e-6));
+  CHECK(parse_quantity("2 mH", "V*s/A") == doctest::Approx(2e-3));
+  CHECK(parse_quantity("2.5 Ah", "A*s") == doctest::Approx(9000.0));
+  CHECK(parse_quantity("3 C", "A*s") == doctest::Approx(3.0));
+  CHECK(parse_quantity("20 mS", "A/V") == doctest::Approx(0.02));
+  CHECK(parse_quantity("1.2 kWh", "J") == doctest::Approx(4.32e6));
   CHECK(parse_quantity("90 deg", "rad") == doctest::Approx(std::numbers::pi / 2));
   CHECK(parse_quantity("1470 rpm", "rad/s") == doctest::Approx(1470 * 2 * std::numbers::pi / 60));
   CHECK(parse_quantity("63 cm^3/rev", "m^3/rad") == doctest::Approx(63e-6 / (2 * std::numbers::pi)));
