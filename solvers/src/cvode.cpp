@@ -386,8 +386,10 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   };
   if (std::isfinite(time_event)) zero_crossings_here(g_before);
   // An observer that integrates along the trajectory (Observer::interval) is handed every
-  // step: CVODE then returns after each one (CV_ONE_STEP, which takes the same steps as
-  // CV_NORMAL), and the output times a step passed are read from its interpolant.
+  // step: CVODE then returns after each one (CV_ONE_STEP), and the output times a step
+  // passed are read from its interpolant. The steps are CV_NORMAL's but for root finding,
+  // which in this mode brackets over each whole step rather than up to the output time:
+  // events land within the root tolerance of CV_NORMAL's (framework/README.md, "Energy").
   const bool intervals = observer.wants_intervals();
   if (intervals) h.dky = N_VNew_Serial(run.n, h.sun);
   const Observer::Interpolant state_at = [&](double tq, Eigen::VectorXd& xx) {
@@ -417,6 +419,9 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
     run.error = nullptr;
     stats.last_time = t;
     if (intervals) {
+      // The run's Context sees the evaluations CV_NORMAL would make, in the same order
+      // (an algebraic loop's Newton iteration starts from the last one): each output and,
+      // with a time event ahead, the zero crossings there; none at a step's end.
       if (t > t_last) observer.interval(ctx, t_last, t, state_at);
       t_last = t;
       while (!clock.done() && clock.upcoming() < t - 1e-14 * std::max(1.0, std::abs(t))) {
@@ -424,8 +429,17 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
         state_at(ctx.t, ctx.x);
         observed.hand(ctx);
         ++clock.next;
+        if (std::isfinite(time_event)) {
+          ++stats.zero_crossing_evaluations;
+          model.evaluate_zero_crossings(ctx, ctx.t, Eigen::VectorXd(ctx.x));
+          g_before = ctx.zero_crossings;
+        }
       }
       if (!clock.done()) tout = clock.upcoming();
+      if (flag == CV_SUCCESS && !(std::abs(tout - t) <= 1e-14 * std::max(1.0, std::abs(t)))) {
+        observer.progress(t);
+        continue;  // a step inside an output interval
+      }
     }
     std::vector<int> triggered;
     if (flag == CV_ROOT_RETURN) {
