@@ -220,16 +220,23 @@ class WheelContact final : public Component {
     friction_ = declare_observable("friction_force", "N", "friction force along the ground (tangent ⊥n turned −90°)");
     depth_ = declare_observable("penetration", "m", "δ (negative: no contact)");
     slip_ = declare_observable("slip_velocity", "m/s", "velocity of the wheel's contact point along the ground");
+    // Energy: the contact spring stores ½ k δ²; what the contact takes from the wheel
+    // beyond that, F δ̇ − k δ δ̇ − F_f v_slip (damping, the normal force let go while
+    // the spring is still compressed, friction), turns into heat.
+    stored_ = declare_observable("stored_energy", "J", "½ k δ² while in contact");
+    loss_ = declare_observable("power_loss", "W", "contact damping and friction, turned into heat");
+    set_energy_role(stored_, EnergyRole::Stored);
+    set_energy_role(loss_, EnergyRole::Loss);
   }
   struct Contact {
-    double depth, normal, friction, slip;
+    double depth, normal, friction, slip, depth_rate;
   };
   Contact contact(const Eval& e) const {
     const PointKinematics k = read_point(e, a_);
     const double R = e.param(R_);
     const Vec2 t{n_.y(), -n_.x()};
-    Contact c{R - n_.dot(k.r - p0_), 0, 0, 0};
-    const double depth_rate = -n_.dot(k.v);
+    Contact c{R - n_.dot(k.r - p0_), 0, 0, 0, -n_.dot(k.v)};
+    const double depth_rate = c.depth_rate;
     c.slip = t.dot(k.v - R * k.omega * perp(n_));  // contact point at r − R n
     if (c.depth > 0.0) c.normal = std::max(0.0, e.param(k_) * c.depth + e.param(c_) * depth_rate);
     c.friction = -e.param(mu_) * c.normal * std::tanh(c.slip / e.param(vs_));
@@ -247,11 +254,14 @@ class WheelContact final : public Component {
     e.set_observable(friction_, c.friction);
     e.set_observable(depth_, c.depth);
     e.set_observable(slip_, c.slip);
+    const double spring = c.depth > 0.0 ? e.param(k_) * c.depth : 0.0;
+    e.set_observable(stored_, 0.5 * spring * std::max(c.depth, 0.0));
+    e.set_observable(loss_, (c.normal - spring) * c.depth_rate - c.friction * c.slip);
   }
   RealParam R_, k_, c_, mu_, vs_;
   Vec2 p0_{0, 0}, n_{0, 1};
   PortId a_;
-  ObservableId normal_, friction_, depth_, slip_;
+  ObservableId normal_, friction_, depth_, slip_, stored_, loss_;
 };
 
 }  // namespace

@@ -102,6 +102,7 @@ class Translational final : public LineJoint {
       set_row_kind(2, /*equation=*/false, /*reacts=*/true);
       force_ = declare_observable("force", "N", "actuator force along the axis (> 0 extends: pushes b away from a)");
       power_ = declare_observable("power", "W", "actuator power: force · extension rate");
+      set_energy_role(power_, EnergyRole::Supplied);  // an actuator outside the model drives it
     }
   }
   const char* equation_unit(int i) const override { return i == 1 ? "rad" : "m"; }

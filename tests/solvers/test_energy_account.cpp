@@ -166,3 +166,21 @@ TEST_CASE("a planar pendulum trades kinetic for potential energy; its joint does
       CHECK(std::abs(number(p["in"]) - number(p["out"])) < 1e-6);  // an ideal hinge: no net work
     }
 }
+
+TEST_CASE("the wheel loader's account closes: actuators supply, tyres store and lose") {
+  // Its lift and tilt actuators (actuated translational joints, forces solved for) bring
+  // the work in; the tyres' contact springs store and their damping and friction lose.
+  json n = json::parse(test::read_text(test::netlist_path("wheel_loader")));
+  n["energy"] = true;
+  RunResult r = test::run(n.dump());
+  REQUIRE(r.finished);
+  const json& e = r.summary.at("energy");
+  // dopri5 at the netlist's tolerance: measured 1.4e-10 of the ~315 kJ moved.
+  CHECK(number(e["total"]["relative_balance_residual"]) < 1e-8);
+  CHECK(number(e["components"]["lift_cylinder"]["supplied"]) > 0.0);
+  CHECK(number(e["components"]["front_tyre"]["lost"]) > 0.0);
+  for (const auto& [name, c] : e["components"].items()) {
+    CAPTURE(name);
+    CHECK(std::abs(number(c["residual"])) < 1e-8 * number(e["total"]["moved"]));
+  }
+}
