@@ -67,6 +67,12 @@ EnergyAccount::EnergyAccount(const Model& model) : model_(&model) {
   lost_ = supplied_ = stored_start_ = stored_last_ = stored_flow_change_ = stored_event_change_ = Eigen::VectorXd::Zero(n);
 }
 
+double EnergyAccount::power(const Connection& k, const Context& ctx) {
+  double p = 0.0;
+  for (const Product& t : k.products) p += (t.state_output < 0 ? 1.0 : ctx.y[t.state_output]) * ctx.y[t.response_output];
+  return p;
+}
+
 double EnergyAccount::stored_of(const Context& ctx, int c) const {
   double e = 0.0;
   for (int o : roles_[c].stored) e += ctx.observables[o];
@@ -76,8 +82,7 @@ double EnergyAccount::stored_of(const Context& ctx, int c) const {
 void EnergyAccount::add_rates(const Context& ctx, double weight) {
   net_.setZero();
   for (const Connection& k : connections_) {
-    double p = 0.0;
-    for (const Product& t : k.products) p += (t.state_output < 0 ? 1.0 : ctx.y[t.state_output]) * ctx.y[t.response_output];
+    const double p = power(k, ctx);
     net_[k.state_port] += p;
     net_[k.response_port] -= p;
     moved_ += weight * std::abs(p);
@@ -122,9 +127,7 @@ void EnergyAccount::sample_power(const Context& ctx) {
   power_domains_.resize(domain_names_.size());
   std::vector<double> carried(domain_names_.size(), 0.0);
   for (const Connection& k : connections_) {
-    double p = 0.0;
-    for (const Product& t : k.products) p += (t.state_output < 0 ? 1.0 : ctx.y[t.state_output]) * ctx.y[t.response_output];
-    carried[ports_[k.response_port].domain] += std::abs(p);
+    carried[ports_[k.response_port].domain] += std::abs(power(k, ctx));
   }
   double supplied = 0.0, lost = 0.0;
   for (const Roles& r : roles_) {

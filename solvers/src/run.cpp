@@ -76,6 +76,7 @@ class RecordingObserver final : public Observer {
   std::optional<EnergyAccount> energy;
   bool wants_intervals() const override { return energy.has_value(); }
   void interval(const Context& ctx, double t0, double t1, const Interpolant& state_at) override {
+    // Nodes 0, ½ ∓ √5/10, 1 and weights 1/12, 5/12, 5/12, 1/12 on [t0, t1].
     static constexpr double theta[] = {0.0, 0.5 - 0.2236067977499789696, 0.5 + 0.2236067977499789696, 1.0};
     static constexpr double weight[] = {1.0 / 12.0, 5.0 / 12.0, 5.0 / 12.0, 1.0 / 12.0};
     if (!scratch_) {

@@ -88,6 +88,8 @@ class EnergyAccount {
   double supplied_variation_ = 0.0;
   bool started_ = false, flowed_ = false;
   double stored_of(const Context& ctx, int c) const;
+  // The power connection k carries from its response side into its state side at ctx.
+  static double power(const Connection& k, const Context& ctx);
   double component_residual(int c) const;  // of (E1), J
 };
 
