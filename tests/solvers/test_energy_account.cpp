@@ -159,11 +159,12 @@ TEST_CASE("a planar pendulum trades kinetic for potential energy; its joint does
   // ~330 J traded between the bob's kinetic and potential energy over the run.
   CHECK(number(e["total"]["relative_balance_residual"]) < 1e-9);
   CHECK(number(e["total"]["moved"]) > 100.0);
-  for (const auto& [name, c] : e["components"].items())
-    for (const auto& [port, p] : c["ports"].items()) {
-      CAPTURE(name);
-      CAPTURE(port);
-      CHECK(std::abs(number(p["in"]) - number(p["out"])) < 1e-6);  // an ideal hinge: no net work
+  for (const auto& component : e["components"].items())
+    for (const auto& port : component.value()["ports"].items()) {
+      const std::string where = component.key() + "." + port.key();
+      CAPTURE(where);
+      CHECK(std::abs(number(port.value()["in"]) - number(port.value()["out"])) <
+            1e-6);  // an ideal hinge: no net work
     }
 }
 
@@ -179,8 +180,9 @@ TEST_CASE("the wheel loader's account closes: actuators supply, tyres store and 
   CHECK(number(e["total"]["relative_balance_residual"]) < 1e-8);
   CHECK(number(e["components"]["lift_cylinder"]["supplied"]) > 0.0);
   CHECK(number(e["components"]["front_tyre"]["lost"]) > 0.0);
-  for (const auto& [name, c] : e["components"].items()) {
+  for (const auto& component : e["components"].items()) {
+    const std::string name = component.key();
     CAPTURE(name);
-    CHECK(std::abs(number(c["residual"])) < 1e-8 * number(e["total"]["moved"]));
+    CHECK(std::abs(number(component.value()["residual"])) < 1e-8 * number(e["total"]["moved"]));
   }
 }

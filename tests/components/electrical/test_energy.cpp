@@ -31,9 +31,10 @@ void check_balances(const RunResult& r) {
   CHECK(moved > 0.0);
   CHECK(e["total"]["relative_balance_residual"].get<double>() < 1e-8);
   CHECK(e["total"]["component_residual"].get<double>() < 1e-8 * moved);
-  for (const auto& [name, c] : e["components"].items()) {
+  for (const auto& component : e["components"].items()) {
+    const std::string name = component.key();
     CAPTURE(name);
-    CHECK(std::abs(c["residual"].get<double>()) < 1e-8 * moved);
+    CHECK(std::abs(component.value()["residual"].get<double>()) < 1e-8 * moved);
   }
 }
 

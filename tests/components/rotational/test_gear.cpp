@@ -29,7 +29,9 @@ TEST_CASE("gear: w_b = w_a / r, and the side driven gets eta times the power of 
   const json params = {{"ratio", r}, {"efficiency", eta}};
   // (input speed, load torque): the load braked (power a -> b) or driving (b -> a), in
   // both senses of rotation.
-  for (const auto& [w, load] : std::vector<std::pair<double, double>>{{100, -L}, {100, L}, {-100, L}, {-100, -L}}) {
+  for (const auto& point : std::vector<std::pair<double, double>>{{100, -L}, {100, L}, {-100, L}, {-100, -L}}) {
+    // (Named copies: clang 14 cannot capture structured bindings in CAPTURE's lambda.)
+    const double w = point.first, load = point.second;
     CAPTURE(w);
     CAPTURE(load);
     RunResult res = drive(w, load, params);
