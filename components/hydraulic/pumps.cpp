@@ -5,7 +5,9 @@
 // as the volumetric efficiency η_v at a rated pressure and speed:
 //   k_leak = (1 − η_v) D ω_rated / p_rated      (m³/(s·Pa)),
 // so that q = D ω − k_leak Δp delivers η_v D ω at the rated point. Torques use the
-// hydromechanical efficiency η_hm.
+// hydromechanical efficiency η_hm in the direction power flows: a machine run in its
+// other quadrant (a pump driven back by the pressure, as when a load is lowered through
+// it; a motor driven by its shaft) loses η_hm of the power too, rather than gaining it.
 #include "hydraulic_library.hpp"
 
 namespace jourdain::hydraulic_library {
@@ -17,11 +19,27 @@ double leakage_coefficient(double eta_v, double displacement, double rated_speed
   return (1.0 - eta_v) * displacement * rated_speed / rated_pressure;
 }
 
+// The shaft torque of a machine whose lossless torque is `ideal` (> 0 along ω when the
+// shaft gives power to the fluid), with the hydromechanical efficiency η taken in the
+// direction power flows:
+//   T = ideal / η   when ideal·ω > 0 (the shaft drives the fluid: pumping)
+//   T = ideal · η   when ideal·ω < 0 (the fluid drives the shaft: motoring)
+// written as T = ideal · η^(−s), s = sign(ideal) tanh(ω / ω_s), so that T is continuous
+// through ω = 0 (a step there would be a breakaway torque the integrator cannot resolve).
+// ω_s is 1% of the rated speed: above it the law is the sharp one to within tanh(100).
+// The loss T ω − ideal ω = ideal ω (η^(−s) − 1) is never negative.
+double shaft_torque(double ideal, double omega, double eta, double rated_speed) {
+  if (eta >= 1.0 || ideal == 0.0) return ideal;
+  const double s = rated_speed > 0.0 ? std::tanh(omega / (0.01 * rated_speed)) : (omega > 0.0) - (omega < 0.0);
+  return ideal * std::pow(eta, ideal > 0.0 ? -s : s);
+}
+
 }  // namespace
 
 // Pump between an inlet (suction) and an outlet, both capacitive elements:
 //   q = ε D ω − k_leak (p_out − p_in)       delivered into the outlet, taken from the inlet
 //   T = ε D (p_out − p_in) / η_hm           shaft torque, the drive must give it
+//                                           (× η_hm instead when the pressure drives it)
 // ω is the speed parameter, the input `speed` (a signal), or read from a driving inertia
 // ("speed_source": "shaft"): the port `shaft` is then the response side of a rotational
 // port, which reads ω and returns −T, the load torque the pump exerts on that inertia.
@@ -51,7 +69,8 @@ class Pump : public HydraulicComponent {
                           Range::between(0.01, 1.0));
     rated_pressure_ = declare_real("rated_pressure", "Pa", 25e6, "pressure rise at which volumetric_efficiency holds",
                                    Range::positive());
-    eta_hm_ = declare_real("hydromechanical_efficiency", "", 1.0, "η_hm: shaft torque = D Δp / η_hm",
+    eta_hm_ = declare_real("hydromechanical_efficiency", "", 1.0,
+                           "η_hm: shaft torque D Δp / η_hm pumping, D Δp η_hm driven back",
                            Range::between(0.01, 1.0));
     if (variable_) {
       declare_text("control", "pressure_compensated",
@@ -136,8 +155,11 @@ class Pump : public HydraulicComponent {
     if (shaft_.valid()) return e.in(shaft_, rotational::speed);
     return e.param(speed_);
   }
-  // T = ε D Δp / η_hm, the torque the drive gives the pump.
-  double torque(const Eval& e, double eps) const { return eps * e.param(displacement_) * rise(e) / e.param(eta_hm_); }
+  // T = ε D Δp / η_hm, the torque the drive gives the pump (ε D Δp η_hm when the pressure
+  // drives it back: shaft_torque).
+  double torque(const Eval& e, double eps) const {
+    return shaft_torque(eps * e.param(displacement_) * rise(e), omega(e), e.param(eta_hm_), e.param(speed_));
+  }
   // k_leak, at the speed parameter (the rated speed when a signal gives the speed).
   double leakage(const Eval& e) const {
     return leakage_coefficient(e.param(eta_v_), e.param(displacement_), e.param(speed_), e.param(rated_pressure_));
@@ -184,6 +206,8 @@ class VariablePump final : public Pump {
 // Motor between an inlet a and an outlet b, turning a shaft:
 //   q = D ω + k_leak (p_a − p_b)                taken from a, delivered into b
 //   T = η_hm D (p_a − p_b) − c ω                on the shaft
+//                                               (D (p_a − p_b) / η_hm when the shaft
+//                                               drives it as a pump)
 // "shaft": "rotational": the port `shaft` is the response side of a rotational port on
 // the driven inertia (a rotational.inertia, a gear's input...): it reads ω and returns T,
 // the torque the motor exerts on that inertia.
@@ -199,7 +223,8 @@ class Motor final : public HydraulicComponent {
                                    Range::positive());
     rated_speed_ = declare_real("rated_speed", "rad/s", 157.07963267948966,
                                 "speed at which volumetric_efficiency holds", Range::positive());
-    eta_hm_ = declare_real("hydromechanical_efficiency", "", 1.0, "η_hm", Range::between(0.01, 1.0));
+    eta_hm_ = declare_real("hydromechanical_efficiency", "", 1.0,
+                           "η_hm: torque η_hm D Δp motoring, D Δp / η_hm driven as a pump", Range::between(0.01, 1.0));
     c_ = declare_real("viscous_friction", "N*m*s/rad", 0.0, "c: friction torque per unit speed",
                       Range::non_negative());
     declare_text("shaft", "rotational",
@@ -261,7 +286,12 @@ class Motor final : public HydraulicComponent {
     return leakage_coefficient(e.param(eta_v_), e.param(d_), e.param(rated_speed_), e.param(rated_pressure_));
   }
   double flow(const Eval& e) const { return e.param(d_) * omega(e) + leakage(e) * drop(e); }
-  double torque(const Eval& e) const { return e.param(eta_hm_) * e.param(d_) * drop(e) - e.param(c_) * omega(e); }
+  // The fluid's torque D Δp with η_hm in the direction power flows (shaft_torque, whose
+  // "ideal" is the torque the shaft gives: its negative), less the viscous friction.
+  double torque(const Eval& e) const {
+    const double w = omega(e);
+    return -shaft_torque(-e.param(d_) * drop(e), w, e.param(eta_hm_), e.param(rated_speed_)) - e.param(c_) * w;
+  }
 
   RealParam d_, eta_v_, rated_pressure_, rated_speed_, eta_hm_, c_;
   PortId a_, b_, shaft_, speed_, torque_out_;

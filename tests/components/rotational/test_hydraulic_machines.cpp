@@ -81,3 +81,60 @@ TEST_CASE("pump driven through its shaft by a speed source: the torque it takes 
   r = run_circuit(n);
   CHECK(last(r, "pump.flow") == doctest::Approx(D * 100 - 0.05 * D * w).epsilon(1e-12));
 }
+
+TEST_CASE("four quadrants: a pump the pressure drives back and a motor its shaft drives lose eta_hm too") {
+  // The pump of the case above, its outlet at 0 and its inlet at 10 MPa: the pressure drives
+  // it (Δp = −10 MPa), as a load lowered through an electro-hydraulic actuator does. Its
+  // shaft then gives back η_hm of the fluid's torque, T = D Δp η_hm, not D Δp / η_hm (which
+  // would return more power than the fluid gives). Leakage runs from inlet to outlet.
+  const double D = 1e-5, w = 150.0, p = 10e6, eta_hm = 0.9, k_leak = 0.05 * D * w / p;
+  json n = circuit({{"tank", {{"type", "hydraulic.tank"}}},
+                    {"high", {{"type", "hydraulic.pressure_source"}, {"params", {{"pressure", p}}}}},
+                    {"pump",
+                     {{"type", "hydraulic.pump"},
+                      {"params",
+                       {{"displacement", D},
+                        {"speed", w},
+                        {"speed_source", "shaft"},
+                        {"volumetric_efficiency", 0.95},
+                        {"rated_pressure", p},
+                        {"hydromechanical_efficiency", eta_hm}}}}},
+                    {"drive", {{"type", "rotational.speed_source"}, {"params", {{"speed", w}}}}}},
+                   {{"high.p", "pump.inlet"}, {"tank.p", "pump.outlet"}, {"drive.flange", "pump.shaft"}},
+                   {"pump.flow", "pump.torque", "pump.power", "pump.power_loss", "drive.power"},
+                   {{"method", "bdf"}, {"t_end", 0.01}, {"output_interval", 0.005}});
+  RunResult r = run_circuit(n);
+  CHECK(last(r, "pump.torque") == doctest::Approx(-D * p * eta_hm).epsilon(1e-12));
+  CHECK(last(r, "pump.flow") == doctest::Approx(D * w + k_leak * p).epsilon(1e-12));
+  // The loss: the fluid gives q |Δp|, the shaft returns D ω |Δp| η_hm.
+  const double loss = (D * w + k_leak * p) * p - D * w * p * eta_hm;
+  CHECK(last(r, "pump.power_loss") == doctest::Approx(loss).epsilon(1e-10));
+  CHECK(last(r, "pump.power_loss") > 0.0);
+
+  // Below 1% of the rated speed the switch is smoothed: at ω = 0.5% of it the torque lies
+  // between D Δp η_hm and D Δp, at D Δp η_hm^tanh(0.5), and the loss stays positive.
+  n["components"]["drive"]["params"]["speed"] = 0.005 * w;
+  r = run_circuit(n);
+  CHECK(last(r, "pump.torque") == doctest::Approx(-D * p * std::pow(eta_hm, std::tanh(0.5))).epsilon(1e-12));
+  CHECK(last(r, "pump.power_loss") > 0.0);
+  // Turning backwards against the pressure it pumps again: T = D Δp / η_hm.
+  n["components"]["drive"]["params"]["speed"] = -w;
+  r = run_circuit(n);
+  CHECK(last(r, "pump.torque") == doctest::Approx(-D * p / eta_hm).epsilon(1e-12));
+  CHECK(last(r, "pump.power_loss") > 0.0);
+
+  // A motor whose shaft a speed source drives against the flow it would make: it pumps from
+  // b to a, and the shaft must give T = −D Δp / η_hm (Δp = p_a − p_b = 10 MPa, ω < 0).
+  json m = circuit({{"tank", {{"type", "hydraulic.tank"}}},
+                    {"high", {{"type", "hydraulic.pressure_source"}, {"params", {{"pressure", p}}}}},
+                    {"motor",
+                     {{"type", "hydraulic.motor"},
+                      {"params", {{"displacement", D}, {"rated_speed", w}, {"hydromechanical_efficiency", eta_hm}}}}},
+                    {"drive", {{"type", "rotational.speed_source"}, {"params", {{"speed", -w}}}}}},
+                   {{"high.p", "motor.a"}, {"tank.p", "motor.b"}, {"drive.flange", "motor.shaft"}},
+                   {"motor.torque", "motor.power_loss"},
+                   {{"method", "bdf"}, {"t_end", 0.01}, {"output_interval", 0.005}});
+  r = run_circuit(m);
+  CHECK(last(r, "motor.torque") == doctest::Approx(D * p / eta_hm).epsilon(1e-12));
+  CHECK(last(r, "motor.power_loss") == doctest::Approx(D * w * p * (1.0 / eta_hm - 1.0)).epsilon(1e-10));
+}
