@@ -65,6 +65,13 @@ class Volume final : public HydraulicComponent {
 // capacitance is C = dV_l/dp = V_d/β + V_g/(n p_abs) and
 //   dp/dt = Σq / C(p).
 // Below p0 the gas fills the shell and only V_d remains: a small volume (Chamber).
+//
+// Energy: the liquid brings p q (gauge); it is stored in the dead volume, V_d ε(p)
+// (Chamber::stored_energy), and in the gas as the gauge work done on it,
+//   E_gas = ∫_{V_g}^{V_0} (p_abs(V) − p_atm) dV
+//         = (p_abs V_g − p0_abs V_0)/(n − 1) − p_atm (V_0 − V_g)     (n > 1)
+//         = p0_abs V_0 ln(V_0 / V_g) − p_atm (V_0 − V_g)               (n = 1),
+// whose rate is p (−dV_g/dt): the balance closes exactly.
 class Accumulator final : public HydraulicComponent {
  public:
   Accumulator() {
@@ -84,6 +91,8 @@ class Accumulator final : public HydraulicComponent {
     gas_ = declare_observable("gas_volume", "m^3", "gas volume V_g");
     liquid_ = declare_observable("liquid_volume", "m^3", "liquid stored beyond the dead volume, V0 − V_g");
     flow_ = declare_observable("flow", "m^3/s", "net flow in");
+    stored_ = declare_observable("stored_energy", "J", "gas compressed beyond the precharge and liquid in the dead volume");
+    set_energy_role(stored_, EnergyRole::Stored);
     finish_configure();
   }
   void calc_outputs(Eval& e) const override {
@@ -105,9 +114,19 @@ class Accumulator final : public HydraulicComponent {
     e.set_observable(gas_, vg);
     e.set_observable(liquid_, e.param(v0_) - vg);
     e.set_observable(flow_, q);
+    if (e.observables_wanted()) e.set_observable(stored_, Chamber::stored_energy(ps, dead, f) + gas_energy(e, vg, f));
   }
 
  private:
+  // E_gas, the gauge work done on the gas (the class comment).
+  double gas_energy(const Eval& e, double vg, const Fluid& f) const {
+    const double v0 = e.param(v0_), n = e.param(n_), p_atm = f.atmospheric_pressure;
+    const double p0_abs = e.param(p0_) + p_atm;
+    if (!(vg < v0)) return 0.0;
+    const double absolute = n > 1.0 ? (p0_abs * std::pow(v0 / vg, n) * vg - p0_abs * v0) / (n - 1.0)
+                                     : p0_abs * v0 * std::log(v0 / vg);
+    return absolute - p_atm * (v0 - vg);
+  }
   double gas_volume(const Eval& e, double p, const Fluid& f) const {
     const double v0 = e.param(v0_), p0 = e.param(p0_);
     if (p <= p0) return v0;
@@ -116,7 +135,7 @@ class Accumulator final : public HydraulicComponent {
   RealParam v0_, p0_, n_, dead_;
   PortId port_;
   StateId p_;
-  ObservableId pressure_, gas_, liquid_, flow_;
+  ObservableId pressure_, gas_, liquid_, flow_, stored_;
 };
 
 void register_volumes(Registry& r) {
