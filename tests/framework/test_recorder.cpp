@@ -81,6 +81,7 @@ TEST_CASE("the only dimensionless columns of the example netlists are ratios, in
   const std::map<std::string, std::set<std::string>> dimensionless = {
       {"bouncing_mass", {"ball.contact"}},
       {"driveline_launch", {"clutch.mode"}},  // open, slipping ±1, stuck: a mode index
+      {"electro_hydraulic_actuator", {"reference.out"}},
       {"excavator_hydraulic", {"pump.displacement_state"}},
       {"feedback_amplifier", {"input.out", "error.out", "amplifier.out"}},
       {"position_servo", {"setpoint.out", "pi.command"}},
