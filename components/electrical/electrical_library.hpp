@@ -15,6 +15,7 @@
 
 #include "jourdain/component.hpp"
 #include "jourdain/components/domains.hpp"
+#include "jourdain/components/interpolation.hpp"
 #include "jourdain/registry.hpp"
 
 namespace jourdain::electrical_library {
@@ -23,22 +24,6 @@ namespace jourdain::electrical_library {
 inline constexpr const char* kOhm = "V/A";
 inline constexpr const char* kFarad = "A*s/V";
 inline constexpr const char* kHenry = "V*s/A";
-
-// Piecewise-linear curve through rows [x, y], x strictly increasing, held constant
-// beyond its ends (a battery's open-circuit voltage over its state of charge).
-class Curve {
- public:
-  Curve() = default;
-  // Empty when the rows make a curve; otherwise why not, for a parameter_error.
-  static std::string check(const std::vector<std::vector<double>>& rows);
-  explicit Curve(const std::vector<std::vector<double>>& rows);
-  double operator()(double x) const;
-  // dy/dx on the segment holding x (0 beyond the ends).
-  double slope(double x) const;
-
- private:
-  std::vector<double> x_, y_;
-};
 
 // A branch between two response-side pins p and n (a resistor, an inductor, a switch,
 // a current source): the two ports, and the voltage v_p − v_n they read.

@@ -20,43 +20,11 @@
 // ½ J ω²; loss P_dc − P_mech + b ω².
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <set>
 #include <string>
-#include <vector>
 
 #include "electrical_library.hpp"
 
 namespace jourdain::electrical_library {
-
-namespace {
-
-// Bilinear interpolation on a rectangular grid z[i][j] over x[i], y[j], held at the edges.
-class Grid {
- public:
-  Grid() = default;
-  Grid(std::vector<double> x, std::vector<double> y, std::vector<std::vector<double>> z)
-      : x_(std::move(x)), y_(std::move(y)), z_(std::move(z)) {}
-  double operator()(double x, double y) const {
-    const auto [i, u] = locate(x_, x);
-    const auto [j, v] = locate(y_, y);
-    const size_t i1 = std::min(i + 1, x_.size() - 1), j1 = std::min(j + 1, y_.size() - 1);
-    return (1 - u) * ((1 - v) * z_[i][j] + v * z_[i][j1]) + u * ((1 - v) * z_[i1][j] + v * z_[i1][j1]);
-  }
-
- private:
-  // The cell holding x and the weight of its upper end (0 or 1 beyond the grid).
-  static std::pair<size_t, double> locate(const std::vector<double>& axis, double x) {
-    if (axis.size() == 1 || x <= axis.front()) return {0, 0.0};
-    if (x >= axis.back()) return {axis.size() - 2, 1.0};
-    const size_t i = static_cast<size_t>(std::upper_bound(axis.begin(), axis.end(), x) - axis.begin()) - 1;
-    return {i, (x - axis[i]) / (axis[i + 1] - axis[i])};
-  }
-  std::vector<double> x_, y_;
-  std::vector<std::vector<double>> z_;
-};
-
-}  // namespace
 
 class MapMachine final : public Component {
  public:
@@ -141,29 +109,15 @@ class MapMachine final : public Component {
   }
   void read_efficiency_map() {
     const auto rows = table("efficiency");
-    std::set<double> speeds, torques;
-    std::map<std::pair<double, double>, double> points;
-    for (const auto& r : rows) {
+    for (const auto& r : rows)
       if (!(r[2] > 0.0 && r[2] <= 1.0))
         parameter_error("efficiency", "η must be in (0, 1]; got " + std::to_string(r[2]));
-      speeds.insert(r[0]);
-      torques.insert(r[1]);
-      if (!points.emplace(std::make_pair(r[0], r[1]), r[2]).second)
-        parameter_error("efficiency", "the point (" + std::to_string(r[0]) + ", " + std::to_string(r[1]) +
-                                          ") is given twice");
-    }
-    if (points.size() != speeds.size() * torques.size())
-      parameter_error("efficiency", "the rows must cover a grid: every speed with every torque (" +
-                                        std::to_string(speeds.size()) + " speeds × " + std::to_string(torques.size()) +
-                                        " torques, " + std::to_string(points.size()) + " rows)");
-    std::vector<double> x(speeds.begin(), speeds.end()), y(torques.begin(), torques.end());
-    std::vector<std::vector<double>> z(x.size(), std::vector<double>(y.size()));
-    for (size_t i = 0; i < x.size(); ++i)
-      for (size_t j = 0; j < y.size(); ++j) z[i][j] = points.at({x[i], y[j]});
-    efficiency_ = Grid(std::move(x), std::move(y), std::move(z));
+    if (const std::string why = GridMap::check(rows, "speed", "torque"); !why.empty())
+      parameter_error("efficiency", why);
+    efficiency_ = GridMap(rows);
   }
 
-  Grid efficiency_;
+  GridMap efficiency_;
   Curve max_torque_;
   RealParam j_, b_, v_min_;
   PortId dc_p_, dc_n_, command_, shaft_;

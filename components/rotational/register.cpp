@@ -9,6 +9,7 @@ void register_rotational_components(Registry& registry) {
   rotational_library::register_gear(registry);
   rotational_library::register_friction(registry);
   rotational_library::register_sources(registry);
+  rotational_library::register_engine(registry);
   rotational_library::register_sensors(registry);
 }
 
