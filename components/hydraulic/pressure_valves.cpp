@@ -131,14 +131,16 @@ class CheckValve final : public PoppetValve {
   RealParam p_c_, full_;
 };
 
-// Pilot-operated check valve (a press's prefill or surge valve): free flow from a to b
-// like a check valve; a pilot piston of φ times the seat area, pressurised from x and
-// vented to a, pushes the poppet open against the pressure of b, so that flow may also
-// go from b to a. Per unit seat area, the main poppet's drive is
-//   Π = (p_a − p_b) + φ (p_x − p_a) − p_c,   A = A_max clamp(Π / Δp_open, 0, 1).
+// Pilot-operated check valve (a press's prefill or surge valve, the make-up valves of a
+// pump-controlled cylinder): free flow from a to b like a check valve; a pilot piston of
+// φ times the seat area, pressurised from x and vented to a, pushes the poppet open
+// against the pressure of b, so that flow may also go from b to a. The pilot piston is
+// free of the poppet: it can push it, never pull it shut, so with p_x below p_a the
+// valve is a plain check valve. Per unit seat area, the main poppet's drive is
+//   Π = (p_a − p_b) + φ max(p_x − p_a, 0) − p_c,   A = A_max clamp(Π / Δp_open, 0, 1).
 // An optional decompression poppet inside the main one (area A_d, pilot ratio φ_d >> φ:
-// its small seat needs little force) opens first, at Π_d = (p_a − p_b) + φ_d (p_x − p_a)
-// − p_c > 0: it bleeds the compressed oil of b through a small area while the main
+// its small seat needs little force) opens first, at Π_d = (p_a − p_b) +
+// φ_d max(p_x − p_a, 0) − p_c > 0: it bleeds the compressed oil of b through a small area while the main
 // poppet, held shut by p_b, cannot open yet. The flow passes both areas in parallel:
 //   q = orifice_flow(C_d, A + A_d clamp(Π_d / Δp_open, 0, 1), p_a − p_b).
 class PilotCheckValve final : public PoppetValve {
@@ -172,7 +174,7 @@ class PilotCheckValve final : public PoppetValve {
   // Π of a poppet with pilot ratio φ, per unit seat area.
   double drive(const Eval& e, double phi) const {
     const double pa = from_pressure(e);
-    return pa - to_pressure(e) + phi * (e.in(x_, hydraulic::pressure) - pa) - e.param(p_c_);
+    return pa - to_pressure(e) + phi * std::max(e.in(x_, hydraulic::pressure) - pa, 0.0) - e.param(p_c_);
   }
   double target(const Eval& e) const override { return opening_fraction(drive(e, e.param(phi_)), e.param(full_)); }
   double decompression(const Eval& e) const {

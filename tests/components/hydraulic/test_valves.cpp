@@ -175,7 +175,7 @@ TEST_CASE("check valve: shut below its cracking pressure, a ramp to full opening
 
 TEST_CASE(
     "pilot-operated check valve: free flow a->b; the pilot opens it against p_b; the decompression poppet first") {
-  // Main poppet: Π = (p_a − p_b) + φ (p_x − p_a) − p_c with φ = 0.5; decompression poppet
+  // Main poppet: Π = (p_a − p_b) + φ max(p_x − p_a, 0) − p_c with φ = 0.5; decompression poppet
   // φ_d = 20. With p_b = 20 MPa and a 3 MPa pilot the main poppet stays shut (Π = −18.5 MPa)
   // while the decompression poppet is wide open (Π_d = 40 MPa): only A_d passes, b -> a.
   const double A = 2e-3, Ad = 1e-5, pc = 0.02e6, open = 0.05e6;
@@ -208,10 +208,21 @@ TEST_CASE(
   comps["a"] = source(0.05e6);
   comps["b"] = source(0.0);
   r = run_circuit(circuit(comps, links, record, quick));
-  // The pilot piston, at 0 on its pilot side and p_a on the other, pulls it towards shut:
-  // Π = 0.05 + 0.5 (0 − 0.05) − 0.02 = 0.005 MPa.
-  CHECK(last(r, "prefill.opening") == doctest::Approx((0.05e6 + 0.5 * (0 - 0.05e6) - pc) / open).epsilon(1e-12));
+  // The pilot piston, at 0 on its pilot side and p_a on the other, moves back off the
+  // poppet and leaves it to its own balance: Π = 0.05 − 0.02 = 0.03 MPa, and so the
+  // decompression poppet's (its pilot ratio no longer matters).
+  CHECK(last(r, "prefill.opening") == doctest::Approx((0.05e6 - pc) / open).epsilon(1e-12));
+  CHECK(last(r, "prefill.decompression_opening") == doctest::Approx((0.05e6 - pc) / open).epsilon(1e-12));
   CHECK(last(r, "prefill.flow") > 0.0);
+  // A make-up valve of a pump-controlled cylinder: boost at a (2 MPa), the chamber at b
+  // fallen below it (0.5 MPa), the other chamber at x below the boost too (1 MPa): it
+  // refills the chamber as a check valve, Π = 1.5 − 0.02 MPa (fully open).
+  comps["a"] = source(2e6);
+  comps["b"] = source(0.5e6);
+  comps["x"] = source(1e6);
+  r = run_circuit(circuit(comps, links, record, quick));
+  CHECK(last(r, "prefill.opening") == 1.0);
+  CHECK(last(r, "prefill.flow") == doctest::Approx(orifice_law(0.7, A + Ad, 1.5e6, 10)).epsilon(1e-12));
 }
 
 TEST_CASE("counterbalance valve: holds the load up to its setting, opens with the pilot, free reverse flow") {
