@@ -82,6 +82,8 @@ TEST_CASE("the only dimensionless columns of the example netlists are ratios, in
       {"bouncing_mass", {"ball.contact"}},
       {"driveline_launch", {"clutch.mode"}},  // open, slipping ±1, stuck: a mode index
       {"electro_hydraulic_actuator", {"reference.out"}},
+      {"electric_excavator", {"battery.soc", "cycle.state"}},
+      {"excavator_diesel", {"pump.displacement_state"}},
       {"excavator_hydraulic", {"pump.displacement_state"}},
       {"feedback_amplifier", {"input.out", "error.out", "amplifier.out"}},
       {"position_servo", {"setpoint.out", "pi.command"}},

@@ -25,7 +25,8 @@ TEST_CASE("every netlist in netlists/ has a test here") {
                                         "wheel_loader",       "position_servo", "press_3150kN",       "press_3150kN_fixed",
                                         "excavator_hydraulic", "cantilever", "flexible_spinup", "three_link_arm",
                                         "servo_oil_column", "n_four_bar", "driveline_launch",
-                                        "electric_pump", "electro_hydraulic_actuator"};
+                                        "electric_pump", "electro_hydraulic_actuator", "electric_excavator",
+                                        "excavator_diesel"};
   for (const auto& entry : std::filesystem::directory_iterator(jourdain::test::source_dir() / "netlists")) {
     if (entry.path().extension() != ".json") continue;
     CAPTURE(entry.path());
@@ -1302,6 +1303,113 @@ TEST_CASE("electro_hydraulic_actuator: lift and lowering in closed form, energy 
   const auto& et = tight.summary.at("energy");
   const double moved = et["total"]["moved"].get<double>();
   CHECK(et["total"]["relative_balance_residual"].get<double>() < 1e-6);
+  for (const auto& component : et["components"].items()) {
+    const std::string name = component.key();
+    CAPTURE(name);
+    CHECK(std::abs(component.value()["residual"].get<double>()) < 1e-6 * moved);
+  }
+}
+
+TEST_CASE("excavator_diesel: the valve excavator's cycle on an engine; fuel from its map, every joule") {
+  RunResult r = run_file(netlist_path("excavator_diesel"));
+  REQUIRE(r.finished);
+  // The engine holds the pump at the speed excavator_hydraulic gives it as a constant: the
+  // machine moves the same. The two extra states (crank angle, fuel) enter the solver's
+  // error norm, so the steps differ: the extensions agree to the netlists' rtol 1e-6 of
+  // the ~1 m cylinder lengths.
+  RunResult valve = run_file(netlist_path("excavator_hydraulic"));
+  REQUIRE(valve.finished);
+  for (const char* c : {"boom", "arm", "bucket"}) {
+    const std::string column = std::string(c) + "_cylinder.extension";
+    CAPTURE(column);
+    const auto a = r.column(column), b = valve.column(column);
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i) CHECK(std::abs(a[i] - b[i]) < 1e-5);
+  }
+  // The fuel flow is the map's, bilinear: at 2200 rpm (a row of the grid) linear in the
+  // torque between its points [0, 20, 40, 70] N·m -> [0.9, 1.52, 2.44, 4.1] kg/h.
+  const std::vector<double> torque = {0, 20, 40, 70}, flow = {0.9, 1.52, 2.44, 4.1};
+  auto fuel_rate = [&](double tau) {
+    size_t k = 1;
+    while (k + 1 < torque.size() && tau > torque[k]) ++k;
+    const double w = std::clamp((tau - torque[k - 1]) / (torque[k] - torque[k - 1]), 0.0, 1.0);
+    return (flow[k - 1] + w * (flow[k] - flow[k - 1])) / 3600.0;
+  };
+  const auto tau = r.column("engine.torque"), rate = r.column("engine.fuel_rate");
+  for (size_t i = 0; i < tau.size(); i += 50) {
+    CAPTURE(i);
+    CHECK(rate[i] == doctest::Approx(fuel_rate(tau[i])).epsilon(1e-12));
+  }
+  // Energy: the fuel brings ṁ H_u (supplied), the engine loses what it does not pass on
+  // through its flange, and what the pump takes is what the flange gave.
+  const auto& e = r.summary.at("energy");
+  const double fuel_mass = r.column("engine.fuel_volume").back() * 832.0;
+  CHECK(e["components"]["engine"]["supplied"].get<double>() == doctest::Approx(fuel_mass * 42.6e6).epsilon(1e-6));
+  CHECK(e["components"]["engine"]["supplied"].get<double>() - e["components"]["engine"]["lost"].get<double>() ==
+        doctest::Approx(e["components"]["engine"]["ports"]["flange"]["out"].get<double>()).epsilon(1e-9));
+  CHECK(e["total"]["relative_balance_residual"].get<double>() < 1e-6);
+  // The valves throttle from the pump's pressure down to each load's: they lose more than
+  // the cylinders' friction does.
+  double valves = 0.0;
+  for (const char* c : {"boom", "arm", "bucket"})
+    valves += e["components"][std::string(c) + "_valve"]["lost"].get<double>();
+  CHECK(valves > e["components"]["boom_cylinder"]["lost"].get<double>());
+}
+
+TEST_CASE("electric_excavator: the same cycle on pump-controlled actuators; the boom's descent charges the battery") {
+  RunResult r = run_file(netlist_path("electric_excavator"));
+  REQUIRE(r.finished);
+  RunResult diesel = run_file(netlist_path("excavator_diesel"));
+  REQUIRE(diesel.finished);
+  // The same cycle: each cylinder reaches the same extremes as on the valve circuit. The
+  // operator's commands (rod speeds) were set to match its phases' strokes; the speed
+  // loops' lag leaves differences of a few millimetres.
+  for (const char* c : {"boom", "arm", "bucket"}) {
+    const std::string column = std::string(c) + "_cylinder.extension";
+    CAPTURE(column);
+    const auto a = r.column(column), b = diesel.column(column);
+    CHECK(std::abs(*std::max_element(a.begin(), a.end()) - *std::max_element(b.begin(), b.end())) < 0.01);
+    CHECK(std::abs(*std::min_element(a.begin(), a.end()) - *std::min_element(b.begin(), b.end())) < 0.01);
+  }
+  // Lowering the boom (its steady part, 6.4-7 s), its pump runs as a motor and its machine
+  // as a generator: the motor's DC current and the battery's are negative, charging it.
+  CHECK(mean_over(r, "boom_motor.dc_current", 6.4, 7.0) < 0.0);
+  CHECK(mean_over(r, "battery.current", 6.4, 7.0) < 0.0);
+  // The boom pump's flow law in that steady lowering: the cap side's outflow A_A v is what
+  // the pump passes, D ω less its leakage k (p_A − p_B), within the chamber's
+  // compressibility (V/β dp/dt, under 1% here).
+  {
+    const double A_A = std::numbers::pi * 0.06 * 0.06 / 4.0, D = 8e-6 / (2.0 * std::numbers::pi);
+    const double k_leak = 0.04 * D * 100.0 * std::numbers::pi / 20e6;
+    const double v = mean_over(r, "boom_cylinder.velocity", 6.4, 7.0);
+    const double dp = mean_over(r, "boom_cylinder.pressure_a", 6.4, 7.0) - mean_over(r, "boom_cylinder.pressure_b", 6.4, 7.0);
+    const double w = mean_over(r, "boom_motor.w", 6.4, 7.0);
+    CHECK(-A_A * v == doctest::Approx(-(D * w - k_leak * dp)).epsilon(0.01));
+  }
+  // The boost accumulator keeps every chamber above the vapour pressure.
+  for (const char* c : {"boom", "arm", "bucket"})
+    for (const char* side : {"_cylinder.pressure_a", "_cylinder.pressure_b"}) {
+      const auto p = r.column(std::string(c) + side);
+      CHECK(*std::min_element(p.begin(), p.end()) > 1e6);
+    }
+  // The energy account: the battery's chemical energy is what the cycle cost; at the
+  // netlist's tolerance the balance closes to its accuracy, and at rtol 1e-9 below 1e-6 of
+  // the energy moved (the issue's criterion; measured 2.4e-11).
+  const auto& e = r.summary.at("energy");
+  CHECK(e["total"]["relative_balance_residual"].get<double>() < 1e-5);
+  const double battery = e["components"]["battery"]["supplied"].get<double>();
+  CHECK(battery > 0.0);
+  // Against the diesel baseline on the same cycle: the battery gives less than the engine's
+  // shaft alone (the valves' throttling and the pump standing at its cut-off are gone).
+  CHECK(battery < diesel.summary["energy"]["components"]["engine"]["ports"]["flange"]["out"].get<double>());
+  nlohmann::json n = read_netlist("electric_excavator");
+  n["solver"]["rtol"] = 1e-9;
+  n["solver"]["atol"] = 1e-9;
+  RunResult tight = run(n.dump());
+  REQUIRE(tight.finished);
+  const auto& et = tight.summary.at("energy");
+  CHECK(et["total"]["relative_balance_residual"].get<double>() < 1e-6);
+  const double moved = et["total"]["moved"].get<double>();
   for (const auto& component : et["components"].items()) {
     const std::string name = component.key();
     CAPTURE(name);
