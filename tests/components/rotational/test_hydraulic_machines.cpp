@@ -7,6 +7,21 @@
 using namespace jourdain;
 using namespace jourdain::test;
 
+namespace {
+// A pump of displacement D (m³/rad) on a rotational shaft, η_v = 0.95 at the rated speed
+// w and pressure p, and η_hm.
+json shaft_driven_pump(double D, double w, double p, double eta_hm) {
+  return {{"type", "hydraulic.pump"},
+          {"params",
+           {{"displacement", D},
+            {"speed", w},
+            {"speed_source", "shaft"},
+            {"volumetric_efficiency", 0.95},
+            {"rated_pressure", p},
+            {"hydromechanical_efficiency", eta_hm}}}};
+}
+}  // namespace
+
 TEST_CASE("hydraulic motor on a rotational inertia: steady speed q / D, less what its losses take") {
   // A flow source of 1e-3 m³/s fills a 0.1 L volume feeding a motor of D = 1e-5 m³/rad to
   // the tank; the motor turns an inertia (0.01 kg m²) against a damper (0.5 N m s/rad) to
@@ -56,15 +71,7 @@ TEST_CASE("pump driven through its shaft by a speed source: the torque it takes 
   const double D = 1e-5, w = 150.0, p = 10e6;
   json n = circuit({{"tank", {{"type", "hydraulic.tank"}}},
                     {"out", {{"type", "hydraulic.pressure_source"}, {"params", {{"pressure", p}}}}},
-                    {"pump",
-                     {{"type", "hydraulic.pump"},
-                      {"params",
-                       {{"displacement", D},
-                        {"speed", w},
-                        {"speed_source", "shaft"},
-                        {"volumetric_efficiency", 0.95},
-                        {"rated_pressure", p},
-                        {"hydromechanical_efficiency", 0.9}}}}},
+                    {"pump", shaft_driven_pump(D, w, p, 0.9)},
                     {"motor", {{"type", "rotational.speed_source"}, {"params", {{"speed", w}}}}}},
                    {{"tank.p", "pump.inlet"}, {"out.p", "pump.outlet"}, {"motor.flange", "pump.shaft"}},
                    {"pump.flow", "pump.torque", "pump.power", "motor.torque", "motor.power", "pump.shaft.tau"},
@@ -90,15 +97,7 @@ TEST_CASE("four quadrants: a pump the pressure drives back and a motor its shaft
   const double D = 1e-5, w = 150.0, p = 10e6, eta_hm = 0.9, k_leak = 0.05 * D * w / p;
   json n = circuit({{"tank", {{"type", "hydraulic.tank"}}},
                     {"high", {{"type", "hydraulic.pressure_source"}, {"params", {{"pressure", p}}}}},
-                    {"pump",
-                     {{"type", "hydraulic.pump"},
-                      {"params",
-                       {{"displacement", D},
-                        {"speed", w},
-                        {"speed_source", "shaft"},
-                        {"volumetric_efficiency", 0.95},
-                        {"rated_pressure", p},
-                        {"hydromechanical_efficiency", eta_hm}}}}},
+                    {"pump", shaft_driven_pump(D, w, p, eta_hm)},
                     {"drive", {{"type", "rotational.speed_source"}, {"params", {{"speed", w}}}}}},
                    {{"high.p", "pump.inlet"}, {"tank.p", "pump.outlet"}, {"drive.flange", "pump.shaft"}},
                    {"pump.flow", "pump.torque", "pump.power", "pump.power_loss", "drive.power"},
