@@ -243,6 +243,7 @@ const std::vector<Quantity>& quantities() {
       {"volume", "m^3", {"m^3", "L", "cm^3"}},
       {"area", "m^2", {"m^2", "mm^2", "cm^2"}},
       {"mass", "kg", {"kg", "g"}},
+      {"mass_flow", "kg/s", {"kg/s", "g/s", "kg/h"}},
       {"time", "s", {"s", "ms", "min"}},
       {"temperature", "K", {"K", "degC"}},
       {"voltage", "V", {"V", "mV"}},

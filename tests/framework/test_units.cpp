@@ -56,5 +56,7 @@ TEST_CASE("a unit in the wrong case is suggested in the right one") {
 TEST_CASE("from_si converts back") {
   CHECK(from_si(2.5e7, "bar") == doctest::Approx(250.0));
   CHECK(from_si(293.15, "degC") == doctest::Approx(20.0));
+  CHECK(from_si(0.005, "kg/h") == doctest::Approx(18.0));  // a fuel rate, shown as mass_flow
+  CHECK(quantity_of_unit("kg/s")->name == "mass_flow");
   CHECK(parse_unit("kN*m").dimension.to_string() == "m^2*kg/s^2");
 }
