@@ -31,8 +31,38 @@ const std::vector<FluidKey>& fluid_keys() {
        "entrained air volume per liquid volume at p_atm"},
       {"air_polytropic_index", "", &Fluid::air_polytropic_index, Range::between(1.0, 1.4),
        "1 isothermal to 1.4 adiabatic"},
+      {"temperature", "K", &Fluid::temperature, Range::positive(), "the oil's temperature"},
+      {"reference_temperature", "K", &Fluid::reference_temperature, Range::positive(),
+       "where density, bulk_modulus and kinematic_viscosity are given"},
+      {"thermal_expansion", "1/K", &Fluid::thermal_expansion, Range::between(0.0, 0.01),
+       "α_V: ρ(T) = ρ_ref / (1 + α_V (T − T_ref))"},
+      {"bulk_modulus_slope", "Pa/K", &Fluid::bulk_modulus_slope, Range::any(), "s_β: β(T) = β_ref + s_β (T − T_ref)"},
   };
   return keys;
+}
+
+// "viscosity_at": [[T_1, ν_1], [T_2, ν_2]] -> Walther's A and B (Fluid's comment):
+//   W_i = log10 log10(ν_i + 0.7),  B = (W_1 − W_2) / (log10 T_2 − log10 T_1),  A = W_1 + B log10 T_1.
+void parse_walther(const nlohmann::json& points, Fluid& f, const InputLocation& where) {
+  if (!points.is_array() || points.size() != 2)
+    throw InputError(where, "expected two points [temperature, kinematic viscosity], e.g. "
+                            "[[\"40 degC\", \"46 cSt\"], [\"100 degC\", \"6.8 cSt\"]]");
+  double T[2], w[2];
+  for (int i = 0; i < 2; ++i) {
+    const nlohmann::json& p = points[static_cast<size_t>(i)];
+    if (!p.is_array() || p.size() != 2) throw InputError(where, "each point is [temperature, kinematic viscosity]");
+    T[i] = json_check::quantity(p[0], "K", where);
+    const double nu_cst = json_check::quantity(p[1], "m^2/s", where) * 1e6;
+    if (!(T[i] > 0.0)) throw InputError(where, "a temperature must be above 0 K; got " + format_number(T[i]) + " K");
+    if (!(nu_cst > 0.3))
+      throw InputError(where, "Walther's equation needs ν above 0.3 cSt; got " + format_number(nu_cst) + " cSt");
+    w[i] = std::log10(std::log10(nu_cst + 0.7));
+  }
+  if (T[0] == T[1]) throw InputError(where, "the two points must be at different temperatures");
+  f.walther = true;
+  f.walther_b = (w[0] - w[1]) / (std::log10(T[1]) - std::log10(T[0]));
+  f.walther_a = w[0] + f.walther_b * std::log10(T[0]);
+  if (!(f.walther_b > 0.0)) throw InputError(where, "the viscosity must fall as the temperature rises");
 }
 
 }  // namespace
@@ -44,14 +74,21 @@ Fluid parse_fluid(const World& world) {
   const nlohmann::json& j = *it;
   auto where = [&](const std::string& key) { return InputLocation{world.file, "/world/fluid/" + key, "", ""}; };
   if (!j.is_object()) throw InputError(InputLocation{world.file, "/world/fluid", "", ""}, "expected an object");
+  bool temperature_given = false, reference_given = false;
   for (const auto& [key, value] : j.items()) {
+    if (key == "viscosity_at") {
+      parse_walther(value, f, where(key));
+      continue;
+    }
+    temperature_given |= key == "temperature";
+    reference_given |= key == "reference_temperature";
     const FluidKey* k = nullptr;
     for (const auto& candidate : fluid_keys())
       if (key == candidate.name) k = &candidate;
     if (!k) {
       std::string list;
       for (const auto& candidate : fluid_keys()) list += (list.empty() ? "" : ", ") + std::string(candidate.name);
-      throw InputError(where(key), "unknown fluid property; the fluid's properties are: " + list);
+      throw InputError(where(key), "unknown fluid property; the fluid's properties are: " + list + ", viscosity_at");
     }
     const double v = json_check::quantity(value, k->unit, where(key));
     if (!std::isfinite(v) || !k->range.contains(v))
@@ -62,7 +99,19 @@ Fluid parse_fluid(const World& world) {
   if (!(f.vapour_pressure < f.atmospheric_pressure))
     throw InputError(where("vapour_pressure"), "must be below atmospheric_pressure (" +
                                                    format_number(f.atmospheric_pressure) + " Pa): both are absolute");
-  return f;
+  if (f.walther && j.contains("kinematic_viscosity"))
+    throw InputError(where("kinematic_viscosity"),
+                     "give kinematic_viscosity or viscosity_at (its variation with the temperature), not both");
+  // Without a reference temperature the properties are given at the oil's temperature.
+  if (temperature_given && !reference_given) f.reference_temperature = f.temperature;
+  f.reference_density = f.density;
+  f.reference_bulk_modulus = f.bulk_modulus;
+  f.reference_viscosity = f.kinematic_viscosity;
+  Fluid at_temperature = f.at(f.temperature);
+  if (!(at_temperature.density > 0.0 && at_temperature.bulk_modulus > 0.0 && at_temperature.kinematic_viscosity > 0.0))
+    throw InputError(where("temperature"), "at " + format_number(f.temperature) +
+                                               " K the fluid's density, bulk modulus or viscosity is not positive");
+  return at_temperature;
 }
 
 std::shared_ptr<const Fluid> library_fluid(const World& world) { return world.parsed<Fluid>("fluid", parse_fluid); }

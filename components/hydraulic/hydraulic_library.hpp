@@ -48,6 +48,18 @@ inline std::string format_number(double v) {
 // ------------------------------------------------------------------ the fluid
 
 // The netlist's "world": {"fluid": {...}}. Every key is optional.
+//
+// Temperature. The density, bulk modulus and viscosity given are those at
+// reference_temperature; the circuit's oil is at `temperature` (by default the same),
+// and parse_fluid returns the fluid at it (Fluid::at):
+//   ρ(T) = ρ_ref / (1 + α_V (T − T_ref))                   thermal expansion α_V (1/K)
+//   β(T) = β_ref + s_β (T − T_ref)                          s_β in Pa/K (negative for oils)
+//   ν(T): Walther's equation (ASTM D341), from two points (T_1, ν_1), (T_2, ν_2) given as
+//   "viscosity_at": log10 log10(ν + 0.7) = A − B log10 T, ν in cSt and T in K,
+//   or ν_ref at every temperature without them.
+// (C. Walther, "Über die Auswertung von Viskositätsangaben", Erdöl und Teer 7, 1931;
+// ASTM D341, "Standard practice for viscosity–temperature equations and charts for
+// liquid petroleum or hydrocarbon products".)
 struct Fluid {
   double density = 850.0;                  // ρ, kg/m³
   double bulk_modulus = 1.5e9;             // β_l, Pa: the air-free liquid
@@ -56,6 +68,31 @@ struct Fluid {
   double atmospheric_pressure = 101325.0;  // Pa absolute: the zero of gauge pressures
   double air_fraction = 0.0;               // α: undissolved air volume per liquid volume at p_atm
   double air_polytropic_index = 1.0;       // n of the air bubbles (1 isothermal, 1.4 adiabatic)
+  double temperature = 313.15;             // T, K: the oil's temperature (40 °C)
+  double reference_temperature = 313.15;   // T_ref, K: where ρ, β and ν were given
+  double thermal_expansion = 0.0;          // α_V, 1/K
+  double bulk_modulus_slope = 0.0;         // s_β, Pa/K
+
+  // ρ, β and ν at T_ref, as given; the fields above are at `temperature`.
+  double reference_density = 850.0, reference_bulk_modulus = 1.5e9, reference_viscosity = 4.6e-5;
+  // Walther's constants A and B (ν in cSt, T in K); `walther` false: ν does not vary.
+  bool walther = false;
+  double walther_a = 0.0, walther_b = 0.0;
+
+  // The fluid at temperature T: ρ, β and ν from their values at T_ref (the comment above).
+  Fluid at(double T) const {
+    Fluid f = *this;
+    f.temperature = T;
+    const double dT = T - reference_temperature;
+    f.density = reference_density / (1.0 + thermal_expansion * dT);
+    f.bulk_modulus = reference_bulk_modulus + bulk_modulus_slope * dT;
+    f.kinematic_viscosity = walther ? walther_viscosity(walther_a, walther_b, T) : reference_viscosity;
+    return f;
+  }
+  // ν(T) by Walther's equation, m²/s.
+  static double walther_viscosity(double a, double b, double T) {
+    return (std::pow(10.0, std::pow(10.0, a - b * std::log10(T))) - 0.7) * 1e-6;
+  }
 
   // Lowest gauge pressure a chamber reaches: the vapour pressure.
   double min_pressure() const { return vapour_pressure - atmospheric_pressure; }

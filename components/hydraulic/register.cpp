@@ -7,7 +7,8 @@ void register_hydraulic_components(Registry& registry) {
   registry.add_world_setting("fluid",
                              "fluid properties of hydraulic circuits: density, bulk_modulus, "
                              "kinematic_viscosity, vapour_pressure, atmospheric_pressure, air_fraction, "
-                             "air_polytropic_index",
+                             "air_polytropic_index; and their temperature: temperature, reference_temperature, "
+                             "thermal_expansion, bulk_modulus_slope, viscosity_at (Walther)",
                              [](const nlohmann::json& value, const InputLocation& where) {
                                World w;
                                w.file = where.file;

@@ -199,3 +199,68 @@ TEST_CASE("world.fluid: every property with units, and errors that name /world/f
   other["world"]["fluids"] = json::object();
   CHECK(load_error(other).find("fluids") != std::string::npos);
 }
+
+TEST_CASE("world.fluid at a temperature: Walther's viscosity, thermal expansion, bulk modulus slope") {
+  // ISO VG 46: 46 cSt at 40 °C, 6.8 cSt at 100 °C. Walther (ASTM D341) through both points:
+  //   W = log10 log10(ν + 0.7),  B = (W_40 − W_100) / (log10 T_100 − log10 T_40),
+  //   A = W_40 + B log10 T_40,    ν(T) = 10^10^(A − B log10 T) − 0.7   (cSt, K).
+  const double T40 = 313.15, T100 = 373.15, T60 = 333.15;
+  auto W = [](double nu) { return std::log10(std::log10(nu + 0.7)); };
+  const double B = (W(46.0) - W(6.8)) / (std::log10(T100) - std::log10(T40)), A = W(46.0) + B * std::log10(T40);
+  const double nu60 = (std::pow(10.0, std::pow(10.0, A - B * std::log10(T60))) - 0.7) * 1e-6;
+  // The oil at 60 °C; density given at 15 °C with α_V = 7e-4 1/K; β given at 15 °C,
+  // falling 5 MPa/K.
+  const double rho15 = 870.0, alpha = 7e-4, beta15 = 1.6e9, slope = -5e6;
+  auto points = [](const std::string& t1, const std::string& nu1, const std::string& t2, const std::string& nu2) {
+    return json::array({json::array({t1, nu1}), json::array({t2, nu2})});
+  };
+  const json fluid = {{"temperature", "60 degC"},
+                      {"reference_temperature", "15 degC"},
+                      {"density", rho15},
+                      {"thermal_expansion", alpha},
+                      {"bulk_modulus", beta15},
+                      {"bulk_modulus_slope", slope},
+                      {"viscosity_at", points("40 degC", "46 cSt", "100 degC", "6.8 cSt")}};
+  // A 0.2 mm orifice from a 1 bar source, a flow number λ of about 10 against λ_crit = 1000:
+  // deep in the laminar part of the orifice law, where q is proportional to 1/(ρ ν).
+  json n = circuit({{"source", {{"type", "hydraulic.pressure_source"}, {"params", {{"pressure", 1e5}}}}},
+                    {"tank", {{"type", "hydraulic.tank"}}},
+                    {"vol", {{"type", "hydraulic.volume"}, {"params", {{"ports", 1}}}}},
+                    {"orifice", {{"type", "hydraulic.orifice"}, {"params", {{"diameter", 2e-4}}}}}},
+                   {{"source.p", "orifice.a"}, {"tank.p", "orifice.b"}},
+                   {"orifice.flow", "vol.bulk_modulus"}, {{"method", "bdf"}, {"t_end", 0.001}, {"output_interval", 0.001}},
+                   fluid);
+  n["components"].erase("vol");
+  n["record"] = {"orifice.flow"};
+  RunResult r = run_circuit(n);
+  const double rho60 = rho15 / (1.0 + alpha * 45.0), d = 2e-4, dp = 1e5;
+  const double area = M_PI * d * d / 4, jet = std::sqrt(2 * dp / rho60), lambda = d * jet / nu60;
+  CHECK(last(r, "orifice.flow") == doctest::Approx(0.7 * std::tanh(2 * lambda / 1000.0) * area * jet).epsilon(1e-12));
+  // The bulk modulus at 60 °C: a volume fed by a constant flow rises at β(T) Q / V.
+  json v = circuit({{"pump", {{"type", "hydraulic.flow_source"}, {"params", {{"flow", 1e-4}}}}},
+                    {"vol", {{"type", "hydraulic.volume"}, {"params", {{"volume", 1e-3}, {"ports", 1}}}}}},
+                   {{"vol.p1", "pump.p"}}, {"vol.bulk_modulus"},
+                   {{"method", "bdf"}, {"t_end", 1e-3}, {"output_interval", 1e-3}}, fluid);
+  CHECK(last(run_circuit(v), "vol.bulk_modulus") == doctest::Approx(beta15 + slope * 45.0).epsilon(1e-12));
+  // Given at the oil's temperature (no reference_temperature): the values as written.
+  json same = n;
+  same["world"]["fluid"] = {{"temperature", "60 degC"}, {"kinematic_viscosity", "20 cSt"}, {"density", 870}};
+  const double jet870 = std::sqrt(2 * dp / 870.0), lambda20 = d * jet870 / 20e-6;
+  CHECK(last(run_circuit(same), "orifice.flow") ==
+        doctest::Approx(0.7 * std::tanh(2 * lambda20 / 1000.0) * area * jet870).epsilon(1e-12));
+  // Errors name the key.
+  auto error_of = [&](const json& f) {
+    json m = n;
+    m["world"]["fluid"] = f;
+    return load_error(m);
+  };
+  CHECK(error_of({{"viscosity_at", json::array({json::array({"40 degC", "46 cSt"})})}})
+            .find("/world/fluid/viscosity_at") != std::string::npos);
+  CHECK(error_of({{"viscosity_at", points("40 degC", "46 cSt", "40 degC", "30 cSt")}}).find("different temperatures") !=
+        std::string::npos);
+  CHECK(error_of({{"viscosity_at", points("40 degC", "6 cSt", "100 degC", "46 cSt")}}).find("fall") != std::string::npos);
+  CHECK(error_of({{"kinematic_viscosity", "46 cSt"}, {"viscosity_at", points("40 degC", "46 cSt", "100 degC", "6.8 cSt")}})
+            .find("not both") != std::string::npos);
+  CHECK(error_of({{"temperature", "200 degC"}, {"reference_temperature", "15 degC"}, {"bulk_modulus_slope", -1e7}})
+            .find("not positive") != std::string::npos);
+}
