@@ -43,7 +43,7 @@ std::string fixed(double v, int digits) {
 
 }  // namespace
 
-class Battery final : public Component {
+class Battery final : public HeatPortComponent {
  public:
   Battery() {
     declare_table("ocv", {"", "V"}, "open-circuit voltage: rows [SOC (0 to 1), OCV]; linear, held beyond the ends",
@@ -71,7 +71,7 @@ class Battery final : public Component {
                         "terminal voltage below which a warning is given (-inf: none)");
     declare_config_real("max_voltage", "V", std::numeric_limits<double>::infinity(),
                         "terminal voltage above which a warning is given (inf: none)");
-    declare_boolean("heat_port", false, "true: a thermal port 'heat' returns the Joule losses as heat flow");
+    declare_heat_port_parameter("true: a thermal port 'heat' returns the Joule losses as heat flow");
   }
   void configure() override {
     const auto rows = table("ocv");
@@ -89,10 +89,7 @@ class Battery final : public Component {
                       "negative terminal, to a node-side element (a ground): reads v_n, returns the current");
     set_dependencies(p_, {p_, n_});
     set_dependencies(n_, {p_});
-    if (boolean("heat_port")) {
-      heat_ = declare_port("heat", thermal_domain(), PortSide::Response, "to a heat capacity: returns the Joule losses");
-      set_dependencies(heat_, {p_});
-    }
+    configure_heat_port("to a heat capacity: returns the Joule losses", {p_});
     soc_ = declare_state("soc", "", 1.0, "state of charge, 1 full, 0 empty");
     for (int k = 0; k < pairs_; ++k)
       vk_[k] = declare_state("v" + std::to_string(k + 1), "V", 0.0,
@@ -104,7 +101,7 @@ class Battery final : public Component {
     loss_ = declare_observable("loss", "W", "Joule losses, R0 i² + Σ v_k²/R_k");
     stored_ = declare_observable("energy", "J", "energy stored in the RC pairs' capacitances, ½ Σ C_k v_k²");
     set_energy_role(supplied_, EnergyRole::Supplied);
-    if (!heat_.valid()) set_energy_role(loss_, EnergyRole::Loss);  // else it leaves through the heat port
+    set_loss_role(loss_);  // with a heat port, it leaves through it
     set_energy_role(stored_, EnergyRole::Stored);
 
     empty_ = declare_zero_crossing("empty", CrossingDirection::Falling, "SOC − soc_min");
@@ -122,7 +119,7 @@ class Battery final : public Component {
   void calc_outputs(Eval& e) const override {
     e.set_out(p_, electrical::voltage, e.in(n_, electrical::voltage) + voltage(e));
     e.set_out(n_, electrical::current, e.in(p_, electrical::current));
-    if (heat_.valid()) e.set_out(heat_, thermal::heat_flow, loss(e));
+    if (has_heat_port()) set_heat_flow(e, loss(e));
   }
   void calc_derivatives(Eval& e) const override {
     const double i = current(e);
@@ -189,7 +186,7 @@ class Battery final : public Component {
   int pairs_ = 0;
   double max_current_ = 0.0, min_voltage_ = 0.0, max_voltage_ = 0.0;
   RealParam capacity_, r0_, rk_[2], ck_[2], soc_min_, soc_max_;
-  PortId p_, n_, heat_;
+  PortId p_, n_;
   StateId soc_, vk_[2];
   ObservableId current_, ocv_obs_, voltage_, supplied_, loss_, stored_;
   ZeroCrossingId empty_, full_, overcurrent_, undervoltage_, overvoltage_;

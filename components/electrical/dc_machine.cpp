@@ -41,12 +41,9 @@ class DcMachine final : public Branch {
     tc_ = declare_real("coulomb_friction", "N*m", 0.0, "Coulomb friction torque T_c", Range::non_negative());
     wc_ = declare_real("coulomb_speed", "rad/s", 0.1, "speed ω_c over which the Coulomb friction builds up (tanh)",
                        Range::positive());
-    declare_boolean("heat_port", false,
-                    "true: a thermal port 'heat' returns the losses as heat flow and R follows its temperature");
-    alpha_ = declare_real("temperature_coefficient", "1/K", 0.0,
-                          "α of R(T) = R (1 + α (T − T_ref)) (copper: 0.00393/K); with heat_port only");
-    t_ref_ = declare_real("reference_temperature", "K", 293.15, "T_ref at which the resistance is R; with heat_port only",
-                          Range::positive());
+    declare_heat_port_parameter(
+        "true: a thermal port 'heat' returns the losses as heat flow and R follows its temperature");
+    declare_temperature_coefficient();
   }
   void configure() override {
     declare_pins("the armature current");
@@ -55,11 +52,8 @@ class DcMachine final : public Branch {
     shaft_ = declare_port("shaft", rotational_domain(), PortSide::State,
                           "rotor: gives its angle and speed, takes the load torques (any number of connections)");
     set_dependencies(shaft_, {});
-    if (boolean("heat_port")) {
-      heat_ = declare_port("heat", thermal_domain(), PortSide::Response,
-                           "to a heat capacity: returns the copper and friction losses, reads the winding temperature");
-      set_dependencies(heat_, {heat_});
-    }
+    configure_heat_port("to a heat capacity: returns the copper and friction losses, reads the winding temperature",
+                        {}, /*reads_temperature=*/true);
     i_ = declare_state("i", "A", 0.0, "armature current from p to n");
     w_ = declare_state("w", "rad/s", 0.0, "rotor speed");
     phi_ = declare_state("phi", "rad", 0.0, "rotor angle");
@@ -73,18 +67,16 @@ class DcMachine final : public Branch {
     friction_ = declare_observable("friction_loss", "W", "friction loss, b ω² + T_c tanh(ω/ω_c) ω");
     magnetic_ = declare_observable("magnetic_energy", "J", "energy stored in the armature inductance, ½ L i²");
     kinetic_ = declare_observable("kinetic_energy", "J", "kinetic energy of the rotor, ½ J ω²");
-    if (!heat_.valid()) {  // with a heat port, the losses leave through it (port power)
-      set_energy_role(copper_, EnergyRole::Loss);
-      set_energy_role(friction_, EnergyRole::Loss);
-    }
+    set_loss_role(copper_);  // with a heat port, the losses leave through it (port power)
+    set_loss_role(friction_);
     set_energy_role(magnetic_, EnergyRole::Stored);
     set_energy_role(kinetic_, EnergyRole::Stored);
   }
   void calc_outputs(Eval& e) const override {
     e.set_out(p_, electrical::current, -e.state(i_));
-    if (heat_.valid()) {
+    if (has_heat_port()) {
       const double i = e.state(i_);
-      e.set_out(heat_, thermal::heat_flow, resistance(e) * i * i + friction_torque(e) * e.state(w_));
+      set_heat_flow(e, resistance(e) * i * i + friction_torque(e) * e.state(w_));
     }
   }
   void calc_derivatives(Eval& e) const override {
@@ -103,16 +95,13 @@ class DcMachine final : public Branch {
   }
 
  private:
-  double resistance(const Eval& e) const {
-    if (!heat_.valid()) return e.param(r_);
-    return e.param(r_) * (1.0 + e.param(alpha_) * (e.in(heat_, thermal::temperature) - e.param(t_ref_)));
-  }
+  double resistance(const Eval& e) const { return resistance_at_temperature(e, e.param(r_)); }
   double friction_torque(const Eval& e) const {
     const double w = e.state(w_);
     return e.param(b_) * w + e.param(tc_) * std::tanh(w / e.param(wc_));
   }
-  RealParam r_, l_, k_, j_, b_, tc_, wc_, alpha_, t_ref_;
-  PortId shaft_, heat_;
+  RealParam r_, l_, k_, j_, b_, tc_, wc_;
+  PortId shaft_;
   StateId i_, w_, phi_;
   ObservableId torque_, emf_, voltage_, copper_, friction_, magnetic_, kinetic_;
 };

@@ -15,6 +15,7 @@
 
 #include "jourdain/component.hpp"
 #include "jourdain/components/domains.hpp"
+#include "jourdain/components/heat_port.hpp"
 #include "jourdain/components/interpolation.hpp"
 #include "jourdain/registry.hpp"
 
@@ -26,8 +27,10 @@ inline constexpr const char* kFarad = "A*s/V";
 inline constexpr const char* kHenry = "V*s/A";
 
 // A branch between two response-side pins p and n (a resistor, an inductor, a switch,
-// a current source): the two ports, and the voltage v_p − v_n they read.
-class Branch : public Component {
+// a current source): the two ports, and the voltage v_p − v_n they read. A branch that
+// dissipates may have a heat port (HeatPortComponent) and a resistance that follows its
+// temperature.
+class Branch : public HeatPortComponent {
  protected:
   void declare_pins(const std::string& what) {
     p_ = declare_port("p", electrical_domain(), PortSide::Response,
@@ -40,7 +43,27 @@ class Branch : public Component {
     e.set_out(p_, electrical::current, -i);
     e.set_out(n_, electrical::current, i);
   }
+
+  // ---- a resistance R(T) that follows the heat port's temperature ----
+  //   R(T) = R (1 + α (T − T_ref))
+  // (the linear temperature coefficient of a metal; copper: α = 0.00393/K at 20 °C).
+  // Constructor, after declare_heat_port_parameter: α and T_ref.
+  void declare_temperature_coefficient() {
+    alpha_ = declare_real("temperature_coefficient", "1/K", 0.0,
+                          "α of R(T) = R (1 + α (T − T_ref)) (copper: 0.00393/K); with heat_port only");
+    t_ref_ = declare_real("reference_temperature", "K", 293.15, "T_ref at which the resistance is R; with heat_port only",
+                          Range::positive());
+  }
+  // R(T) at the heat port's temperature; R itself without a heat port.
+  double resistance_at_temperature(const Eval& e, double r) const {
+    if (!has_heat_port()) return r;
+    return r * (1.0 + e.param(alpha_) * (heat_port_temperature(e) - e.param(t_ref_)));
+  }
+
   PortId p_, n_;
+
+ private:
+  RealParam alpha_, t_ref_;
 };
 
 void register_ground_and_node(Registry& r);

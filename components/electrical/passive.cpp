@@ -2,6 +2,8 @@
 // p to pin n; v = v_p − v_n.
 //
 //   resistor:   i = v / R                      loss R i² = v i
+//               (with "heat_port": true, R(T) = R (1 + α (T − T_ref)) at the heat
+//               port's temperature T, and the loss leaves as heat through the port)
 //   inductor:   L di/dt = v                    stored ½ L i²     (i is a state)
 //   capacitor:  C dv_C/dt = i                  stored ½ C v_C²   (v_C is a state)
 //
@@ -10,31 +12,48 @@
 // at that pin). A capacitor is the state side at p, where it gives v_p = v_n + v_C, and
 // the response side at n, where it reads v_n and passes on the current it receives at
 // p: the sum of the currents its branches deliver into p flows through it to n.
+#include <vector>
+
 #include "electrical_library.hpp"
 
 namespace jourdain::electrical_library {
 
 class Resistor final : public Branch {
  public:
-  Resistor() { r_ = declare_real("resistance", kOhm, 1.0, "resistance R (Ω, written V/A)", Range::positive()); }
+  Resistor() {
+    r_ = declare_real("resistance", kOhm, 1.0, "resistance R (Ω, written V/A)", Range::positive());
+    declare_heat_port_parameter(
+        "true: a thermal port 'heat' returns the loss R i² as heat flow and R follows its temperature");
+    declare_temperature_coefficient();
+  }
   void configure() override {
     declare_pins("the current");
-    set_dependencies(p_, {p_, n_});
-    set_dependencies(n_, {p_, n_});
+    configure_heat_port("to a heat capacity: returns the loss R i², reads the resistor's temperature", {p_, n_},
+                        /*reads_temperature=*/true);
+    // With a heat port, R(T) makes the current read the temperature too.
+    std::vector<PortId> reads{p_, n_};
+    if (has_heat_port()) reads.push_back(heat_port());
+    set_dependencies(p_, reads);
+    set_dependencies(n_, reads);
     current_ = declare_observable("current", "A", "current i from p to n");
     voltage_ = declare_observable("voltage", "V", "v_p − v_n");
     loss_ = declare_observable("loss", "W", "power dissipated, R i²");
-    set_energy_role(loss_, EnergyRole::Loss);
+    set_loss_role(loss_);  // with a heat port, it leaves through it (port power)
   }
-  void calc_outputs(Eval& e) const override { set_current(e, voltage(e) / e.param(r_)); }
+  void calc_outputs(Eval& e) const override {
+    const double v = voltage(e), i = v / resistance(e);
+    set_current(e, i);
+    if (has_heat_port()) set_heat_flow(e, v * i);  // R i², as the observable loss
+  }
   void calc_derivatives(Eval& e) const override {
-    const double v = voltage(e), i = v / e.param(r_);
+    const double v = voltage(e), i = v / resistance(e);
     e.set_observable(current_, i);
     e.set_observable(voltage_, v);
     e.set_observable(loss_, v * i);
   }
 
  private:
+  double resistance(const Eval& e) const { return resistance_at_temperature(e, e.param(r_)); }
   RealParam r_;
   ObservableId current_, voltage_, loss_;
 };
@@ -103,7 +122,7 @@ class Capacitor final : public Component {
 };
 
 void register_passive(Registry& r) {
-  r.add<Resistor>("electrical.resistor", "linear resistor: i = (v_p − v_n)/R, loss R i²");
+  r.add<Resistor>("electrical.resistor", "linear resistor: i = (v_p − v_n)/R, loss R i² (optionally as heat, R(T))");
   r.add<Inductor>("electrical.inductor", "linear inductor: L di/dt = v_p − v_n (current state), stores ½ L i²");
   r.add<Capacitor>("electrical.capacitor",
                    "linear capacitor: C dv/dt = i (voltage state); p gives v_n + v, n passes the current on");

@@ -54,7 +54,7 @@ double circle_scale(double a, double b, double limit) {
 
 }  // namespace
 
-class PmsmDrive final : public Component {
+class PmsmDrive final : public HeatPortComponent {
  public:
   PmsmDrive() {
     r_ = declare_real("resistance", kOhm, 0.1, "phase resistance R (Ω, written V/A)", Range::positive());
@@ -68,7 +68,7 @@ class PmsmDrive final : public Component {
     v_min_ = declare_real("min_dc_voltage", "V", 1.0,
                           "bus voltage below which the DC current is taken as at this voltage (caps it)",
                           Range::positive());
-    declare_boolean("heat_port", false, "true: a thermal port 'heat' returns the machine's and inverter's losses");
+    declare_heat_port_parameter("true: a thermal port 'heat' returns the machine's and inverter's losses");
   }
   void configure() override {
     poles_ = static_cast<double>(integer("pole_pairs"));
@@ -86,11 +86,8 @@ class PmsmDrive final : public Component {
     shaft_ = declare_port("shaft", rotational_domain(), PortSide::State,
                           "rotor: gives its angle and speed, takes the load torques (any number of connections)");
     for (PortId p : {id_out_, iq_out_, w_out_, shaft_}) set_dependencies(p, {});
-    if (boolean("heat_port")) {
-      heat_ = declare_port("heat", thermal_domain(), PortSide::Response,
-                           "to a heat capacity: returns the copper, friction and inverter losses");
-      set_dependencies(heat_, {dc_p_, dc_n_, vd_in_, vq_in_});
-    }
+    configure_heat_port("to a heat capacity: returns the copper, friction and inverter losses",
+                        {dc_p_, dc_n_, vd_in_, vq_in_});
     id_ = declare_state("i_d", "A", 0.0, "d-axis current");
     iq_ = declare_state("i_q", "A", 0.0, "q-axis current");
     w_ = declare_state("w", "rad/s", 0.0, "rotor speed (mechanical)");
@@ -111,15 +108,15 @@ class PmsmDrive final : public Component {
     inverter_ = declare_observable("inverter_loss", "W", "P_dc − P_ac");
     magnetic_ = declare_observable("magnetic_energy", "J", "3/4 (L_d i_d² + L_q i_q²)");
     kinetic_ = declare_observable("kinetic_energy", "J", "½ J ω²");
-    if (!heat_.valid())  // with a heat port, the losses leave through it (port power)
-      for (ObservableId o : {copper_, friction_, inverter_}) set_energy_role(o, EnergyRole::Loss);
+    // With a heat port, the losses leave through it (port power).
+    for (ObservableId o : {copper_, friction_, inverter_}) set_loss_role(o);
     for (ObservableId o : {magnetic_, kinetic_}) set_energy_role(o, EnergyRole::Stored);
   }
   void calc_outputs(Eval& e) const override {
     const Applied a = applied(e);
     e.set_out(dc_p_, electrical::current, -a.i_dc);
     e.set_out(dc_n_, electrical::current, a.i_dc);
-    if (heat_.valid()) e.set_out(heat_, thermal::heat_flow, losses(e, a));
+    if (has_heat_port()) set_heat_flow(e, losses(e, a));
   }
   void calc_derivatives(Eval& e) const override {
     const Applied a = applied(e);
@@ -173,7 +170,7 @@ class PmsmDrive final : public Component {
 
   double poles_ = 1.0;
   RealParam r_, ld_, lq_, psi_, j_, b_, eta_, v_min_;
-  PortId dc_p_, dc_n_, vd_in_, vq_in_, id_out_, iq_out_, w_out_, shaft_, heat_;
+  PortId dc_p_, dc_n_, vd_in_, vq_in_, id_out_, iq_out_, w_out_, shaft_;
   StateId id_, iq_, w_, phi_;
   ObservableId torque_, vd_, vq_, modulation_, dc_current_, ac_power_, copper_, friction_, inverter_, magnetic_,
       kinetic_;

@@ -17,8 +17,11 @@
 // stops (mechanical1d.mass x_min, x_max), which stop it exactly.
 // The force is computed from the positions, velocities and the chamber pressures
 // (states) only, never from accelerations, so a mechanism's solver can evaluate it once
-// before solving for the accelerations.
+// before solving for the accelerations. So is what the cylinder loses (friction, leakage,
+// end-stop damping): with "heat_port" true, the port `heat` returns it as heat flow.
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "hydraulic_library.hpp"
 #include "jourdain/errors.hpp"
@@ -52,6 +55,8 @@ class CylinderBase : public HydraulicComponent {
     set_example("bore_diameter", "100 mm");
     set_example("rod_diameter", "56 mm");
     set_example("stroke", "500 mm");
+    declare_heat_port_parameter(
+        "true: a thermal port 'heat' returns the friction, leakage and end-stop losses as heat flow");
   }
 
  protected:
@@ -66,7 +71,7 @@ class CylinderBase : public HydraulicComponent {
     double a, b;
   };
 
-  // configure() of the variants calls this first, and finish_configure() last.
+  // configure() of the variants calls this first, and finish_cylinder() last.
   void configure_cylinder() {
     a_ = declare_port("a", hydraulic_domain(), PortSide::State, "chamber A (cap side): pressure out, flow in");
     b_ = declare_port("b", hydraulic_domain(), PortSide::State, "chamber B (rod side): pressure out, flow in");
@@ -99,10 +104,19 @@ class CylinderBase : public HydraulicComponent {
                                 "V̇ ε(p) of both chambers: the compression energy the lumped chamber law gives "
                                 "the volume the piston sweeps (≈ p/(2β) of its work)");
     set_energy_role(stored_, EnergyRole::Stored);
-    set_energy_role(loss_, EnergyRole::Loss);
     set_energy_role(swept_, EnergyRole::Supplied);
     piston_area_ = declare_derived("piston_area", "m^2", "A_A: π D²/4, or area_a");
     annulus_area_ = declare_derived("annulus_area", "m^2", "A_B: A_A − π d²/4, or area_b");
+  }
+
+  // configure() of the variants, last, after the ports the motion is read from
+  // (`motion`): the heat port, whose loss reads them too, the role of the loss, and the
+  // fluid.
+  void finish_cylinder(std::vector<PortId> motion) {
+    configure_heat_port("to a heat capacity (the oil, the barrel): returns the friction, leakage and end-stop losses",
+                        std::move(motion));
+    set_loss_role(loss_);  // with a heat port, it leaves through it
+    finish_configure();
   }
 
   // The derived stage: A_A = π D²/4 or area_a; A_B = A_A − π d²/4 or area_b, once per
@@ -144,6 +158,32 @@ class CylinderBase : public HydraulicComponent {
     return out;
   }
 
+  // The end stops' penetration ε (below 0, or beyond the stroke) and its rate.
+  struct Penetration {
+    double depth, rate;
+  };
+  Penetration penetration(const Eval& e, const Motion& m) const {
+    const double stroke = e.param(stroke_);
+    if (m.s < 0.0) return {-m.s, -m.v};
+    if (m.s > stroke) return {m.s - stroke, m.v};
+    return {0.0, 0.0};
+  }
+
+  // The power turned into heat: friction F_f v, leakage q_leak (p_A − p_B), and the end
+  // stops' damping, what their contact force takes beyond the change of their spring's
+  // energy: −F_stop v − k_s ε dε/dt (c_s v² while the contact force is not clipped at 0).
+  double power_loss(const Eval& e, const Motion& m, const Forces& F) const {
+    const Fluid f = fluid(e);
+    const double dp = Chamber::pressure(e.state(p_a_), f) - Chamber::pressure(e.state(p_b_), f);
+    const Penetration stop = penetration(e, m);
+    const double stop_loss = -F.stop * m.v - e.param(k_s_) * stop.depth * stop.rate;
+    return F.friction * m.v + e.param(leak_) * dp * dp + stop_loss;
+  }
+  // calc_outputs: the loss as the heat port's heat flow, when there is one.
+  void publish_heat(Eval& e, const Motion& m, const Forces& F) const {
+    if (has_heat_port()) set_heat_flow(e, power_loss(e, m, F));
+  }
+
   void chamber_derivatives(Eval& e, const Motion& m) const {
     const Fluid f = fluid(e);
     const double ps_a = e.state(p_a_), ps_b = e.state(p_b_);
@@ -170,14 +210,10 @@ class CylinderBase : public HydraulicComponent {
     e.set_observable(cavity_a_, Chamber::cavity(ps_a, va, f));
     e.set_observable(cavity_b_, Chamber::cavity(ps_b, vb, f));
     if (e.observables_wanted()) {
-      // The stops' penetration ε and its rate: below 0, or beyond the stroke.
-      const double stroke = e.param(stroke_), k_s = e.param(k_s_);
-      const double depth = m.s < 0.0 ? -m.s : m.s > stroke ? m.s - stroke : 0.0;
-      const double depth_rate = m.s < 0.0 ? -m.v : m.s > stroke ? m.v : 0.0;
-      const double stop_loss = -F.stop * m.v - k_s * depth * depth_rate;
+      const double depth = penetration(e, m).depth;
       e.set_observable(stored_, Chamber::stored_energy(ps_a, va, f) + Chamber::stored_energy(ps_b, vb, f) +
-                                    0.5 * k_s * depth * depth);
-      e.set_observable(loss_, F.friction * m.v + q_leak * (pa - pb) + stop_loss);
+                                    0.5 * e.param(k_s_) * depth * depth);
+      e.set_observable(loss_, power_loss(e, m, F));
       const double dva = va_free > 0.01 * dead_a ? A.a * m.v : 0.0;
       const double dvb = vb_free > 0.01 * dead_b ? -A.b * m.v : 0.0;
       e.set_observable(swept_, Chamber::swept_compression_power(ps_a, dva, f) +
@@ -208,11 +244,14 @@ class Cylinder final : public CylinderBase {
     rod_ = declare_port("rod", mech1d_domain(), PortSide::Response,
                         "to the mass the rod drives: its position and velocity in, the rod force out");
     set_dependencies(rod_, {rod_});
-    finish_configure();
+    finish_cylinder({rod_});
   }
   void calc_outputs(Eval& e) const override {
     publish_pressures(e);
-    e.set_out(rod_, mech1d::force, forces(e, motion(e)).total);
+    const Motion m = motion(e);
+    const Forces F = forces(e, m);
+    e.set_out(rod_, mech1d::force, F.total);
+    publish_heat(e, m, F);
   }
   void calc_derivatives(Eval& e) const override { chamber_derivatives(e, motion(e)); }
 
@@ -240,7 +279,7 @@ class PlanarCylinder final : public CylinderBase {
     set_dependencies(base_, {base_, rod_});
     set_dependencies(rod_, {base_, rod_});
     length_ = declare_observable("length", "m", "L, distance between the points");
-    finish_configure();
+    finish_cylinder({base_, rod_});
   }
   // A barrel from the base's point, a rod to the rod eye's (the report's animation); the
   // barrel is about as long as the cylinder when retracted.
@@ -258,15 +297,18 @@ class PlanarCylinder final : public CylinderBase {
     if (!l) {
       for (PortId p : {rod_, base_})
         for (Var v : {planar::fx, planar::fy, planar::tz}) e.set_out(p, v, 0.0);
+      if (has_heat_port()) set_heat_flow(e, 0.0);
       return;
     }
-    const double f = forces(e, l->motion).total;
+    const Forces F = forces(e, l->motion);
+    const double f = F.total;
     e.set_out(rod_, planar::fx, f * l->ux);
     e.set_out(rod_, planar::fy, f * l->uy);
     e.set_out(rod_, planar::tz, 0.0);
     e.set_out(base_, planar::fx, -f * l->ux);
     e.set_out(base_, planar::fy, -f * l->uy);
     e.set_out(base_, planar::tz, 0.0);
+    publish_heat(e, l->motion, F);
   }
   void calc_derivatives(Eval& e) const override {
     // Every output is known here: coinciding points are now the model's, not the schedule's.

@@ -67,6 +67,7 @@ class DirectionalValve : public HydraulicComponent {
                          Range::non_negative());
     declare_orifice_parameters("C_d of the metering edges");
     declare_dynamics_parameters(proportional || kind_ == ValveKind::FourThree ? "second_order" : "first_order");
+    declare_heat_port_parameter("true: a thermal port 'heat' returns the throttling loss −Σ p q as heat flow");
   }
 
   void configure() override {
@@ -106,6 +107,7 @@ class DirectionalValve : public HydraulicComponent {
     std::vector<PortId> reads = hydraulic_ports_;
     if (!has_dynamics()) reads.push_back(command_);
     for (PortId port : hydraulic_ports_) set_dependencies(port, reads);
+    configure_heat_port("to a heat capacity (the oil, the valve block): returns the throttling loss −Σ p q", reads);
 
     position_ = declare_observable("position", proportional ? "" : "m", "spool position x");
     if (proportional)
@@ -114,9 +116,9 @@ class DirectionalValve : public HydraulicComponent {
       port_flows_.push_back(declare_observable("flow_" + ports()[port.index].name, "m^3/s",
                                                "flow delivered into the element at " + ports()[port.index].name));
     // Its metering edges throttle and store nothing: the power the ports bring, −Σ p q,
-    // all turns into heat.
+    // all turns into heat (through the heat port when there is one).
     power_loss_ = declare_observable("power_loss", "W", "−Σ p q over the ports: throttling loss, turned into heat");
-    set_energy_role(power_loss_, EnergyRole::Loss);
+    set_loss_role(power_loss_);
     finish_configure();
   }
 
@@ -124,18 +126,15 @@ class DirectionalValve : public HydraulicComponent {
     double q[4] = {0, 0, 0, 0};
     flows(e, q);
     for (size_t k = 0; k < hydraulic_ports_.size(); ++k) e.set_out(hydraulic_ports_[k], hydraulic::flow_rate, q[k]);
+    if (has_heat_port()) set_heat_flow(e, power_loss(e, q));
   }
 
   void calc_derivatives(Eval& e) const override {
     dynamic_derivatives(e, demand(e));
     double q[4] = {0, 0, 0, 0};
     flows(e, q);
-    double loss = 0.0;
-    for (size_t k = 0; k < hydraulic_ports_.size(); ++k) {
-      e.set_observable(port_flows_[k], q[k]);
-      loss -= e.in(hydraulic_ports_[k], hydraulic::pressure) * q[k];
-    }
-    e.set_observable(power_loss_, loss);
+    for (size_t k = 0; k < hydraulic_ports_.size(); ++k) e.set_observable(port_flows_[k], q[k]);
+    e.set_observable(power_loss_, power_loss(e, q));
     e.set_observable(position_, dynamic_position(e, demand(e)));
   }
 
@@ -208,6 +207,14 @@ class DirectionalValve : public HydraulicComponent {
     for (size_t k = 0; k < hydraulic_ports_.size(); ++k)
       if (hydraulic_ports_[k] == port) return static_cast<int>(k);
     return -1;
+  }
+
+  // The throttling loss −Σ p q, with q the flows delivered into the elements at the
+  // ports (flows()): the power the ports bring in.
+  double power_loss(const Eval& e, const double* q) const {
+    double loss = 0.0;
+    for (size_t k = 0; k < hydraulic_ports_.size(); ++k) loss -= e.in(hydraulic_ports_[k], hydraulic::pressure) * q[k];
+    return loss;
   }
 
   // Flow delivered into the element at each hydraulic port, in hydraulic_ports_ order.

@@ -201,6 +201,10 @@ void HydraulicComponent::dynamic_derivatives(Eval& e, double target, double half
 
 // ------------------------------------------------------------------ FlowPath
 
+FlowPath::FlowPath() {
+  declare_heat_port_parameter("true: a thermal port 'heat' returns the throttling loss Δp q as heat flow");
+}
+
 void FlowPath::declare_flow_path(const std::string& from, const std::string& from_what, const std::string& to,
                                  const std::string& to_what, const std::string& flow_what) {
   from_ = declare_port(from, hydraulic_domain(), PortSide::Response, from_what);
@@ -210,15 +214,18 @@ void FlowPath::declare_flow_path(const std::string& from, const std::string& fro
   set_dependencies(to_, inputs_);
   flow_ = declare_observable("flow", "m^3/s", flow_what);
   // Throttling turns the pressure drop's work into heat: Δp q, the whole power the path
-  // takes from its ends (it stores nothing).
+  // takes from its ends (it stores nothing). The heat port, when there is one, carries it
+  // out and reads what the flow reads.
+  configure_heat_port("to a heat capacity (the oil, the valve block): returns the throttling loss Δp q", inputs_);
   power_loss_ = declare_observable("power_loss", "W", "throttling loss Δp q, turned into heat");
-  set_energy_role(power_loss_, EnergyRole::Loss);
+  set_loss_role(power_loss_);
 }
 
 void FlowPath::reads(PortId p) {
   inputs_.push_back(p);
   set_dependencies(from_, inputs_);
   set_dependencies(to_, inputs_);
+  if (has_heat_port()) set_dependencies(heat_port(), inputs_);
 }
 
 PortId FlowPath::declare_pilot(const std::string& name, const std::string& what) {
@@ -240,6 +247,7 @@ void FlowPath::calc_outputs(Eval& e) const {
   e.set_out(from_, hydraulic::flow_rate, -q);
   e.set_out(to_, hydraulic::flow_rate, q);
   for (PortId p : pilots_) e.set_out(p, hydraulic::flow_rate, 0.0);
+  if (has_heat_port()) set_heat_flow(e, pressure_drop(e) * q);  // Δp q, as power_loss
 }
 
 void FlowPath::calc_derivatives(Eval& e) const {

@@ -24,6 +24,7 @@
 
 #include "jourdain/component.hpp"
 #include "jourdain/components/domains.hpp"
+#include "jourdain/components/heat_port.hpp"
 #include "jourdain/registry.hpp"
 
 namespace jourdain::hydraulic_library {
@@ -221,7 +222,12 @@ inline double dead_zone(double e, double h) { return h > 0.0 ? e - std::clamp(e,
 // opening's area π d²/4, a valve's full area) is computed in the derived stage
 // (calc_derived), once per set of parameter values of a Context, and read with
 // Eval::derived; the relations between numeric parameters are checked there too.
-class HydraulicComponent : public Component {
+//
+// A component that loses power (a throttling edge, a pump, a motor, a cylinder) may send
+// its loss out as heat through an optional thermal port (HeatPortComponent, "heat_port")
+// instead of counting it lost: typically into a heat capacity standing for the oil or
+// the valve block.
+class HydraulicComponent : public HeatPortComponent {
  public:
   // The derived stage: the fluid's properties and the opening's area (when declared)
   // into e's Context, after checking that diameter and area are not both given. A
@@ -295,14 +301,17 @@ class HydraulicComponent : public Component {
 // Base of the two-port resistive elements (orifices, seat valves): a flow q from port
 // `from` into port `to`, returned as −q to `from` and +q to `to`. Pilot lines the flow
 // reads take no flow. The observable "flow" is read back from the outputs, not computed
-// a second time.
+// a second time. Throttling loses Δp q (the observable "power_loss"); with "heat_port"
+// true, the port `heat` returns it as heat flow.
 class FlowPath : public HydraulicComponent {
  public:
+  FlowPath();
   void calc_outputs(Eval& e) const final;
   void calc_derivatives(Eval& e) const final;
 
  protected:
-  // configure(): the two ends and the observable "flow" (q, described by `flow_what`).
+  // configure(): the two ends, the observables "flow" (q, described by `flow_what`) and
+  // "power_loss", and the heat port when there is one.
   void declare_flow_path(const std::string& from, const std::string& from_what, const std::string& to,
                          const std::string& to_what, const std::string& flow_what);
   // configure(), after declare_flow_path: an input the flow also reads, a hydraulic pilot

@@ -8,6 +8,8 @@
 // hydromechanical efficiency η_hm in the direction power flows: a machine run in its
 // other quadrant (a pump driven back by the pressure, as when a load is lowered through
 // it; a motor driven by its shaft) loses η_hm of the power too, rather than gaining it.
+// What a machine loses (T ω − q Δp for a pump, q Δp − T ω for a motor: leakage and
+// friction) is heat: with "heat_port" true, the port `heat` returns it as heat flow.
 #include "hydraulic_library.hpp"
 
 namespace jourdain::hydraulic_library {
@@ -84,6 +86,7 @@ class Pump : public HydraulicComponent {
                                   Range::positive());
       declare_dynamics_parameters("none", /*second_order_allowed=*/false);
     }
+    declare_heat_port_parameter("true: a thermal port 'heat' returns the loss T ω − q Δp as heat flow");
   }
 
   void configure() override {
@@ -113,13 +116,15 @@ class Pump : public HydraulicComponent {
     set_dependencies(inlet_, reads);
     set_dependencies(outlet_, reads);
     if (shaft_.valid()) set_dependencies(shaft_, reads);
+    configure_heat_port("to a heat capacity (the oil, the pump's housing): returns the loss T ω − q Δp", reads);
     flow_ = declare_observable("flow", "m^3/s", "flow delivered into the outlet");
     torque_ = declare_observable("torque", "N*m", "shaft torque");
     power_ = declare_observable("power", "W", "hydraulic power q (p_out − p_in)");
     // Energy: what the drive gives, T ω, less the hydraulic power is lost (leakage and
-    // friction, as heat). Without a shaft port the drive is outside the model.
+    // friction, as heat: through the heat port when there is one). Without a shaft port
+    // the drive is outside the model.
     loss_ = declare_observable("power_loss", "W", "T ω − q Δp: leakage and hydromechanical losses");
-    set_energy_role(loss_, EnergyRole::Loss);
+    set_loss_role(loss_);
     if (!shaft_.valid()) {
       drive_ = declare_observable("drive_power", "W", "T ω, the power its (outside) drive gives");
       set_energy_role(drive_, EnergyRole::Supplied);
@@ -132,6 +137,7 @@ class Pump : public HydraulicComponent {
     e.set_out(outlet_, hydraulic::flow_rate, q);
     e.set_out(inlet_, hydraulic::flow_rate, -q);
     if (shaft_.valid()) e.set_out(shaft_, rotational::torque, -torque(e, eps));
+    if (has_heat_port()) set_heat_flow(e, power_loss(e, eps, q));
   }
 
   void calc_derivatives(Eval& e) const override {
@@ -143,9 +149,8 @@ class Pump : public HydraulicComponent {
     e.set_observable(flow_, q);
     e.set_observable(torque_, torque(e, eps));
     e.set_observable(power_, q * dp);
-    const double drive = torque(e, eps) * omega(e);
-    e.set_observable(loss_, drive - q * dp);
-    if (drive_.valid()) e.set_observable(drive_, drive);
+    e.set_observable(loss_, power_loss(e, eps, q));
+    if (drive_.valid()) e.set_observable(drive_, drive_power(e, eps));
   }
 
  private:
@@ -167,6 +172,9 @@ class Pump : public HydraulicComponent {
   double flow(const Eval& e, double eps) const {
     return eps * e.param(displacement_) * omega(e) - leakage(e) * rise(e);
   }
+  // T ω, the power the drive gives; less the hydraulic power q Δp, the loss.
+  double drive_power(const Eval& e, double eps) const { return torque(e, eps) * omega(e); }
+  double power_loss(const Eval& e, double eps, double q) const { return drive_power(e, eps) - q * rise(e); }
 
   // The displacement fraction the control asks for.
   double target_fraction(const Eval& e) const {
@@ -230,6 +238,7 @@ class Motor final : public HydraulicComponent {
     declare_text("shaft", "rotational",
                  "rotational: port 'shaft' on the driven inertia; signal: input 'speed', output 'torque'",
                  {"rotational", "signal"});
+    declare_heat_port_parameter("true: a thermal port 'heat' returns the loss q Δp − T ω as heat flow");
   }
   void configure() override {
     a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "inlet");
@@ -248,12 +257,14 @@ class Motor final : public HydraulicComponent {
       set_dependencies(a_, {a_, b_, speed_});
       set_dependencies(b_, {a_, b_, speed_});
     }
+    configure_heat_port("to a heat capacity (the oil, the motor's housing): returns the loss q Δp − T ω",
+                        {a_, b_, shaft_.valid() ? shaft_ : speed_});
     flow_ = declare_observable("flow", "m^3/s", "flow from a to b");
     // With a signal shaft the output port `torque` is itself recordable as motor.torque.
     if (shaft_.valid()) torque_ = declare_observable("torque", "N*m", "torque on the shaft");
     power_ = declare_observable("power", "W", "shaft power T ω");
     loss_ = declare_observable("power_loss", "W", "q Δp − T ω: leakage and hydromechanical losses");
-    set_energy_role(loss_, EnergyRole::Loss);
+    set_loss_role(loss_);  // with a heat port, it leaves through it
     if (!shaft_.valid()) {  // its shaft power leaves the model through the torque signal
       taken_ = declare_observable("supplied_power", "W", "−T ω: the shaft power it sends out of the model");
       set_energy_role(taken_, EnergyRole::Supplied);
@@ -268,12 +279,13 @@ class Motor final : public HydraulicComponent {
       e.set_out(shaft_, rotational::torque, t);
     else
       e.set_out(torque_out_, signal::value, t);
+    if (has_heat_port()) set_heat_flow(e, power_loss(e));
   }
   void calc_derivatives(Eval& e) const override {
     e.set_observable(flow_, flow(e));
     if (torque_.valid()) e.set_observable(torque_, torque(e));
     e.set_observable(power_, torque(e) * omega(e));
-    e.set_observable(loss_, flow(e) * drop(e) - torque(e) * omega(e));
+    e.set_observable(loss_, power_loss(e));
     if (taken_.valid()) e.set_observable(taken_, -torque(e) * omega(e));
   }
 
@@ -286,6 +298,8 @@ class Motor final : public HydraulicComponent {
     return leakage_coefficient(e.param(eta_v_), e.param(d_), e.param(rated_speed_), e.param(rated_pressure_));
   }
   double flow(const Eval& e) const { return e.param(d_) * omega(e) + leakage(e) * drop(e); }
+  // q Δp − T ω: what the fluid gives less the shaft power (leakage and friction).
+  double power_loss(const Eval& e) const { return flow(e) * drop(e) - torque(e) * omega(e); }
   // The fluid's torque D Δp with η_hm in the direction power flows (shaft_torque, whose
   // "ideal" is the torque the shaft gives: its negative), less the viscous friction.
   double torque(const Eval& e) const {

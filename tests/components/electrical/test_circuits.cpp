@@ -1,6 +1,6 @@
 // Electrical circuits against their closed forms: RC charging, the series RLC step
 // response, the LC oscillator's energy, the Kirchhoff node (series R–L, a star of
-// branches, an open branch), sources and the switch.
+// branches, an open branch), sources and the switch; the resistor's heat port.
 //
 // Tolerances: dopri5 at rtol 1e-10, atol 1e-12 keeps the local error of each step near
 // 1e-10 of the values (volts and amperes of order 1 to 10); over a few hundred steps the
@@ -239,6 +239,72 @@ TEST_CASE("current source into a resistor: v = I R, and the power it supplies is
   CHECK(r.column("I.voltage").front() == doctest::Approx(10.0).epsilon(1e-9));
   CHECK(r.column("I.power").front() == doctest::Approx(20.0).epsilon(1e-9));
   CHECK(r.column("R.loss").front() == doctest::Approx(20.0).epsilon(1e-9));
+}
+
+TEST_CASE("resistor heat port: it returns R(T) i² as heat, R(T) = R (1 + α (T − T_ref)), counted once") {
+  // 2 A from a current source through R = 5 Ω at 60 °C (α = 0.004/K, T_ref = 20 °C):
+  // R(T) = 5 (1 + 0.004 · 40) = 5.8 Ω, so v = 11.6 V and the heat flow is I² R(T) = 23.2 W,
+  // all of it into the surroundings the heat port is on.
+  json n = {
+      {"components",
+       {{"I", {{"type", "electrical.current_source"}, {"params", {{"current", "2 A"}}}}},
+        {"x", {{"type", "electrical.node"}}},
+        {"R", {{"type", "electrical.resistor"},
+               {"params", {{"resistance", "5 V/A"}, {"heat_port", true}, {"temperature_coefficient", "0.004 1/K"}}}}},
+        {"air", {{"type", "thermal.fixed_temperature"}, {"params", {{"temperature", "60 degC"}}}}},
+        {"gnd", {{"type", "electrical.ground"}}}}},
+      {"connections", test::wires({{"I.p", "x.p"}, {"I.n", "gnd.p"}, {"R.p", "x.p"}, {"R.n", "gnd.p"}, {"R.heat", "air.p"}})},
+      {"record", {"x.p.v", "R.loss", "R.heat.Q", "air.heat_flow"}},
+      {"energy", true},
+      {"solver", solver(0.01, 0.005)}};
+  RunResult r = test::run(n.dump());
+  REQUIRE(r.finished);
+  const double resistance = 5.0 * (1.0 + 0.004 * 40.0), heat = 2.0 * 2.0 * resistance;
+  CHECK(r.column("x.p.v").front() == doctest::Approx(2.0 * resistance).epsilon(1e-9));
+  CHECK(r.column("R.heat.Q").front() == doctest::Approx(heat).epsilon(1e-9));
+  CHECK(r.column("R.loss").front() == r.column("R.heat.Q").front());
+  CHECK(r.column("air.heat_flow").front() == r.column("R.heat.Q").front());
+  // The heat leaves through the port, not as a loss: the resistor loses nothing itself,
+  // its port carries I² R(T) t, which the surroundings take.
+  const json& e = r.summary.at("energy");
+  CHECK(e["components"]["R"].value("lost", 0.0) == 0.0);
+  CHECK(e["components"]["R"]["ports"]["heat"]["out"].get<double>() == doctest::Approx(heat * 0.01).epsilon(1e-9));
+  CHECK(e["total"]["lost"].get<double>() == 0.0);
+  CHECK(e["total"]["relative_balance_residual"].get<double>() < 1e-9);
+}
+
+TEST_CASE("resistor heat port: charging a capacitor heats the resistor by ½ C V², whatever R(T)") {
+  // 10 V through 1 kΩ (α = 0.004/K) into 1 mF. The resistor's heat warms its own heat
+  // capacity (10 mJ/K), and R follows that temperature; the charge takes τ ≈ 1 s. Whatever
+  // R does, the source gives C V² and the capacitor keeps ½ C V²: the resistor turns
+  // ½ C V² = 50 mJ into heat, 5 K on its capacity. At every row its heat flow is
+  // i² R(T) at the recorded temperature.
+  const double V = 10.0, C = 1e-3, C_th = 1e-2, alpha = 0.004;
+  json n = {
+      {"components",
+       {{"src", {{"type", "electrical.voltage_source"}, {"params", {{"voltage", "10 V"}}}}},
+        {"R", {{"type", "electrical.resistor"},
+               {"params", {{"resistance", "1 kV/A"}, {"heat_port", true}, {"temperature_coefficient", alpha}}}}},
+        {"body", {{"type", "thermal.heat_capacity"}, {"params", {{"heat_capacity", C_th}}}, {"initial", {{"T", 293.15}}}}},
+        {"C", {{"type", "electrical.capacitor"}, {"params", {{"capacitance", "1 mA*s/V"}}}}},
+        {"gnd", {{"type", "electrical.ground"}}}}},
+      {"connections",
+       test::wires({{"src.p", "R.p"}, {"R.n", "C.p"}, {"C.n", "gnd.p"}, {"src.n", "gnd.p"}, {"R.heat", "body.p"}})},
+      {"record", {"R.current", "R.heat.Q", "body.T"}},
+      {"energy", true},
+      {"solver", solver(30.0, 0.05)}};
+  RunResult r = test::run(n.dump());
+  REQUIRE(r.finished);
+  const auto i = r.column("R.current"), q = r.column("R.heat.Q"), temperature = r.column("body.T");
+  for (size_t k = 0; k < i.size(); ++k)
+    CHECK(q[k] == doctest::Approx(i[k] * i[k] * 1000.0 * (1.0 + alpha * (temperature[k] - 293.15))).epsilon(1e-12));
+  // e^(−30) of the charge is left: the heat is ½ C V² to the integrator's accuracy.
+  const double heat = 0.5 * C * V * V;
+  CHECK(C_th * (temperature.back() - 293.15) == doctest::Approx(heat).epsilon(1e-7));
+  const json& e = r.summary.at("energy");
+  CHECK(e["components"]["R"].value("lost", 0.0) == 0.0);
+  CHECK(e["components"]["R"]["ports"]["heat"]["out"].get<double>() == doctest::Approx(heat).epsilon(1e-7));
+  CHECK(e["total"]["relative_balance_residual"].get<double>() < 1e-8);
 }
 
 TEST_CASE("voltage source from a signal, and a switch that closes and opens at its control's events") {
