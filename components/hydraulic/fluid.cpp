@@ -126,6 +126,18 @@ void HydraulicComponent::finish_configure() {
   }
   if (diameter_.valid())
     opening_area_ = declare_derived("opening_area", "m^2", "area of " + area_what_ + ": π d²/4, or " + area_name_);
+  // The heat port's own output (the loss) follows the fluid too: it reads its input.
+  follows_temperature_ = has_heat_port() && library_fluid_->varies_with_temperature();
+  if (follows_temperature_) {
+    for (size_t i = 0; i < ports().size(); ++i) {
+      const PortId p{static_cast<int>(i)};
+      const PortSpec& spec = ports()[i];
+      if (spec.depends_on_all_inputs) continue;  // it reads every input already
+      std::vector<PortId> reads = spec.depends_on;
+      if (std::find(reads.begin(), reads.end(), heat_port()) == reads.end()) reads.push_back(heat_port());
+      set_dependencies(p, std::move(reads));
+    }
+  }
 }
 
 void HydraulicComponent::calc_derived(Eval& e) const {

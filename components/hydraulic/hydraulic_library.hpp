@@ -80,6 +80,8 @@ struct Fluid {
   bool walther = false;
   double walther_a = 0.0, walther_b = 0.0;
 
+  // Whether ρ, β or ν change with the temperature at all.
+  bool varies_with_temperature() const { return walther || thermal_expansion != 0.0 || bulk_modulus_slope != 0.0; }
   // The fluid at temperature T: ρ, β and ν from their values at T_ref (the comment above).
   Fluid at(double T) const {
     Fluid f = *this;
@@ -237,10 +239,15 @@ class HydraulicComponent : public HeatPortComponent {
 
  protected:
   // configure(), last: reads the library's fluid (InputError naming /world/fluid/<key>)
-  // and declares the derived values of the fluid and of the opening's area.
+  // and declares the derived values of the fluid and of the opening's area. With a heat
+  // port and a fluid that follows the temperature, every port's outputs then read the
+  // heat port too (fluid()).
   void finish_configure();
-  // The fluid of this Context: its derived values, in the order of Fluid's members.
+  // The fluid of this Context: its derived values, in the order of Fluid's members; with
+  // a heat port and a fluid that follows the temperature, the fluid at the temperature of
+  // the element on the heat port (the oil's heat capacity, a volume's oil).
   Fluid fluid(const Eval& e) const {
+    if (follows_temperature_) return library_fluid_->at(heat_port_temperature(e));
     const int k = fluid_.index;
     Fluid f;
     f.density = e.derived(DerivedId{k});
@@ -252,6 +259,10 @@ class HydraulicComponent : public HeatPortComponent {
     f.air_polytropic_index = e.derived(DerivedId{k + 6});
     return f;
   }
+
+  // The library's fluid at temperature T (Fluid::at), for a component that keeps a
+  // temperature of its own (a volume's oil).
+  Fluid fluid_at(double T) const { return library_fluid_->at(T); }
 
   // ---- the orifice law of the component's openings (orifice_flow) ----
   // Constructor: declares "discharge_coefficient" (C_d, described by `what`) and
@@ -288,6 +299,7 @@ class HydraulicComponent : public HeatPortComponent {
  private:
   std::shared_ptr<const Fluid> library_fluid_;  // world.fluid, as the library parsed it
   DerivedId fluid_;                             // the first of the fluid's derived values
+  bool follows_temperature_ = false;            // fluid() at the heat port's temperature
   RealParam cd_, lambda_crit_;
   std::string area_name_, area_what_;
   RealParam diameter_, area_;

@@ -9,11 +9,26 @@ namespace jourdain::hydraulic_library {
 //   dp/dt = β(p) / V Σq                                              (Chamber, eq. 1)
 // never below the vapour pressure (a cavity opens instead: Chamber, eq. 2). β(p) is the
 // fluid's effective bulk modulus (with entrained air, pressure-dependent).
+//
+// Oil temperature ("oil_temperature": true): the volume's oil is also a heat capacity,
+//   ρ_ref V c_p dT/dt = Σ Q                   (the heat flows into its port `heat`)
+// whose temperature T is a state. Its port `heat` is the state side of the thermal
+// domain, like thermal.heat_capacity: the heat ports of the orifices, valves and pumps
+// connected to it warm it with their losses (and read T, so that their fluid is at T),
+// a thermal.conductance to the surroundings cools it. Its own bulk modulus is β(T)
+// (world.fluid's temperature model, Fluid::at). The chamber law leaves out the thermal
+// expansion of trapped oil (α_V V dT/dt): density follows T in the flows only.
 class Volume final : public HydraulicComponent {
  public:
   Volume() {
     volume_ = declare_real("volume", "m^3", 1e-3, "liquid volume V", Range::positive());
     declare_integer("ports", 2, "number of ports p1 ... pN", Range::between(1, 64));
+    declare_boolean("oil_temperature", false,
+                    "true: its oil is a heat capacity ρ V c_p with the temperature state T and a thermal port "
+                    "'heat' (state side) that the losses of components connected to it warm");
+    specific_heat_ = declare_real("specific_heat", "J/(kg*K)", 1900.0,
+                                  "c_p of the oil (mineral oil: about 1900); with oil_temperature only",
+                                  Range::positive());
   }
   void configure() override {
     const long n = integer("ports");
@@ -32,14 +47,28 @@ class Volume final : public HydraulicComponent {
     bulk_ = declare_observable("bulk_modulus", "Pa", "effective bulk modulus β(p)");
     stored_ = declare_observable("stored_energy", "J", "energy of the compressed liquid, V ∫₀^p s/β(s) ds");
     set_energy_role(stored_, EnergyRole::Stored);
+    if (boolean("oil_temperature")) {
+      heat_ = declare_port("heat", thermal_domain(), PortSide::State,
+                           "the oil's temperature out, heat flows in (any number of connections; they add up)");
+      set_dependencies(heat_, {});
+      temperature_ = declare_state("T", "K", 313.15, "temperature of the oil");
+      declare_state_output(heat_, thermal::temperature, temperature_);
+      thermal_ = declare_observable("thermal_energy", "J", "ρ V c_p T (counted from 0 K)");
+      set_energy_role(thermal_, EnergyRole::Stored);
+    }
     finish_configure();
   }
   void calc_outputs(Eval& e) const override {
-    const double p = Chamber::pressure(e.state(p_), fluid(e));
+    const double p = Chamber::pressure(e.state(p_), oil(e));
     for (PortId port : ports_) e.set_out(port, hydraulic::pressure, p);
   }
   void calc_derivatives(Eval& e) const override {
-    const Fluid f = fluid(e);
+    const Fluid f = oil(e);
+    if (heat_.valid()) {
+      const double capacity = f.reference_density * e.param(volume_) * e.param(specific_heat_);
+      e.set_derivative(temperature_, e.in(heat_, thermal::heat_flow) / capacity);
+      e.set_observable(thermal_, capacity * e.state(temperature_));
+    }
     double q = 0.0;
     for (PortId port : ports_) q += e.in(port, hydraulic::flow_rate);
     const double ps = e.state(p_), p = Chamber::pressure(ps, f), volume = e.param(volume_);
@@ -52,10 +81,14 @@ class Volume final : public HydraulicComponent {
   }
 
  private:
-  RealParam volume_;
+  // The fluid of its oil: at its own temperature when it keeps one.
+  Fluid oil(const Eval& e) const { return heat_.valid() ? fluid_at(e.state(temperature_)) : fluid(e); }
+
+  RealParam volume_, specific_heat_;
   std::vector<PortId> ports_;
-  StateId p_;
-  ObservableId pressure_, cavity_, flow_, bulk_, stored_;
+  PortId heat_;
+  StateId p_, temperature_;
+  ObservableId pressure_, cavity_, flow_, bulk_, stored_, thermal_;
 };
 
 // Gas-charged (bladder or piston) accumulator: a gas volume V0 precharged at p0; above

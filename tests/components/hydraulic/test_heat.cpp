@@ -213,3 +213,60 @@ TEST_CASE("directional valve, motor and cylinder heat ports: their losses reach 
     heat += e["components"][name]["ports"]["heat"]["out"].get<double>();
   CHECK(e["components"]["oil"]["stored"]["change"].get<double>() == doctest::Approx(heat).epsilon(1e-8));
 }
+
+TEST_CASE("oil temperature: a volume's oil warmed by an orifice's loss, the orifice's fluid at that temperature") {
+  // A flow source pushes Q = 1 L/min through a 1 mm orifice (λ_crit = 20000: mostly
+  // laminar, so its pressure drop follows the viscosity) out of a 0.1 L volume whose oil
+  // is a heat capacity (oil_temperature). The orifice's heat port is on that oil: its loss
+  // Δp q warms it, and it reads the oil's temperature, so its fluid is at T: ν(T) by
+  // Walther (ISO VG 46), ρ(T) by thermal expansion. As the oil warms, ν falls and so do
+  // Δp and the heating.
+  const double Q = 1e-3 / 60.0, d = 1e-3, lambda_crit = 2e4, cd = 0.7, rho15 = 870.0, alpha = 7e-4;
+  const json fluid = {{"reference_temperature", "15 degC"},
+                      {"density", rho15},
+                      {"thermal_expansion", alpha},
+                      {"viscosity_at", json::array({json::array({"40 degC", "46 cSt"}), json::array({"100 degC", "6.8 cSt"})})}};
+  json n = circuit(
+      {{"pump", {{"type", "hydraulic.flow_source"}, {"params", {{"flow", Q}}}}},
+       {"oil", {{"type", "hydraulic.volume"}, {"params", {{"volume", "0.1 L"}, {"oil_temperature", true}}}}},
+       {"orifice",
+        {{"type", "hydraulic.orifice"},
+         {"params", {{"diameter", d}, {"critical_flow_number", lambda_crit}, {"heat_port", true}}}}},
+       {"tank", {{"type", "hydraulic.tank"}}}},
+      {{"oil.p1", "pump.p"}, {"oil.p2", "orifice.a"}, {"tank.p", "orifice.b"}, {"oil.heat", "orifice.heat"}},
+      {"oil.T", "oil.pressure", "orifice.flow", "orifice.pressure_drop", "orifice.power_loss"},
+      {{"method", "bdf"}, {"t_end", 20.0}, {"rtol", 1e-10}, {"atol", 1e-10}, {"output_interval", 0.01}}, fluid);
+  n["components"]["oil"]["initial"] = {{"T", "40 degC"}};
+  n["energy"] = true;
+  RunResult r = run_circuit(n);
+  // Walther through the two points (ASTM D341), ν in cSt, T in K; ρ(T) from 15 °C.
+  auto W = [](double v) { return std::log10(std::log10(v + 0.7)); };
+  const double B = (W(46.0) - W(6.8)) / (std::log10(373.15) - std::log10(313.15));
+  const double A = W(46.0) + B * std::log10(313.15);
+  auto viscosity = [&](double T) { return (std::pow(10.0, std::pow(10.0, A - B * std::log10(T))) - 0.7) * 1e-6; };
+  auto density = [&](double T) { return rho15 / (1.0 + alpha * (T - 288.15)); };
+  // At every row the orifice's flow is the orifice law with the oil's ν(T) and ρ(T).
+  const auto T = r.column("oil.T"), dp = r.column("orifice.pressure_drop"), q = r.column("orifice.flow");
+  const double area = pi * d * d / 4.0;
+  for (size_t k = 0; k < T.size(); ++k) {
+    CAPTURE(k);
+    const double jet = std::sqrt(2.0 * dp[k] / density(T[k])), lambda = d * jet / viscosity(T[k]);
+    CHECK(q[k] == doctest::Approx(cd * std::tanh(2.0 * lambda / lambda_crit) * area * jet).epsilon(1e-12));
+  }
+  // The oil warms (C = ρ_15 V c_p = 165.3 J/K) by exactly the heat the orifice's port
+  // carried (the account's quadrature), and its warmer, thinner oil passes the same flow
+  // at a lower pressure drop.
+  const double C = rho15 * 1e-4 * 1900.0;
+  const json& e = r.summary.at("energy");
+  const double heat = e["components"]["orifice"]["ports"]["heat"]["out"].get<double>();
+  CHECK(T.back() > T.front() + 5.0);
+  CHECK(C * (T.back() - T.front()) == doctest::Approx(heat).epsilon(1e-8));
+  MESSAGE("oil " << T.front() << " -> " << T.back() << " K; pressure drop at its peak " << *std::max_element(dp.begin(), dp.end())
+                  << " Pa, at the end " << dp.back() << " Pa");
+  CHECK(dp.back() < 0.8 * *std::max_element(dp.begin(), dp.end()));
+  // The energy account: the orifice loses nothing itself, and its heat port carries ∫ Δp q
+  // (the trapezoidal rule on 10 ms rows, through the first milliseconds' pressure rise:
+  // 1e-3); the balance closes to the run's accuracy.
+  check_heat_port(r, "orifice", 1e-3);
+  CHECK(e["total"]["relative_balance_residual"].get<double>() < 1e-8);
+}
