@@ -2,7 +2,7 @@
 // browser is downloaded): the acceptance points of the studio, each against a server of
 // its own on a temporary workspace.
 //   node studio_browser.cjs JOURDAIN SOURCE_DIR GROUP
-// GROUP: security | examples | build | runs. Exit 0 when every check holds; otherwise the
+// GROUP: security | examples | symbols | build | runs. Exit 0 when every check holds; otherwise the
 // failed checks are printed and the exit code is 1.
 "use strict";
 const { chromium } = require("playwright-core");
@@ -189,6 +189,9 @@ async function examples() {
       check(c === components && w === connections, `${f}: ${c}/${components} components and ${w}/${connections} wires drawn`);
       const nan = await page.evaluate(() => document.querySelector("svg.jourdain-schematic").outerHTML.includes("NaN"));
       check(!nan, `${f}: no NaN in the drawing`);
+      const fallback = await page.evaluate(libraries => [...document.querySelectorAll("g.component.sym-generic")]
+        .map(g => g.dataset.type).filter(t => libraries.includes(t.split(".")[0])), SYMBOL_LIBRARIES);
+      check(fallback.length === 0, `${f}: no ${SYMBOL_LIBRARIES.join(", ")} component drawn as the generic box: ${fallback}`);
       // The quick layered layout (a large level's) on every level of a real netlist:
       // everything placed, nothing overlapping.
       const quick = await page.evaluate(quickLayoutFaults);
@@ -277,6 +280,93 @@ function quickLayoutFaults() {
     out.push({ level: key, components: names.length, placed: boxes.length, overlaps: overlaps.slice(0, 5) });
   }
   return out;
+}
+
+// ------------------------------------------------------------------------------------
+// The symbols of the rotational, electrical and thermal libraries: every type, in every
+// configuration its ports depend on, drawn as a symbol of its own (not the generic box)
+// with each port at the end of a stub off the body, apart from the others; and the
+// netlists built of those libraries drawn without a generic box.
+const SYMBOL_LIBRARIES = ["rotational", "electrical", "thermal"];
+async function symbols() {
+  const shown = ["electric_pump.json", "driveline_launch.json", "electro_hydraulic_actuator.json"];
+  const ws = tempWorkspace(shown);
+  const server = await startServer(ws);
+  const { browser, page, errors } = await browserPage();
+  try {
+    const types = JSON.parse((await request(server, "GET", "/api/types")).body).types
+      .filter(t => SYMBOL_LIBRARIES.includes(t.library));
+    check(types.length >= 30, `the types of ${SYMBOL_LIBRARIES.join(", ")}: ${types.length}`);
+    // The ports follow the configuration parameters: each choice of each, in every
+    // combination (a signal-set source's command, a machine's heat port).
+    const variants = [];
+    for (const t of types) {
+      const options = t.parameters.filter(q => q.role === "configuration" && (q.kind === "boolean" || q.choices))
+        .map(q => (q.kind === "boolean" ? [false, true] : q.choices).map(v => [q.name, v]));
+      let combinations = [[]];
+      for (const o of options) combinations = combinations.flatMap(c => o.map(v => [...c, v]));
+      const seen = new Set();
+      for (const params of combinations.map(c => Object.fromEntries(c))) {
+        const r = await request(server, "POST", "/api/configure", { body: JSON.stringify({ type: t.type, params }) });
+        if (r.status !== 200) { check(false, `${t.type} ${JSON.stringify(params)} configures (${r.status}: ${r.body})`); continue; }
+        const ports = JSON.parse(r.body).ports.map(p => ({ name: p.name, domain: p.domain, side: p.side }));
+        if (seen.has(JSON.stringify(ports))) continue;
+        seen.add(JSON.stringify(ports));
+        variants.push({ type: t.type, library: t.library, subsystem: null, ports, params });
+      }
+    }
+    await openStudio(page, server);
+    const faults = await page.evaluate(symbolFaults, variants);
+    variants.forEach((v, k) => check(faults[k].length === 0, `${v.type} ${JSON.stringify(v.params)}: its symbol, ports ` +
+                                     v.ports.map(p => p.name).join(", ") + " each placed" + (faults[k].length ? ": " + faults[k].join("; ") : "")));
+    for (const f of shown) {
+      const count = Object.keys(JSON.parse(fs.readFileSync(path.join(ws, f))).components).length;
+      await page.evaluate(p => window.studio.openFile(p), f);
+      await page.waitForFunction(n => document.querySelectorAll("g.component").length === n, count, { timeout: 30000 }).catch(() => {});
+      await idle(page);
+      const drawn = await page.evaluate(() => [...document.querySelectorAll("g.component")].map(g => [g.dataset.name, g.dataset.type, g.classList.contains("sym-generic")]));
+      const generic = drawn.filter(d => d[2]).map(d => d[0] + " (" + d[1] + ")");
+      check(drawn.length === count && generic.length === 0,
+            `${f}: ${drawn.length}/${count} components drawn, none as the generic box` + (generic.length ? ": " + generic.join(", ") : ""));
+    }
+    check(errors.length === 0, "no page errors: " + errors.join(" | "));
+  } finally {
+    await browser.close();
+    await stopServer(server);
+  }
+}
+
+// In the page: what is wrong with the symbol of each component (type and ports) given,
+// drawn into the schematic and taken out again.
+function symbolFaults(components) {
+  const R = window.JourdainSchematic, STUB = 10;
+  const layer = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  document.querySelector("svg.jourdain-schematic").appendChild(layer);
+  const faults = components.map(c => {
+    const sym = R.symbolFor(c), wrong = [];
+    if (sym.kind === "generic") wrong.push("drawn as the generic box");
+    const taken = new Map();
+    for (const p of c.ports) {
+      const s = sym.spots[p.name];
+      if (!s) { wrong.push(p.name + " has no place"); continue; }
+      // Off the side it faces by a stub, and within that side's length.
+      const sideways = s.dir === "left" || s.dir === "right";
+      const [off, along, half, length] = sideways ? [s.x, s.y, sym.w / 2, sym.h] : [s.y, s.x, sym.h / 2, sym.w];
+      const sign = s.dir === "left" || s.dir === "top" ? -1 : 1;
+      if (Math.abs(off - sign * (half + STUB)) > 1e-9 || Math.abs(along) > length / 2)
+        wrong.push(`${p.name} at (${s.x}, ${s.y}) facing ${s.dir} is not at the end of a stub off the ${sym.w}×${sym.h} body`);
+      const key = s.x + "," + s.y;
+      if (taken.has(key)) wrong.push(`${p.name} sits on ${taken.get(key)}`);
+      taken.set(key, p.name);
+    }
+    const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    layer.appendChild(g);
+    sym.draw(g);
+    if (!g.childElementCount || g.innerHTML.includes("NaN")) wrong.push("its body is not drawn");
+    return wrong;
+  });
+  layer.remove();
+  return faults;
 }
 
 // ------------------------------------------------------------------------------------
@@ -610,7 +700,7 @@ async function sweepFromThePage(page, ws) {
   }
 }
 
-const groups = { security, examples, build, runs };
+const groups = { security, examples, symbols, build, runs };
 if (!groups[group]) {
   console.error("usage: node studio_browser.cjs JOURDAIN SOURCE_DIR " + Object.keys(groups).join("|"));
   process.exit(2);

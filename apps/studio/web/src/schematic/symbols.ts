@@ -102,6 +102,61 @@ function zigzag(x0: number, x1: number, y: number, amp: number, teeth: number): 
   for (let k = 0; k < teeth; ++k) d += ` L${x0 + (k + 0.5) * step} ${y + (k % 2 ? amp : -amp)}`;
   return d + ` L${x1} ${y}`;
 }
+// The arrow of a setting (a variable orifice, pump or convection): from x0 y0 to x1 y1,
+// its head at x1 y1, pointing up and right.
+const adjustable = (g: G, x0: number, y0: number, x1: number, y1: number) =>
+  line(g, `M${x0} ${y0} L${x1} ${y1} M${x1 - 6} ${y1} L${x1} ${y1} L${x1} ${y1 + 6}`, "sym-line sym-thin");
+// Leads from the body's edge, where the stubs end, to a circle of radius r round the
+// centre: for the ports the circle does not reach.
+function leads(g: G, spots: Record<string, Spot>, w: number, h: number, r: number) {
+  let d = "";
+  for (const name in spots) {
+    const s = spots[name];
+    const across = s.dir === "left" || s.dir === "right" ? s.y : s.x;
+    const edge = s.dir === "left" || s.dir === "right" ? w / 2 : h / 2;
+    const inside = Math.round(10 * Math.sqrt(Math.max(0, r * r - across * across))) / 10;
+    if (edge - inside < 0.1) continue;
+    const sign = s.dir === "left" || s.dir === "top" ? -1 : 1;
+    d += s.dir === "left" || s.dir === "right" ? `M${sign * edge} ${s.y} L${sign * inside} ${s.y}`
+                                               : `M${s.x} ${sign * edge} L${s.x} ${sign * inside}`;
+  }
+  if (d) line(g, d);
+}
+// An electric machine (IEC 60617): a circle of radius 20 at cx with M, and under it
+// what feeds it (= direct current, 3~ three-phase).
+function machine(g: G, cx: number, feed: string) {
+  svg("circle", { cx, r: 20, class: "sym-body sym-elec" }, g);
+  text(g, cx, -4, "M", "sym-text sym-big");
+  text(g, cx, 10, feed, "sym-text sym-small");
+}
+// A converter (IEC 60617): a box from x0 to x1 with its diagonal, what it takes above
+// the diagonal and what it gives under it.
+function converter(g: G, x0: number, x1: number, h: number, from: string, to: string) {
+  svg("rect", { x: x0, y: -h / 2, width: x1 - x0, height: h, class: "sym-body sym-elec" }, g);
+  line(g, `M${x0} ${h / 2} L${x1} ${-h / 2}`, "sym-line sym-thin");
+  text(g, x0 + (x1 - x0) * 0.28, -h * 0.22, from, "sym-text sym-small");
+  text(g, x0 + (x1 - x0) * 0.72, h * 0.22, to, "sym-text sym-small");
+}
+// A resistor (IEC 60617: a rectangle) from x0 to x1 on the axis.
+const resistor = (g: G, x0: number, x1: number) =>
+  svg("rect", { x: x0, y: -5, width: x1 - x0, height: 10, class: "sym-body sym-elec" }, g);
+// An open contact from x0 to x1 on the axis: the blade lifted off the fixed contact.
+const contact = (g: G, x0: number, x1: number) => line(g, `M${x0} 0 L${x0 + 6} 0 L${x1 - 4} -9 M${x1 - 6} 0 L${x1} 0`);
+// Friction plates, a left of the gap and b right of it, from y0 to y1.
+function plates(g: G, y0: number, y1: number) {
+  for (const x of [-7, 3]) svg("rect", { x, y: y0, width: 4, height: y1 - y0, class: "sym-fill" }, g);
+}
+// The push of a command onto what it acts on, from the top of a body of height h.
+const pressed = (g: G, h: number, y: number) =>
+  line(g, `M0 ${-h / 2} L0 ${y} M-3 ${y - 5} L0 ${y} L3 ${y - 5}`, "sym-line sym-thin");
+// A turning arrow left inside a circle of radius 15: a driver, an imposed speed or torque.
+const TURN = "M-10 10 A14 14 0 0 1 -10 -10 M-10 -10 L-5 -9 M-10 -10 L-11 -5";
+// A spring over a damper, between ends at x = ±20.
+function springDamper(g: G) {
+  line(g, "M-20 0 L-14 0 L-14 -7 M-14 0 L-14 7 M14 0 L20 0 L20 0 M14 -7 L14 7");
+  line(g, zigzag(-14, 14, -7, 4, 6), "sym-line sym-thin");
+  line(g, "M-14 7 L-2 7 M-2 3 L-2 11 M-6 2 L6 2 M-6 12 L6 12 M6 7 L14 7", "sym-line sym-thin");
+}
 // Ground hatching under a line from x0 to x1 at y.
 function hatch(g: G, x0: number, x1: number, y: number) {
   line(g, `M${x0} ${y} L${x1} ${y}`, "sym-line sym-thick");
@@ -119,9 +174,81 @@ const R = (w: number, y = 0): Spot => ({ x: w / 2 + STUB, y, dir: "right" });
 const T = (h: number, x = 0): Spot => ({ x, y: -h / 2 - STUB, dir: "top" });
 const B = (h: number, x = 0): Spot => ({ x, y: h / 2 + STUB, dir: "bottom" });
 
-// Two ends a (left) and b (right) of an element drawn between them.
-const twoEnds = (w: number, h: number, kind: string, draw: (g: G) => void): Maker =>
-  () => same(w, h, { a: L(w), b: R(w) }, kind, draw);
+// A component's signal inputs and outputs, and whether it has a port (an optional one).
+const inputs = (c: ComponentInfo) => c.ports.filter(p => p.domain === "signal" && p.side === "response").map(p => p.name);
+const outputs = (c: ComponentInfo) => c.ports.filter(p => p.domain === "signal" && p.side === "state").map(p => p.name);
+const has = (c: ComponentInfo, port: string) => c.ports.some(p => p.name === port);
+// Its signal input (a command), when it has one, at `at`: whether it has.
+function placeInput(c: ComponentInfo, spots: Record<string, Spot>, at: Spot): boolean {
+  const input = inputs(c)[0];
+  if (input) spots[input] = at;
+  return !!input;
+}
+
+// Two ends (a and b, p and n) left and right of an element drawn between them, and its
+// signal input (a switch's control, a clutch's command, an actuated spring's force), when
+// it has one, on top: `draw` is told whether it has.
+const twoTerminal = (ends: [string, string], w: number, h: number, kind: string, draw: (g: G, input: boolean) => void): Maker => c => {
+  const spots: Record<string, Spot> = { [ends[0]]: L(w), [ends[1]]: R(w) };
+  const input = placeInput(c, spots, T(h));
+  return same(w, h, spots, kind, g => draw(g, input));
+};
+const twoEnds = (w: number, h: number, kind: string, draw: (g: G, input: boolean) => void) => twoTerminal(["a", "b"], w, h, kind, draw);
+
+// A grounded point: its port on top of a hatched line.
+const fixed = (port: string): Maker => () => same(40, 20, { [port]: T(20) }, "fixed", g => {
+  line(g, "M0 -10 L0 0");
+  hatch(g, -16, 16, 0);
+});
+
+// A source drawn as a circle of radius 15 round its glyph: its ports at `spots`, its
+// signal input (the command of a source set by a signal), when it has one, on the left.
+const circleSource = (kind: string, w: number, h: number, spots: Record<string, Spot>, glyph: (g: G) => void): Maker => c => {
+  const all = { ...spots };
+  placeInput(c, all, L(w));
+  return same(w, h, all, kind, g => {
+    leads(g, all, w, h, 15);
+    svg("circle", { r: 15, class: "sym-body" }, g);
+    glyph(g);
+  });
+};
+// A source turning a flange: its turning arrow and what it imposes.
+const turning = (kind: string, label: string) => circleSource(kind, 30, 30, { flange: R(30) }, g => {
+  text(g, 2, 0, label, "sym-text sym-italic");
+  line(g, TURN, "sym-line sym-thin");
+});
+
+// A sensor: a dial and what it measures. The port measured left (and the other end right
+// when it sits in line), its signals right (under it when in line).
+const sensor = (label: string, kind: string): Maker => c => {
+  const physical = c.ports.filter(p => p.domain !== "signal").map(p => p.name);
+  const signals = c.ports.filter(p => p.domain === "signal").map(p => p.name);
+  const inline = physical.length > 1;
+  const pl = placeSides({ left: physical.slice(0, 1), right: inline ? physical.slice(1) : signals, top: [],
+                          bottom: inline ? signals : [] }, 30, 30);
+  return same(pl.w, pl.h, pl.spots, kind, g => {
+    leads(g, pl.spots, pl.w, pl.h, 15);
+    svg("circle", { r: 15, class: "sym-body" }, g);
+    line(g, "M-11 -4 L-8 -3 M-6 -10 L-4.5 -7.5 M0 -12 L0 -9 M6 -10 L4.5 -7.5 M11 -4 L8 -3", "sym-line sym-thin");
+    line(g, "M0 1 L6 -7", "sym-line");
+    text(g, 0, 8, label, "sym-text sym-small sym-italic");
+  });
+};
+
+// A drive: an inverter (the box: the DC bus left, its commands on top, what it measures
+// under it) feeding a three-phase machine (the circle: its shaft right, its heat on top).
+const drive = (kind: string): Maker => c => {
+  const w = 120, h = 40;
+  const spots: Record<string, Spot> = { dc_p: L(w, -10), dc_n: L(w, 10), shaft: R(w) };
+  inputs(c).forEach((name, k) => { spots[name] = T(h, -50 + k * PITCH); });
+  outputs(c).forEach((name, k) => { spots[name] = B(h, -50 + k * PITCH); });
+  if (has(c, "heat")) spots.heat = T(h, 40);
+  return same(w, h, spots, kind, g => {
+    line(g, "M0 -6 L20 -6 M0 0 L20 0 M0 6 L20 6", "sym-line sym-thin");
+    converter(g, -60, 0, h, "=", "~");
+    machine(g, 40, "3~");
+  });
+};
 
 const sourceGlyph = (shape: string): Maker => c => {
   const sides = defaultSides(c.ports);
@@ -183,10 +310,7 @@ const cylinder = (ends: { a: string; b: string; base?: string; rod: string }, ki
 
 const MAKERS: Record<string, Maker> = {
   // ---- mechanical1d
-  "mechanical1d.fixed": () => same(40, 20, { p: T(20) }, "fixed", g => {
-    line(g, "M0 -10 L0 0");
-    hatch(g, -16, 16, 0);
-  }),
+  "mechanical1d.fixed": fixed("p"),
   "mechanical1d.mass": c => {
     const p = placeSides(defaultSides(c.ports), 50, 40);
     return same(p.w, p.h, p.spots, "mass", g => { box(g, p.w, p.h, 1, "sym-body sym-mass"); text(g, 0, 0, "m", "sym-text sym-big sym-italic"); });
@@ -203,6 +327,9 @@ const MAKERS: Record<string, Maker> = {
       box(g, p.w, p.h); line(g, "M-10 -4 L10 -4 M4 -9 L10 -4 L4 1", "sym-line"); text(g, 0, 8, "F", "sym-text sym-small");
     });
   },
+  "mechanical1d.position_sensor": sensor("x", "position_sensor"),
+  "mechanical1d.velocity_sensor": sensor("v", "velocity_sensor"),
+  "mechanical1d.force_sensor": sensor("F", "force_sensor"),
   // ---- hydraulic
   "hydraulic.volume": c => {
     const sides: Record<"left" | "right" | "top" | "bottom", string[]> = { left: [], right: [], top: [], bottom: [] };
@@ -220,7 +347,7 @@ const MAKERS: Record<string, Maker> = {
     return same(30, 20, spots, "orifice", g => {
       line(g, "M-15 0 L15 0");
       line(g, "M-6 -10 Q0 -2 6 -10 M-6 10 Q0 2 6 10", "sym-line sym-thick");
-      if (spots.area) line(g, "M-10 9 L10 -11 M4 -11 L10 -11 L10 -5", "sym-line sym-thin");
+      if (spots.area) adjustable(g, -10, 9, 10, -11);
     });
   },
   "hydraulic.pump": () => same(30, 30, { inlet: L(30), outlet: R(30) }, "pump", g => {
@@ -229,7 +356,7 @@ const MAKERS: Record<string, Maker> = {
   }),
   "hydraulic.variable_pump": c => {
     const s = MAKERS["hydraulic.pump"](c);
-    return { ...s, kind: "variable_pump", draw: g => { s.draw(g); line(g, "M-14 14 L14 -14 M8 -14 L14 -14 L14 -8", "sym-line sym-thin"); } };
+    return { ...s, kind: "variable_pump", draw: g => { s.draw(g); adjustable(g, -14, 14, 14, -14); } };
   },
   "hydraulic.motor": () => same(30, 30, { a: L(30), b: R(30), shaft: B(30) }, "motor", g => {
     svg("circle", { r: 15, class: "sym-body" }, g);
@@ -270,14 +397,11 @@ const MAKERS: Record<string, Maker> = {
     line(g, "M-12 0 L12 0", "sym-line sym-thin");
     line(g, "M-3 -14 L0 -9 L3 -14 Z", "sym-fill");
   }),
-  "hydraulic.pressure_source": () => same(30, 30, { p: R(30) }, "pressure_source", g => {
-    svg("circle", { r: 15, class: "sym-body" }, g);
-    text(g, 0, 0, "P", "sym-text sym-big");
-  }),
-  "hydraulic.flow_source": () => same(30, 30, { p: R(30) }, "flow_source", g => {
-    svg("circle", { r: 15, class: "sym-body" }, g);
-    line(g, "M-9 0 L9 0 M3 -5 L9 0 L3 5", "sym-line");
-  }),
+  "hydraulic.pressure_source": circleSource("pressure_source", 30, 30, { p: R(30) }, g => text(g, 0, 0, "P", "sym-text sym-big")),
+  "hydraulic.flow_source": circleSource("flow_source", 30, 30, { p: R(30) }, g => line(g, "M-9 0 L9 0 M3 -5 L9 0 L3 5", "sym-line")),
+  "hydraulic.pressure_sensor": sensor("p", "pressure_sensor"),
+  "hydraulic.flow_sensor": sensor("Q", "flow_sensor"),
+  "hydraulic.power_sensor": sensor("P", "power_sensor"),
   "hydraulic.pipe": () => same(60, 14, { a: L(60), b: R(60) }, "pipe", g => {
     box(g, 60, 14, 7, "sym-body sym-hyd");
     line(g, "M-22 0 L22 0", "sym-line sym-dash");
@@ -354,14 +478,7 @@ const MAKERS: Record<string, Maker> = {
     svg("circle", { cx: -17, r: 3, class: "sym-body" }, g);
     svg("circle", { cx: 17, r: 3, class: "sym-body" }, g);
   }),
-  "mechanical.spring_damper": c => {
-    const s = twoEnds(40, 24, "spring_damper", g => {
-      line(g, "M-20 0 L-14 0 L-14 -7 M-14 0 L-14 7 M14 0 L20 0 L20 0 M14 -7 L14 7");
-      line(g, zigzag(-14, 14, -7, 4, 6), "sym-line sym-thin");
-      line(g, "M-14 7 L-2 7 M-2 3 L-2 11 M-6 2 L6 2 M-6 12 L6 12 M6 7 L14 7", "sym-line sym-thin");
-    })(c);
-    return completeSpots(s, c.ports);
-  },
+  "mechanical.spring_damper": twoEnds(40, 24, "spring_damper", springDamper),
   "mechanical.body": c => {
     const names = c.ports.map(p => p.name);
     const others = names.filter(n => n !== "cm");
@@ -376,6 +493,151 @@ const MAKERS: Record<string, Maker> = {
       line(g, "M0 -4.5 A4.5 4.5 0 0 1 4.5 0 L0 0 Z M0 4.5 A4.5 4.5 0 0 1 -4.5 0 L0 0 Z", "sym-fill");
     });
   },
+  // ---- rotational: flanges left and right, as along a drawn shaft
+  "rotational.inertia": twoEnds(40, 40, "inertia", g => {
+    line(g, "M-20 0 L-10 0 M10 0 L20 0", "sym-line sym-thick");
+    box(g, 20, 32, 1, "sym-body sym-rot");
+    text(g, 0, 0, "J", "sym-text sym-big sym-italic");
+  }),
+  "rotational.shaft": twoEnds(40, 24, "shaft", springDamper),
+  // The driving wheel low on a's shaft, the driven one above it on b's.
+  "rotational.gear": () => same(40, 48, { a: L(40, 10), b: R(40, -10) }, "gear", g => {
+    line(g, "M-20 10 L-6 10 M6 -10 L20 -10", "sym-line sym-thick");
+    svg("rect", { x: -6, y: 4, width: 12, height: 12, rx: 1, class: "sym-body sym-rot" }, g);
+    svg("rect", { x: -6, y: -24, width: 12, height: 28, rx: 1, class: "sym-body sym-rot" }, g);
+  }),
+  "rotational.clutch": twoEnds(40, 40, "clutch", (g, input) => {
+    line(g, "M-20 0 L-7 0 M7 0 L20 0", "sym-line sym-thick");
+    plates(g, -14, 14);
+    if (input) pressed(g, 40, -15);
+  }),
+  // One plate on the flange's shaft, the other held by the housing.
+  "rotational.brake": c => {
+    const spots: Record<string, Spot> = { flange: L(40) };
+    const input = placeInput(c, spots, T(40));
+    return same(40, 40, spots, "brake", g => {
+      line(g, "M-20 0 L-7 0", "sym-line sym-thick");
+      plates(g, -16, 8);
+      line(g, "M5 8 L5 12");
+      hatch(g, -2, 16, 12);
+      if (input) pressed(g, 40, -17);
+    });
+  },
+  "rotational.torque_source": turning("torque_source", "τ"),
+  "rotational.speed_source": turning("speed_source", "ω"),
+  "rotational.fixed": fixed("flange"),
+  "rotational.motion_sensor": sensor("φ ω", "motion_sensor"),
+  "rotational.torque_sensor": sensor("τ", "torque_sensor"),
+  // A combustion engine: cylinder, piston, connecting rod and crank; the crankshaft
+  // right, the set speed (when a signal gives it) left.
+  "rotational.engine": c => {
+    const spots: Record<string, Spot> = { flange: R(50, 10) };
+    placeInput(c, spots, L(50));
+    return same(50, 40, spots, "engine", g => {
+      box(g, 50, 40, 3, "sym-body sym-rot");
+      line(g, "M-9 3 L-9 -16 L9 -16 L9 3");
+      svg("rect", { x: -7.5, y: -11, width: 15, height: 6, class: "sym-fill" }, g);
+      line(g, "M0 -5 L4 7", "sym-line sym-thin");
+      svg("circle", { cy: 10, r: 5, class: "sym-line sym-thin" }, g);
+      line(g, "M0 10 L25 10", "sym-line sym-thick");
+    });
+  },
+  // ---- electrical (IEC 60617): two-terminal elements p left, n right; sources and the
+  // battery upright, p on top
+  "electrical.ground": () => same(30, 20, { p: T(20) }, "ground", g => {
+    line(g, "M0 -10 L0 0");
+    line(g, "M-12 0 L12 0 M-7.5 4.5 L7.5 4.5 M-3 9 L3 9", "sym-line sym-thick");
+  }),
+  "electrical.node": () => same(10, 10, { p: T(10) }, "node", g => {
+    line(g, "M0 -5 L0 0");
+    svg("circle", { r: 3.5, class: "sym-fill" }, g);
+  }),
+  "electrical.resistor": twoTerminal(["p", "n"], 40, 20, "resistor", g => {
+    line(g, "M-20 0 L-12 0 M12 0 L20 0");
+    resistor(g, -12, 12);
+  }),
+  "electrical.inductor": twoTerminal(["p", "n"], 40, 20, "inductor", g =>
+    line(g, "M-20 0 L-16 0 A4 4 0 0 1 -8 0 A4 4 0 0 1 0 0 A4 4 0 0 1 8 0 A4 4 0 0 1 16 0 L20 0")),
+  "electrical.capacitor": twoTerminal(["p", "n"], 40, 20, "capacitor", g => {
+    line(g, "M-20 0 L-3 0 M3 0 L20 0");
+    line(g, "M-3 -9 L-3 9 M3 -9 L3 9", "sym-line sym-thick");
+  }),
+  "electrical.switch": twoTerminal(["p", "n"], 40, 20, "switch", (g, input) => {
+    contact(g, -20, 20);
+    if (input) line(g, "M0 -10 L0 -4", "sym-line sym-dash");
+  }),
+  // A brake resistor behind its chopper, the switch that puts it across the bus.
+  "electrical.brake_chopper": twoTerminal(["p", "n"], 60, 20, "brake_chopper", g => {
+    contact(g, -30, 0);
+    resistor(g, 0, 22);
+    line(g, "M22 0 L30 0");
+  }),
+  "electrical.voltage_source": circleSource("voltage_source", 30, 40, { p: T(40), n: B(40) }, g => {
+    line(g, "M0 -15 L0 15");
+    text(g, 7, -8, "+", "sym-text sym-small");
+  }),
+  "electrical.current_source": circleSource("current_source", 30, 40, { p: T(40), n: B(40) }, g => {
+    line(g, "M-15 0 L15 0");
+    line(g, "M0 10 L0 -9 M-3 -5 L0 -10 L3 -5", "sym-line sym-thin");
+  }),
+  // Two cells, each a long plate (+) over a short thick one; the heat drawn out right.
+  "electrical.battery": c => {
+    const spots: Record<string, Spot> = { p: T(40), n: B(40) };
+    if (has(c, "heat")) spots.heat = R(40);
+    return same(40, 40, spots, "battery", g => {
+      line(g, "M0 -20 L0 -9 M0 -3 L0 3 M0 9 L0 20");
+      line(g, "M-12 -9 L12 -9 M-12 3 L12 3", "sym-line sym-thin");
+      line(g, "M-6 -3 L6 -3 M-6 9 L6 9", "sym-line sym-thick");
+      text(g, 13, -15, "+", "sym-text sym-small");
+      if (spots.heat) line(g, "M8 0 L20 0", "sym-line sym-dash");
+    });
+  },
+  "electrical.dc_machine": c => {
+    const spots: Record<string, Spot> = { p: L(40, -10), n: L(40, 10), shaft: R(40) };
+    if (has(c, "heat")) spots.heat = B(40);
+    return same(40, 40, spots, "dc_machine", g => {
+      leads(g, spots, 40, 40, 20);
+      machine(g, 0, "=");
+    });
+  },
+  "electrical.dc_dc_converter": c => {
+    const spots: Record<string, Spot> = { in_p: L(40, -10), in_n: L(40, 10), out_p: R(40, -10), out_n: R(40, 10) };
+    placeInput(c, spots, T(40));
+    return same(40, 40, spots, "dc_dc_converter", g => converter(g, -20, 20, 40, "=", "="));
+  },
+  "electrical.pmsm_drive": drive("pmsm_drive"),
+  "electrical.map_machine": drive("map_machine"),
+  "electrical.foc_controller": labelled("FOC", "foc_controller", 50, 40),
+  // ---- thermal
+  "thermal.heat_capacity": () => same(40, 40, { p: B(40) }, "heat_capacity", g => {
+    box(g, 40, 40, 8, "sym-body sym-therm");
+    text(g, 0, 0, "C", "sym-text sym-big sym-italic");
+  }),
+  "thermal.fixed_temperature": circleSource("fixed_temperature", 30, 30, { p: R(30) }, g => text(g, 0, 0, "T", "sym-text sym-big")),
+  "thermal.heat_flow_source": circleSource("heat_flow_source", 30, 30, { p: R(30) }, g => {
+    line(g, "M-9 4 L9 4 M3 -1 L9 4 L3 9", "sym-line");
+    text(g, -1, -5, "Q", "sym-text sym-small sym-italic");
+  }),
+  "thermal.temperature_sensor": sensor("T", "temperature_sensor"),
+  // A hatched block: what conducts.
+  "thermal.conductance": twoEnds(40, 20, "conductance", g => {
+    line(g, "M-20 0 L-12 0 M12 0 L20 0");
+    box(g, 24, 12, 0, "sym-body sym-therm");
+    line(g, "M-10 6 L-4 -6 M-4 6 L2 -6 M2 6 L8 -6", "sym-line sym-thin");
+  }),
+  // The wall on the left, the fluid streaming past it on the right.
+  "thermal.convection": twoEnds(40, 30, "convection", (g, input) => {
+    line(g, "M-20 0 L-10 0 M-6 0 L20 0");
+    svg("rect", { x: -10, y: -12, width: 4, height: 24, class: "sym-fill" }, g);
+    line(g, "M-2 -7 Q1 -10 4 -7 T10 -7 T16 -7 M-2 7 Q1 4 4 7 T10 7 T16 7", "sym-line sym-thin");
+    if (input) adjustable(g, -1, 12, 15, -12);
+  }),
+  // Rays from a to b.
+  "thermal.radiation": twoEnds(40, 20, "radiation", g => {
+    line(g, "M-20 0 L-13 0 M-13 -5 L-13 5 M13 0 L20 0");
+    line(g, zigzag(-13, 7, -5, 2.5, 6) + " " + zigzag(-13, 7, 5, 2.5, 6), "sym-line sym-thin");
+    line(g, "M7 -8 L13 -5 L7 -2 Z M7 2 L13 5 L7 8 Z", "sym-fill");
+  }),
 };
 
 // Drivers, forces and torques of the planar library: a circle with what they impose.
@@ -386,7 +648,7 @@ for (const [type, label] of [["driver_angle", "θ"], ["driver_x", "x"], ["driver
     return same(pl.w, pl.h, pl.spots, type, g => {
       svg("circle", { r: 15, class: "sym-body sym-planar" }, g);
       text(g, 0, 0, label, "sym-text sym-italic");
-      if (type.startsWith("driver")) line(g, "M-10 10 A14 14 0 0 1 -10 -10 M-10 -10 L-5 -9 M-10 -10 L-11 -5", "sym-line sym-thin");
+      if (type.startsWith("driver")) line(g, TURN, "sym-line sym-thin");
     });
   };
 
