@@ -26,7 +26,7 @@ class Volume final : public HydraulicComponent {
     declare_boolean("oil_temperature", false,
                     "true: its oil is a heat capacity ρ V c_p with the temperature state T and a thermal port "
                     "'heat' (state side) that the losses of components connected to it warm");
-    specific_heat_ = declare_real("specific_heat", "J/(kg*K)", 1900.0,
+    specific_heat_ = declare_real("specific_heat", "J/kg/K", 1900.0,
                                   "c_p of the oil (mineral oil: about 1900); with oil_temperature only",
                                   Range::positive());
   }

@@ -26,7 +26,7 @@ TEST_CASE("every netlist in netlists/ has a test here") {
                                         "excavator_hydraulic", "cantilever", "flexible_spinup", "three_link_arm",
                                         "servo_oil_column", "n_four_bar", "driveline_launch",
                                         "electric_pump", "electro_hydraulic_actuator", "electric_excavator",
-                                        "excavator_diesel"};
+                                        "excavator_diesel", "power_unit_heating"};
   for (const auto& entry : std::filesystem::directory_iterator(jourdain::test::source_dir() / "netlists")) {
     if (entry.path().extension() != ".json") continue;
     CAPTURE(entry.path());
@@ -1415,4 +1415,41 @@ TEST_CASE("electric_excavator: the same cycle on pump-controlled actuators; the 
     CAPTURE(name);
     CHECK(std::abs(component.value()["residual"].get<double>()) < 1e-6 * moved);
   }
+}
+
+TEST_CASE("power_unit_heating: the oil warms as T_a + P/k + (T_0 - T_a - P/k) e^(-k t / C), every watt to heat") {
+  RunResult r = run_file(netlist_path("power_unit_heating"));
+  REQUIRE(r.finished);
+  // Standby: the whole pump flow q = D ω − k_leak Δp crosses the relief valve,
+  // Δp = p_c + q / G, so Δp = (p_c + D ω / G) / (1 + k_leak / G); the drive gives
+  // P = D Δp ω / η_hm, all of it heat into the reservoir's oil (C = ρ V c_p), which the
+  // cooler (k) takes to the surroundings at T_a.
+  const double D = 20e-6 / (2.0 * std::numbers::pi), w = 50.0 * std::numbers::pi, eta_hm = 0.92;
+  const double k_leak = 0.05 * D * w / 200e5, G = 10e-3 / 60.0 / 1e5, p_c = 150e5;
+  const double dp = (p_c + D * w / G) / (1.0 + k_leak / G), P = D * dp * w / eta_hm;
+  const double C = 870.0 * 0.06 * 1900.0, k = 150.0, T_a = 298.15, T_0 = 293.15;
+  CHECK(r.column("line.pressure").back() == doctest::Approx(dp).epsilon(1e-9));
+  CHECK(r.column("motor.power").back() == doctest::Approx(P).epsilon(1e-9));
+  // The first 20 ms fill the pressure line's oil spring (73 J) before the relief passes
+  // the whole flow: the oil lags the closed form by about 1e-3 K, then follows it.
+  const auto t = r.column("time"), T = r.column("reservoir.T");
+  for (size_t i = 0; i < t.size(); ++i) {
+    CAPTURE(t[i]);
+    CHECK(std::abs(T[i] - (T_a + P / k + (T_0 - T_a - P / k) * std::exp(-k * t[i] / C))) < 5e-3);
+  }
+  CHECK(T.back() - 273.15 > 79.0);  // after an hour at standby the oil is at 80 °C
+  // The energy account: the drive's work goes through the pump's and the relief valve's
+  // heat ports into the oil and out through the cooler; nothing is lost as Loss but the
+  // breather's trickle.
+  const auto& e = r.summary.at("energy");
+  CHECK(e["total"]["relative_balance_residual"].get<double>() < 1e-7);
+  const double heat_in = e["components"]["pump"]["ports"]["heat"]["out"].get<double>() +
+                         e["components"]["relief"]["ports"]["heat"]["out"].get<double>();
+  CHECK(heat_in == doctest::Approx(e["components"]["motor"]["supplied"].get<double>()).epsilon(1e-4));
+  // The oil keeps what came in less what the cooler took (net: while the oil was colder
+  // than the surroundings, the first minutes, the cooler warmed it).
+  const auto& cooler = e["components"]["cooler"]["ports"]["a"];
+  const double cooled = cooler["in"].get<double>() - cooler["out"].get<double>();
+  CHECK(e["components"]["reservoir"]["stored"]["change"].get<double>() ==
+        doctest::Approx(heat_in - cooled).epsilon(1e-6));
 }
