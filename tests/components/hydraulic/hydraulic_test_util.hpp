@@ -35,6 +35,16 @@ inline json circuit(const json& components, const Links& links, const std::vecto
   return n;
 }
 
+// The library's orifice law, restated: turbulent, with tanh(2λ/λ_crit) for the laminar
+// region (hydraulic_library.hpp, orifice_flow); the default fluid unless ρ and ν are given.
+inline double orifice_law(double cd, double area, double dp, double lambda_crit, double rho = 850.0,
+                          double nu = 4.6e-5) {
+  if (area <= 0 || dp == 0) return 0.0;
+  const double jet = std::sqrt(2 * std::abs(dp) / rho);
+  const double dh = std::sqrt(4 * area / pi);
+  return std::copysign(cd * std::tanh(2 * dh * jet / nu / lambda_crit) * area * jet, dp);
+}
+
 // Runs and requires that the run finished.
 inline RunResult run_circuit(const json& n) {
   RunResult r = run(n.dump());

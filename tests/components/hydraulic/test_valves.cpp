@@ -14,13 +14,6 @@ namespace {
 
 const double rho = 850.0, nu = 4.6e-5;  // the default fluid
 
-// The library's orifice law, restated: turbulent with tanh(2λ/λ_crit) for the laminar region.
-double orifice_law(double cd, double area, double dp, double lambda_crit) {
-  if (area <= 0 || dp == 0) return 0.0;
-  const double jet = std::sqrt(2 * std::abs(dp) / rho);
-  const double dh = std::sqrt(4 * area / pi);
-  return std::copysign(cd * std::tanh(2 * dh * jet / nu / lambda_crit) * area * jet, dp);
-}
 
 json source(double p) { return {{"type", "hydraulic.pressure_source"}, {"params", {{"pressure", p}}}}; }
 
