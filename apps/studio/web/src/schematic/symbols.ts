@@ -57,7 +57,7 @@ function placeSides(sides: Record<Dir, string[]>, w: number, h: number): { w: nu
   return { w, h, spots };
 }
 
-// Ports a symbol did not place itself (a signal-controlled orifice's area, an actuated
+// Ports a symbol did not place itself (a component's heat port, an actuated
 // spring's force): on a side the symbol left free when there is one, else further
 // along the side the default rule names.
 function completeSpots(sym: Symbol, ports: PortInfo[]): Symbol {
@@ -343,11 +343,11 @@ const MAKERS: Record<string, Maker> = {
   },
   "hydraulic.orifice": c => {
     const spots: Record<string, Spot> = { a: L(30), b: R(30) };
-    if (c.ports.some(p => p.name === "area")) spots.area = T(20);
+    if (has(c, "opening")) spots.opening = T(20);  // "control": "signal"
     return same(30, 20, spots, "orifice", g => {
       line(g, "M-15 0 L15 0");
       line(g, "M-6 -10 Q0 -2 6 -10 M-6 10 Q0 2 6 10", "sym-line sym-thick");
-      if (spots.area) adjustable(g, -10, 9, 10, -11);
+      if (spots.opening) adjustable(g, -10, 9, 10, -11);
     });
   },
   "hydraulic.pump": () => same(30, 30, { inlet: L(30), outlet: R(30) }, "pump", g => {
