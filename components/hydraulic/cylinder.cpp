@@ -92,10 +92,10 @@ class CylinderBase : public HydraulicComponent {
     cavity_b_ = declare_observable("cavity_b", "m^3", "vapour cavity in chamber B");
     // Energy. The losses are exact: friction F_f v, leakage q_leak (p_A − p_B), and the end
     // stops' damping (what their contact force takes beyond the change of their spring's
-    // energy). The chambers' compressed liquid is stored as V ε(p) each (Chamber::
-    // stored_energy at the current volume). With a moving wall the chamber law (1) gives
-    // the swept volume its compression energy, V̇ ε(p) (Chamber::swept_compression_power,
-    // ≈ p/(2β) of the piston's work): stated here as supplied by the chamber law, so that
+    // energy). The chambers' compressed liquid is stored as V ε(p) each, at the current
+    // volume. With a moving wall the chamber law (1) gives the swept volume its
+    // compression energy, V̇ ε(p) (Chamber::moving_wall_energy, ≈ p/(2β) of the
+    // piston's work): stated here as supplied by the chamber law, so that
     // the cylinder's balance closes and that term shows by name.
     stored_ = declare_observable("stored_energy", "J",
                                  "compressed liquid of both chambers, V ε(p) each, and the end stops' spring");
@@ -211,13 +211,11 @@ class CylinderBase : public HydraulicComponent {
     e.set_observable(cavity_b_, Chamber::cavity(ps_b, vb, f));
     if (e.observables_wanted()) {
       const double depth = penetration(e, m).depth;
-      e.set_observable(stored_, Chamber::stored_energy(ps_a, va, f) + Chamber::stored_energy(ps_b, vb, f) +
-                                    0.5 * e.param(k_s_) * depth * depth);
+      const auto energy_a = Chamber::moving_wall_energy(ps_a, va, va_free > 0.01 * dead_a ? A.a * m.v : 0.0, f);
+      const auto energy_b = Chamber::moving_wall_energy(ps_b, vb, vb_free > 0.01 * dead_b ? -A.b * m.v : 0.0, f);
+      e.set_observable(stored_, energy_a.stored + energy_b.stored + 0.5 * e.param(k_s_) * depth * depth);
       e.set_observable(loss_, power_loss(e, m, F));
-      const double dva = va_free > 0.01 * dead_a ? A.a * m.v : 0.0;
-      const double dvb = vb_free > 0.01 * dead_b ? -A.b * m.v : 0.0;
-      e.set_observable(swept_, Chamber::swept_compression_power(ps_a, dva, f) +
-                                   Chamber::swept_compression_power(ps_b, dvb, f));
+      e.set_observable(swept_, energy_a.swept + energy_b.swept);
     }
   }
 

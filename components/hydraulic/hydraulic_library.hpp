@@ -202,10 +202,15 @@ struct Chamber {
   // a cavity alike: the volume law (1), which conserves volume flows, fills the volume
   // the wall sweeps with liquid already compressed to p. That is the lumped chamber's
   // departure from an energy-conserving law, of the order p/(2β) of the wall's work
-  // (about 1% at 300 bar). This is its rate, which the energy account counts as
-  // supplied by the chamber law so that the balance closes to the integrator's accuracy.
-  static double swept_compression_power(double ps, double dvdt, const Fluid& f, double wall_modulus = 0.0) {
-    return dvdt * specific_energy(pressure(ps, f), f, wall_modulus);
+  // (about 1% at 300 bar). `swept` is its rate, which the energy account counts as
+  // supplied by the chamber law so that the balance closes to the integrator's accuracy;
+  // `stored` is stored_energy. Both from one ε(p) (64 Simpson panels with air).
+  struct MovingWallEnergy {
+    double stored, swept;
+  };
+  static MovingWallEnergy moving_wall_energy(double ps, double volume, double dvdt, const Fluid& f) {
+    const double eps = specific_energy(pressure(ps, f), f);
+    return {volume * eps - f.min_pressure() * cavity(ps, volume, f), dvdt * eps};
   }
 };
 

@@ -136,8 +136,10 @@ class Pump : public HydraulicComponent {
     const double eps = fraction(e), q = flow(e, eps);
     e.set_out(outlet_, hydraulic::flow_rate, q);
     e.set_out(inlet_, hydraulic::flow_rate, -q);
-    if (shaft_.valid()) e.set_out(shaft_, rotational::torque, -torque(e, eps));
-    if (has_heat_port()) set_heat_flow(e, power_loss(e, eps, q));
+    if (!shaft_.valid() && !has_heat_port()) return;
+    const double t = torque(e, eps);
+    if (shaft_.valid()) e.set_out(shaft_, rotational::torque, -t);
+    if (has_heat_port()) set_heat_flow(e, t * omega(e) - q * rise(e));
   }
 
   void calc_derivatives(Eval& e) const override {
@@ -146,11 +148,13 @@ class Pump : public HydraulicComponent {
       dynamic_derivatives(e, target_fraction(e));
       e.set_observable(fraction_, eps);
     }
+    // What the drive gives, T ω; less the hydraulic power q Δp, the loss.
+    const double t = torque(e, eps), drive = t * omega(e);
     e.set_observable(flow_, q);
-    e.set_observable(torque_, torque(e, eps));
+    e.set_observable(torque_, t);
     e.set_observable(power_, q * dp);
-    e.set_observable(loss_, power_loss(e, eps, q));
-    if (drive_.valid()) e.set_observable(drive_, drive_power(e, eps));
+    e.set_observable(loss_, drive - q * dp);
+    if (drive_.valid()) e.set_observable(drive_, drive);
   }
 
  private:
@@ -172,9 +176,6 @@ class Pump : public HydraulicComponent {
   double flow(const Eval& e, double eps) const {
     return eps * e.param(displacement_) * omega(e) - leakage(e) * rise(e);
   }
-  // T ω, the power the drive gives; less the hydraulic power q Δp, the loss.
-  double drive_power(const Eval& e, double eps) const { return torque(e, eps) * omega(e); }
-  double power_loss(const Eval& e, double eps, double q) const { return drive_power(e, eps) - q * rise(e); }
 
   // The displacement fraction the control asks for.
   double target_fraction(const Eval& e) const {
@@ -279,14 +280,16 @@ class Motor final : public HydraulicComponent {
       e.set_out(shaft_, rotational::torque, t);
     else
       e.set_out(torque_out_, signal::value, t);
-    if (has_heat_port()) set_heat_flow(e, power_loss(e));
+    if (has_heat_port()) set_heat_flow(e, q * drop(e) - t * omega(e));
   }
+  // q Δp − T ω: what the fluid gives less the shaft power (leakage and friction), the loss.
   void calc_derivatives(Eval& e) const override {
-    e.set_observable(flow_, flow(e));
-    if (torque_.valid()) e.set_observable(torque_, torque(e));
-    e.set_observable(power_, torque(e) * omega(e));
-    e.set_observable(loss_, power_loss(e));
-    if (taken_.valid()) e.set_observable(taken_, -torque(e) * omega(e));
+    const double q = flow(e), t = torque(e), shaft_power = t * omega(e);
+    e.set_observable(flow_, q);
+    if (torque_.valid()) e.set_observable(torque_, t);
+    e.set_observable(power_, shaft_power);
+    e.set_observable(loss_, q * drop(e) - shaft_power);
+    if (taken_.valid()) e.set_observable(taken_, -shaft_power);
   }
 
  private:
@@ -298,8 +301,6 @@ class Motor final : public HydraulicComponent {
     return leakage_coefficient(e.param(eta_v_), e.param(d_), e.param(rated_speed_), e.param(rated_pressure_));
   }
   double flow(const Eval& e) const { return e.param(d_) * omega(e) + leakage(e) * drop(e); }
-  // q Δp − T ω: what the fluid gives less the shaft power (leakage and friction).
-  double power_loss(const Eval& e) const { return flow(e) * drop(e) - torque(e) * omega(e); }
   // The fluid's torque D Δp with η_hm in the direction power flows (shaft_torque, whose
   // "ideal" is the torque the shaft gives: its negative), less the viscous friction.
   double torque(const Eval& e) const {
