@@ -1,6 +1,7 @@
 // Helpers shared by the tests: build models from netlist text, run them, read columns.
 #pragma once
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -33,6 +34,21 @@ RunResult run_file(const std::filesystem::path& file, const NetlistOverrides& ov
 
 // Linear interpolation of a recorded column at time t.
 double at_time(const RunResult& r, const std::string& column, double t);
+
+// A run's energy account (summary.json's "energy", framework/README.md "Energy") closes:
+// the model's balance residual and every component's own are below `relative` of the
+// energy moved.
+inline void check_energy_balance(const RunResult& r, double relative) {
+  const nlohmann::json& e = r.summary.at("energy");
+  const double moved = e["total"]["moved"].get<double>();
+  CHECK(moved > 0.0);
+  CHECK(e["total"]["relative_balance_residual"].get<double>() < relative);
+  for (const auto& component : e["components"].items()) {
+    const std::string name = component.key();  // a copy: clang 14 cannot CAPTURE a binding
+    CAPTURE(name);
+    CHECK(std::abs(component.value()["residual"].get<double>()) < relative * moved);
+  }
+}
 
 // Result of running the command line: exit code and what it printed.
 struct CommandResult {
