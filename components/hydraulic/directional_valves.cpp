@@ -26,17 +26,52 @@
 // The proportional valve is a 4/3 valve whose command is the fraction of full opening
 // (−1 to 1) and whose size is the catalogue's rated flow q_n at a pressure drop Δp_n per
 // metering edge: C_d A_max = q_n / sqrt(2 Δp_n / ρ); its dead band plays the overlap.
+// As on a data sheet, its flow over the spool's stroke may be a table (`flow_curve`:
+// rows [stroke fraction beyond the dead band, flow fraction]; linear by default), applied
+// to the fraction clamp((±ξ − o)/(s − o), 0, 1), and the spool may have a hysteresis (a
+// dead zone of the command fraction, HydraulicComponent dynamics).
+//
+// Mobile valve sections share the proportional valve's rating, curve and spool:
+//
+// The load-sensing section (`ls_section`, closed centre, ports P, T, A, B and LS) has a
+// load-holding check on its meter-in edges (no flow back from A or B into P) and a
+// pressure compensator, modelled as ideal: its spool, much faster than the section's,
+// is taken as settled, so that it sets the meter-in edge's drop Δp_m (p_w: the
+// pressure of the work port the spool connects to P):
+//   post (flow sharing): Δp_m = p_P − max(p_LS + Δp_s, p_w): every section's
+//                        intermediate pressure rises to the LS line's, so all meter-in
+//                        edges see the same drop and, when the pump saturates, the flows
+//                        keep the ratio of the openings;
+//   pre:                 Δp_m = min(p_P − p_w, Δp_s): each edge's drop is held at Δp_s
+//                        while the pump allows it; the pump saturating, the highest load
+//                        is the one that starves;
+//   none:                Δp_m = p_P − p_w.
+// The LS port taps the open work port through a check and an orifice of area A_ls:
+//   q_LS = orifice_flow(C_d, A_ls, p_w − p_LS) for p_w > p_LS (from the work port),
+// so that LS lines joined through a bleed settle at the highest load (a shuttle network
+// in one port: any number of sections feed one LS volume). The physical compensator, for
+// its dynamics, is `pressure_compensator` (pressure_valves.cpp).
+//
+// The open-centre section (`open_centre_section`, a 6/3 valve: ports P, C, T, A, B) has
+// the 4/3 valve's metering edges with load-holding checks, and a centre bypass P → C
+// open at neutral that closes as the spool moves, A = A_c clamp((c − |ξ|)/c, 0, 1), with
+// C_d A_c = q_c / sqrt(2 Δp_n / ρ) from the bypass's rated flow q_c: sections chained
+// C → P of the next, the last C to tank, make the open-centre circuit of a fixed pump,
+// whose pressure builds as the operator closes the bypass.
 #include "hydraulic_library.hpp"
+#include "jourdain/components/interpolation.hpp"
 #include "jourdain/errors.hpp"
 
 namespace jourdain::hydraulic_library {
 
-enum class ValveKind { TwoTwo, ThreeTwo, FourTwo, FourThree, Proportional };
+enum class ValveKind { TwoTwo, ThreeTwo, FourTwo, FourThree, Proportional, LoadSensing, OpenCentre };
+
+enum class Compensator { Post, Pre, None };
 
 class DirectionalValve : public HydraulicComponent {
  public:
   explicit DirectionalValve(ValveKind kind) : kind_(kind) {
-    const bool proportional = kind_ == ValveKind::Proportional;
+    const bool proportional = rated();
     if (proportional) {
       rated_flow_ = declare_real("rated_flow", "m^3/s", std::nullopt,
                                  "q_n: flow of one metering edge at full command and Δp_n", Range::positive());
@@ -46,6 +81,11 @@ class DirectionalValve : public HydraulicComponent {
       overlap_ = declare_real("dead_band", "", 0.0,
                               "command fraction over which the edges stay shut (an overlap; < 0: underlap)",
                               Range::between(-0.5, 0.5));
+      declare_table("flow_curve", {"", ""},
+                    "flow over stroke from the data sheet: rows [stroke fraction beyond the dead band, flow fraction]",
+                    nlohmann::json::array({nlohmann::json::array({0.0, 0.0}), nlohmann::json::array({1.0, 1.0})}));
+      hysteresis_ = declare_real("hysteresis", "", 0.0, "command fraction the spool lags by when it reverses",
+                                 Range::between(0.0, 0.5));
     } else {
       max_opening_ =
           declare_real("max_opening", "m", 1e-3,
@@ -54,7 +94,23 @@ class DirectionalValve : public HydraulicComponent {
       overlap_ = declare_real("overlap", "m", 0.0, "overlap o of the metering edges (< 0: underlap)");
       declare_area_parameters("max_area", "a fully open path", 1e-4);
     }
-    if (three_position()) {
+    if (kind_ == ValveKind::LoadSensing) {
+      declare_text("compensator", "post",
+                   "post: after the meter-in edge (flow sharing); pre: before it; none: an LS valve without",
+                   {"post", "pre", "none"});
+      setting_ = declare_real("compensator_setting", "Pa", 0.0,
+                              "Δp_s: pre: the meter-in drop it holds; post: its spring (a light one, ~1 bar)",
+                              Range::non_negative());
+      ls_area_ = declare_real("ls_tap_area", "m^2", 2e-6, "A_ls: the LS tap's orifice (with its check)",
+                              Range::positive());
+    }
+    if (kind_ == ValveKind::OpenCentre) {
+      bypass_flow_ = declare_real("bypass_rated_flow", "m^3/s", std::nullopt,
+                                  "q_c: flow through the centre bypass at neutral and Δp_n", Range::positive());
+      centre_opening_ = declare_real("centre_opening", "", 0.3, "c: command fraction at which the bypass is shut",
+                                     Range::between(0.01, 1.0));
+    }
+    if (kind_ == ValveKind::FourThree || kind_ == ValveKind::Proportional) {
       declare_text("centre", "closed", "centre position: closed, open, float or tandem",
                    {"closed", "open", "float", "tandem"});
       centre_opening_ =
@@ -71,9 +127,11 @@ class DirectionalValve : public HydraulicComponent {
   }
 
   void configure() override {
-    const bool proportional = kind_ == ValveKind::Proportional;
+    const bool proportional = rated();
     // Ports and paths.
     p_ = declare_port("p", hydraulic_domain(), PortSide::Response, "pressure port P");
+    if (kind_ == ValveKind::OpenCentre)
+      c_ = declare_port("c", hydraulic_domain(), PortSide::Response, "centre bypass outlet C (next section's P, or tank)");
     if (kind_ != ValveKind::TwoTwo) t_ = declare_port("t", hydraulic_domain(), PortSide::Response, "tank port T");
     a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "work port A");
     if (kind_ == ValveKind::FourTwo || three_position())
@@ -85,7 +143,8 @@ class DirectionalValve : public HydraulicComponent {
       paths_.push_back({a_, t_, -1.0, Edge::Overlap});
     } else {
       Edge e_p = Edge::Overlap, e_t = Edge::Overlap;
-      if (three_position()) {
+      if (kind_ == ValveKind::OpenCentre) paths_.push_back({p_, c_, 0.0, Edge::Centre});
+      if (kind_ == ValveKind::FourThree || kind_ == ValveKind::Proportional) {
         const std::string centre = text("centre");
         if (centre == "open") e_p = e_t = Edge::Underlap;
         if (centre == "float") e_t = Edge::Underlap;
@@ -96,7 +155,17 @@ class DirectionalValve : public HydraulicComponent {
       paths_.push_back({p_, b_, -1.0, e_p});
       paths_.push_back({a_, t_, -1.0, e_t});
     }
-    hydraulic_ports_ = {p_, t_, a_, b_};
+    if (kind_ == ValveKind::LoadSensing) {
+      ls_ = declare_port("ls", hydraulic_domain(), PortSide::Response, "load-sensing port LS: the open work port's pressure, through a check");
+      const std::string c = text("compensator");
+      compensator_ = c == "post" ? Compensator::Post : c == "pre" ? Compensator::Pre : Compensator::None;
+    }
+    if (proportional) {
+      const auto rows = table("flow_curve");
+      if (const std::string why = Curve::check(rows); !why.empty()) parameter_error("flow_curve", why);
+      flow_curve_ = Curve(rows);
+    }
+    hydraulic_ports_ = {p_, t_, a_, b_, c_, ls_};
     std::erase_if(hydraulic_ports_, [](PortId id) { return !id.valid(); });
 
     command_ =
@@ -112,6 +181,8 @@ class DirectionalValve : public HydraulicComponent {
     position_ = declare_observable("position", proportional ? "" : "m", "spool position x");
     if (proportional)
       rated_area_ = declare_derived("opening_area", "m^2", "A_max of a metering edge, q_n / (C_d sqrt(2 Δp_n / ρ))");
+    if (kind_ == ValveKind::OpenCentre)
+      bypass_area_ = declare_derived("bypass_area", "m^2", "A_c of the centre bypass, q_c / (C_d sqrt(2 Δp_n / ρ))");
     for (PortId port : hydraulic_ports_)
       port_flows_.push_back(declare_observable("flow_" + ports()[port.index].name, "m^3/s",
                                                "flow delivered into the element at " + ports()[port.index].name));
@@ -123,15 +194,15 @@ class DirectionalValve : public HydraulicComponent {
   }
 
   void calc_outputs(Eval& e) const override {
-    double q[4] = {0, 0, 0, 0};
+    double q[max_ports] = {};
     flows(e, q);
     for (size_t k = 0; k < hydraulic_ports_.size(); ++k) e.set_out(hydraulic_ports_[k], hydraulic::flow_rate, q[k]);
     if (has_heat_port()) set_heat_flow(e, power_loss(e, q));
   }
 
   void calc_derivatives(Eval& e) const override {
-    dynamic_derivatives(e, demand(e));
-    double q[4] = {0, 0, 0, 0};
+    dynamic_derivatives(e, demand(e), hysteresis_.valid() ? e.param(hysteresis_) / 2.0 : 0.0);
+    double q[max_ports] = {};
     flows(e, q);
     for (size_t k = 0; k < hydraulic_ports_.size(); ++k) e.set_observable(port_flows_[k], q[k]);
     e.set_observable(power_loss_, power_loss(e, q));
@@ -156,15 +227,20 @@ class DirectionalValve : public HydraulicComponent {
     double centre_opening;  // c (three-position valves)
     double overlap_of(const Path& path) const { return path.edge == Edge::Underlap ? -centre_opening : overlap; }
   };
-  bool three_position() const { return kind_ == ValveKind::FourThree || kind_ == ValveKind::Proportional; }
+  static constexpr int max_ports = 6;
+  // The valves sized by a rated flow, whose command is a fraction of full opening.
+  bool rated() const {
+    return kind_ == ValveKind::Proportional || kind_ == ValveKind::LoadSensing || kind_ == ValveKind::OpenCentre;
+  }
+  bool three_position() const { return kind_ == ValveKind::FourThree || rated(); }
 
   Spool spool(const Eval& e) const {
     Spool s{};
-    s.travel = kind_ == ValveKind::Proportional ? 1.0 : e.param(max_opening_);
+    s.travel = rated() ? 1.0 : e.param(max_opening_);
     s.half = three_position() ? s.travel : s.travel / 2.0;
     s.middle = three_position() ? 0.0 : s.travel / 2.0;
     s.overlap = e.param(overlap_);
-    s.centre_opening = three_position() ? e.param(centre_opening_) : 0.0;
+    s.centre_opening = centre_opening_.valid() ? e.param(centre_opening_) : 0.0;
     return s;
   }
 
@@ -174,14 +250,19 @@ class DirectionalValve : public HydraulicComponent {
     HydraulicComponent::calc_derived(e);
     const Spool s = spool(e);
     if (!(s.overlap < s.half))
-      parameter_error(kind_ == ValveKind::Proportional ? "dead_band" : "overlap",
+      parameter_error(rated() ? "dead_band" : "overlap",
                       "must be below the half travel (" + format_number(s.half) + "), or no edge ever opens");
     for (const auto& path : paths_)
       if (path.edge != Edge::Centre && !(s.overlap_of(path) < s.half))
         parameter_error("centre_opening", "leaves an edge that never opens");
-    if (rated_area_.valid())
-      e.set_derived(rated_area_, e.param(rated_flow_) / (discharge_coefficient(e) *
-                                                         std::sqrt(2.0 * e.param(rated_drop_) / fluid(e).density)));
+    if (compensator_ == Compensator::Pre && !(e.param(setting_) > 0.0))
+      parameter_error("compensator_setting", "a pre-compensator needs the meter-in drop it holds (e.g. \"12 bar\")");
+    if (rated_area_.valid()) e.set_derived(rated_area_, rated_area(e, e.param(rated_flow_)));
+    if (bypass_area_.valid()) e.set_derived(bypass_area_, rated_area(e, e.param(bypass_flow_)));
+  }
+  // The area that passes q at the rated drop: C_d A = q / sqrt(2 Δp_n / ρ).
+  double rated_area(const Eval& e, double q) const {
+    return q / (discharge_coefficient(e) * std::sqrt(2.0 * e.param(rated_drop_) / fluid(e).density));
   }
 
   // The command clamped to the spool's travel.
@@ -199,6 +280,7 @@ class DirectionalValve : public HydraulicComponent {
     } else {
       const double o = s.overlap_of(path);
       fraction = std::clamp((path.sign * xi - o) / (s.half - o), 0.0, 1.0);
+      if (rated()) fraction = std::clamp(flow_curve_(fraction), 0.0, 1.0);  // the data sheet's curve
     }
     return std::max(full_area * fraction, leak);
   }
@@ -224,18 +306,51 @@ class DirectionalValve : public HydraulicComponent {
     const double full_area = rated_area_.valid() ? e.derived(rated_area_) : opening_area(e);
     const double leak = e.param(leak_);
     for (const auto& path : paths_) {
-      const double dp = e.in(path.from, hydraulic::pressure) - e.in(path.to, hydraulic::pressure);
-      const double flow = orifice(e, path_area(path, s, xi, full_area, leak), dp);
+      const double area = path.edge == Edge::Centre && bypass_area_.valid()
+                              ? path_area(path, s, xi, e.derived(bypass_area_), leak)
+                              : path_area(path, s, xi, full_area, leak);
+      const bool meter_in = path.from == p_ && path.edge != Edge::Centre && section();
+      const double dp = meter_in ? metering_drop(e, path.to)
+                                 : e.in(path.from, hydraulic::pressure) - e.in(path.to, hydraulic::pressure);
+      const double flow = orifice(e, area, dp);
       q[slot(path.from)] -= flow;
       q[slot(path.to)] += flow;
+      if (meter_in && ls_.valid() && area > leak) {
+        // The LS tap on the open work port, through its check.
+        const double tap_dp = e.in(path.to, hydraulic::pressure) - e.in(ls_, hydraulic::pressure);
+        const double tap = tap_dp > 0.0 ? orifice(e, e.param(ls_area_), tap_dp) : 0.0;
+        q[slot(path.to)] -= tap;
+        q[slot(ls_)] += tap;
+      }
     }
+  }
+  // The mobile sections: meter-in edges behind a load-holding check (and a compensator).
+  bool section() const { return kind_ == ValveKind::LoadSensing || kind_ == ValveKind::OpenCentre; }
+  // The drop across a section's meter-in edge from P to `work` (the file comment): 0
+  // when the load-holding check is shut, else as the compensator sets it.
+  double metering_drop(const Eval& e, PortId work) const {
+    const double p_p = e.in(p_, hydraulic::pressure), p_w = e.in(work, hydraulic::pressure);
+    if (!(p_p > p_w)) return 0.0;
+    if (kind_ != ValveKind::LoadSensing) return p_p - p_w;
+    switch (compensator_) {
+      case Compensator::Post:
+        return std::max(p_p - std::max(e.in(ls_, hydraulic::pressure) + e.param(setting_), p_w), 0.0);
+      case Compensator::Pre:
+        return std::min(p_p - p_w, e.param(setting_));
+      case Compensator::None:
+        break;
+    }
+    return p_p - p_w;
   }
 
   ValveKind kind_;
-  RealParam max_opening_, overlap_, centre_opening_, rated_flow_, rated_drop_, leak_;
-  DerivedId rated_area_;  // proportional valve
+  RealParam max_opening_, overlap_, centre_opening_, rated_flow_, rated_drop_, leak_, hysteresis_;
+  RealParam setting_, ls_area_, bypass_flow_;  // the mobile sections
+  DerivedId rated_area_, bypass_area_;        // the rated valves; the open-centre bypass
+  Compensator compensator_ = Compensator::None;
+  Curve flow_curve_;  // the rated valves: flow fraction over stroke fraction
   std::vector<Path> paths_;
-  PortId p_, t_, a_, b_, command_;
+  PortId p_, t_, a_, b_, c_, ls_, command_;
   std::vector<PortId> hydraulic_ports_;
   ObservableId position_, power_loss_;
   std::vector<ObservableId> port_flows_;
@@ -256,7 +371,11 @@ void register_directional_valves(Registry& r) {
   r.add<Valve<ValveKind::FourThree>>(
       "hydraulic.valve_4_3", "4/3 directional valve: closed, open, float or tandem centre; spool dynamics, overlap");
   r.add<Valve<ValveKind::Proportional>>("hydraulic.proportional_valve",
-                                        "proportional 4/3 valve: opening proportional to the command, rated flow");
+                                        "proportional 4/3 valve: rated flow, flow curve over stroke, spool dynamics");
+  r.add<Valve<ValveKind::LoadSensing>>(
+      "hydraulic.ls_section", "load-sensing valve section: pre- or post-compensated (flow sharing), LS port, load check");
+  r.add<Valve<ValveKind::OpenCentre>>("hydraulic.open_centre_section",
+                                      "open-centre 6/3 valve section: centre bypass P-C, load checks on the meter-in edges");
 }
 
 }  // namespace jourdain::hydraulic_library

@@ -1,5 +1,6 @@
 // Pressure-actuated valves: relief valve, check valve, pilot-operated check valve (the
-// press's prefill valve) and counterbalance (support) valve.
+// press's prefill valve), counterbalance (support) valve, and the pressure compensator
+// of load-sensing circuits.
 //
 // Each is an orifice (orifice_flow: turbulent with a laminar region) whose area follows
 // the force balance on its poppet or spool, written per unit seat area as a pressure
@@ -243,6 +244,129 @@ class CounterbalanceValve final : public PoppetValve {
   PortId pilot_;
 };
 
+
+// Two-way pressure compensator, flow from a to b: the pressure-regulating spool of
+// load-sensing circuits. Two pilot lines act on the spool's ends, x pushing it open and y
+// pushing it shut, and a spring of setting Δp_s (per unit spool area) on the opening side
+// (normally open) or on the closing side (normally closed):
+//   Π = p_x − p_y + Δp_s   (normally open),     Π = p_x − p_y − Δp_s   (normally closed),
+//   A = A_max clamp(Π / Δp_band, 0, 1),           q = orifice_flow(C_d, A, p_a − p_b).
+// Δp_band, the regulation band, is the rise of Π from shut to fully open (the spring's
+// stiffness over the spool's stroke, per unit area): the droop of the regulated pressure
+// between no flow and full flow. Its three uses in a load-sensing circuit
+// (components/hydraulic/README.md, "Load sensing"):
+//   pre-compensator, ahead of a section's meter-in edge: normally open, x on the section's
+//     work port, y on its own outlet b, so that the meter-in edge's drop stays at Δp_s;
+//   post-compensator, between the meter-in edge and the work port: normally closed with a
+//     light spring, x on its inlet a, y on the LS line, so that every section's
+//     intermediate pressure rises to the highest load's and all meter-in edges see the
+//     same drop p_P − p_LS: the flows share in the ratio of the openings;
+//   unloading (bypass) valve of a fixed pump: normally closed, a and x on the pump line,
+//     b to tank, y on the LS line: it passes what the loads do not take at p_LS + Δp_s.
+class PressureCompensator final : public PoppetValve {
+ public:
+  PressureCompensator() {
+    setting_ = declare_real("setting", "Pa", std::nullopt,
+                            "Δp_s: the spring's pressure, per unit spool area (the regulated drop)",
+                            Range::non_negative());
+    declare_boolean("normally_open", true,
+                    "true: the spring holds the spool open (pre-compensator); false: shut (post-compensator, "
+                    "unloading valve)");
+    band_ = declare_real("regulation_band", "Pa", 1e5, "Δp_band: rise of the drive from shut to fully open",
+                         Range::positive());
+    declare_area_parameters("max_area", "the fully open spool", 1e-4);
+    declare_orifice_parameters("C_d");
+    declare_dynamics_parameters("none", /*second_order_allowed=*/false);
+    set_example("setting", "15 bar");
+  }
+  void configure() override {
+    spring_sign_ = boolean("normally_open") ? 1.0 : -1.0;
+    declare_flow_path("a", "inlet", "b", "outlet", "flow from a to b");
+    x_ = declare_pilot("x", "pilot pushing the spool open (takes no flow)");
+    y_ = declare_pilot("y", "pilot pushing the spool shut (takes no flow)");
+    declare_poppet("spool");
+    finish_configure();
+  }
+
+ private:
+  double target(const Eval& e) const override {
+    const double drive =
+        e.in(x_, hydraulic::pressure) - e.in(y_, hydraulic::pressure) + spring_sign_ * e.param(setting_);
+    return opening_fraction(drive, e.param(band_));
+  }
+  double flow(const Eval& e) const override { return orifice(e, opening_area(e) * opening(e), pressure_drop(e)); }
+
+  double spring_sign_ = 1.0;  // configuration: +1 normally open, −1 normally shut
+  RealParam setting_, band_;
+  PortId x_, y_;
+};
+
+// Shuttle valve, the highest-pressure selector of a load-sensing line: N inlets in1 ... inN
+// and an outlet out. Each inlet reaches the outlet through a seat that only its own
+// higher pressure opens (the ball of a two-way shuttle, a check of a shuttle network), so
+// that no flow goes back into an inlet below the outlet:
+//   q_i = orifice_flow(C_d, A clamp((p_i − p_out) / Δp_open, 0, 1), p_i − p_out),
+//   q_out = Σ q_i.
+// On an LS line that a bleed orifice drains to tank, the line settles just below the
+// highest inlet's pressure, by the drop that passes the bleed's flow.
+class ShuttleValve final : public HydraulicComponent {
+ public:
+  ShuttleValve() {
+    declare_integer("inputs", 2, "number N of inlets (in1 ... inN)", Range::between(2, 64));
+    full_ = declare_real("full_open_pressure", "Pa", 1e5, "Δp_open: drop at which an inlet's seat is fully open",
+                         Range::positive());
+    declare_area_parameters("area", "each open seat", 2e-6);
+    declare_orifice_parameters("C_d of the seats");
+    declare_heat_port_parameter("true: a thermal port 'heat' returns the throttling loss Σ (p_i − p_out) q_i");
+  }
+  void configure() override {
+    const long n = integer("inputs");
+    out_ = declare_port("out", hydraulic_domain(), PortSide::Response, "outlet: the highest inlet pressure");
+    std::vector<PortId> reads{out_};
+    for (long i = 1; i <= n; ++i) {
+      inputs_.push_back(declare_port("in" + std::to_string(i), hydraulic_domain(), PortSide::Response,
+                                     "inlet " + std::to_string(i)));
+      reads.push_back(inputs_.back());
+    }
+    for (PortId p : reads) set_dependencies(p, reads);
+    configure_heat_port("to a heat capacity: returns the throttling loss", reads);
+    flow_ = declare_observable("flow", "m^3/s", "flow delivered at the outlet, Σ q_i");
+    power_loss_ = declare_observable("power_loss", "W", "throttling loss Σ (p_i − p_out) q_i, turned into heat");
+    set_loss_role(power_loss_);
+    finish_configure();
+  }
+  void calc_outputs(Eval& e) const override {
+    const double p_out = e.in(out_, hydraulic::pressure);
+    double total = 0.0, loss = 0.0;
+    for (PortId in : inputs_) {
+      const double q = inlet_flow(e, e.in(in, hydraulic::pressure) - p_out);
+      e.set_out(in, hydraulic::flow_rate, -q);
+      total += q;
+      loss += (e.in(in, hydraulic::pressure) - p_out) * q;
+    }
+    e.set_out(out_, hydraulic::flow_rate, total);
+    if (has_heat_port()) set_heat_flow(e, loss);
+  }
+  void calc_derivatives(Eval& e) const override {
+    const double p_out = e.in(out_, hydraulic::pressure);
+    double loss = 0.0;
+    for (PortId in : inputs_) loss += (p_out - e.in(in, hydraulic::pressure)) * e.out(in, hydraulic::flow_rate);
+    e.set_observable(flow_, e.out(out_, hydraulic::flow_rate));
+    e.set_observable(power_loss_, loss);
+  }
+
+ private:
+  double inlet_flow(const Eval& e, double dp) const {
+    if (dp <= 0.0) return 0.0;
+    return orifice(e, opening_area(e) * opening_fraction(dp, e.param(full_)), dp);
+  }
+
+  RealParam full_;
+  PortId out_;
+  std::vector<PortId> inputs_;
+  ObservableId flow_, power_loss_;
+};
+
 void register_pressure_valves(Registry& r) {
   r.add<ReliefValve>(
       "hydraulic.relief_valve",
@@ -252,6 +376,9 @@ void register_pressure_valves(Registry& r) {
                          "pilot-operated check valve (prefill valve), with an optional decompression poppet");
   r.add<CounterbalanceValve>("hydraulic.counterbalance_valve",
                              "counterbalance / support valve: holds a load up to its setting, free reverse flow");
+  r.add<PressureCompensator>("hydraulic.pressure_compensator",
+                             "two-way pressure compensator: pre- or post-compensator, unloading valve (load sensing)");
+  r.add<ShuttleValve>("hydraulic.shuttle_valve", "shuttle valve: highest-pressure selector with N inlets (LS line)");
 }
 
 }  // namespace jourdain::hydraulic_library
