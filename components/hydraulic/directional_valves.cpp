@@ -52,12 +52,14 @@
 // in one port: any number of sections feed one LS volume). The physical compensator, for
 // its dynamics, is `pressure_compensator` (pressure_valves.cpp).
 //
-// The open-centre section (`open_centre_section`, a 6/3 valve: ports P, C, T, A, B) has
-// the 4/3 valve's metering edges with load-holding checks, and a centre bypass P → C
-// open at neutral that closes as the spool moves, A = A_c clamp((c − |ξ|)/c, 0, 1), with
-// C_d A_c = q_c / sqrt(2 Δp_n / ρ) from the bypass's rated flow q_c: sections chained
-// C → P of the next, the last C to tank, make the open-centre circuit of a fixed pump,
-// whose pressure builds as the operator closes the bypass.
+// The open-centre section (`open_centre_section`, a 6/3 valve: ports P, T, A, B and the
+// bypass's inlet and outlet) has the 4/3 valve's metering edges with load-holding
+// checks, and a centre bypass open at neutral that closes as the spool moves,
+// A = A_c clamp((c − |ξ|)/c, 0, 1), with C_d A_c = q_c / sqrt(2 Δp_n / ρ) from the
+// bypass's rated flow q_c. Bypasses chained outlet to inlet, the first inlet on the pump
+// line and the last outlet to tank, with every P on the pump line, make the parallel
+// open-centre circuit of a fixed pump, whose pressure builds as the operator closes a
+// bypass (P on the previous bypass outlet instead: the tandem circuit).
 #include "hydraulic_library.hpp"
 #include "jourdain/components/interpolation.hpp"
 #include "jourdain/errors.hpp"
@@ -130,8 +132,12 @@ class DirectionalValve : public HydraulicComponent {
     const bool proportional = rated();
     // Ports and paths.
     p_ = declare_port("p", hydraulic_domain(), PortSide::Response, "pressure port P");
-    if (kind_ == ValveKind::OpenCentre)
-      c_ = declare_port("c", hydraulic_domain(), PortSide::Response, "centre bypass outlet C (next section's P, or tank)");
+    if (kind_ == ValveKind::OpenCentre) {
+      bypass_in_ = declare_port("bypass_in", hydraulic_domain(), PortSide::Response,
+                                "centre bypass inlet (the pump line, or the previous section's bypass outlet)");
+      bypass_out_ = declare_port("bypass_out", hydraulic_domain(), PortSide::Response,
+                                 "centre bypass outlet (the next section's bypass inlet, or tank)");
+    }
     if (kind_ != ValveKind::TwoTwo) t_ = declare_port("t", hydraulic_domain(), PortSide::Response, "tank port T");
     a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "work port A");
     if (kind_ == ValveKind::FourTwo || three_position())
@@ -143,7 +149,7 @@ class DirectionalValve : public HydraulicComponent {
       paths_.push_back({a_, t_, -1.0, Edge::Overlap});
     } else {
       Edge e_p = Edge::Overlap, e_t = Edge::Overlap;
-      if (kind_ == ValveKind::OpenCentre) paths_.push_back({p_, c_, 0.0, Edge::Centre});
+      if (kind_ == ValveKind::OpenCentre) paths_.push_back({bypass_in_, bypass_out_, 0.0, Edge::Centre});
       if (kind_ == ValveKind::FourThree || kind_ == ValveKind::Proportional) {
         const std::string centre = text("centre");
         if (centre == "open") e_p = e_t = Edge::Underlap;
@@ -165,7 +171,7 @@ class DirectionalValve : public HydraulicComponent {
       if (const std::string why = Curve::check(rows); !why.empty()) parameter_error("flow_curve", why);
       flow_curve_ = Curve(rows);
     }
-    hydraulic_ports_ = {p_, t_, a_, b_, c_, ls_};
+    hydraulic_ports_ = {p_, t_, a_, b_, bypass_in_, bypass_out_, ls_};
     std::erase_if(hydraulic_ports_, [](PortId id) { return !id.valid(); });
 
     command_ =
@@ -227,7 +233,7 @@ class DirectionalValve : public HydraulicComponent {
     double centre_opening;  // c (three-position valves)
     double overlap_of(const Path& path) const { return path.edge == Edge::Underlap ? -centre_opening : overlap; }
   };
-  static constexpr int max_ports = 6;
+  static constexpr int max_ports = 7;
   // The valves sized by a rated flow, whose command is a fraction of full opening.
   bool rated() const {
     return kind_ == ValveKind::Proportional || kind_ == ValveKind::LoadSensing || kind_ == ValveKind::OpenCentre;
@@ -350,7 +356,7 @@ class DirectionalValve : public HydraulicComponent {
   Compensator compensator_ = Compensator::None;
   Curve flow_curve_;  // the rated valves: flow fraction over stroke fraction
   std::vector<Path> paths_;
-  PortId p_, t_, a_, b_, c_, ls_, command_;
+  PortId p_, t_, a_, b_, bypass_in_, bypass_out_, ls_, command_;
   std::vector<PortId> hydraulic_ports_;
   ObservableId position_, power_loss_;
   std::vector<ObservableId> port_flows_;

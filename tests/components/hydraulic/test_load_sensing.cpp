@@ -218,15 +218,15 @@ TEST_CASE("open_centre_section: the bypass sets the neutral pressure, and the lo
                           {"dynamics", "none"}}}}},
                       {"load", source(100 * bar)},
                       {"tank", {{"type", "hydraulic.tank"}}}},
-                     {{"supply.p1", "pump.p"}, {"supply.p2", "sec.p"}, {"u.out", "sec.command"}, {"tank.p", "sec.c"},
+                     {{"supply.p1", "pump.p"}, {"supply.p2", "sec.p"}, {"supply.p2", "sec.bypass_in"}, {"u.out", "sec.command"}, {"tank.p", "sec.bypass_out"},
                       {"tank.p", "sec.t"}, {"load.p", "sec.a"}, {"tank.p", "sec.b"}},
-                     {"supply.pressure", "sec.flow_a", "sec.flow_c"}, settle);
+                     {"supply.pressure", "sec.flow_a", "sec.flow_bypass_out"}, settle);
     RunResult r = run_circuit(n);
     if (command == 0.0) {
       CHECK(last(r, "supply.pressure") == doctest::Approx(5 * bar * std::pow(Q / (80 * lpm), 2)).epsilon(1e-6));
       CHECK(last(r, "sec.flow_a") == 0.0);  // the load check holds the load
     } else {
-      CHECK(last(r, "sec.flow_c") == 0.0);
+      CHECK(last(r, "sec.flow_bypass_out") == 0.0);
       CHECK(last(r, "sec.flow_a") == doctest::Approx(Q).epsilon(1e-6));
       // q = 0.5 q_n sqrt((p_P − p_A)/Δp_n): the drop over the half-open edge.
       CHECK(last(r, "supply.pressure") - 100 * bar == doctest::Approx(5 * bar * std::pow(Q / (40 * lpm), 2)).epsilon(1e-6));
