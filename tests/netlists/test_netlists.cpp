@@ -26,7 +26,7 @@ TEST_CASE("every netlist in netlists/ has a test here") {
                                         "excavator_hydraulic", "cantilever", "flexible_spinup", "three_link_arm",
                                         "servo_oil_column", "n_four_bar", "driveline_launch",
                                         "electric_pump", "electro_hydraulic_actuator", "electric_excavator",
-                                        "excavator_diesel", "power_unit_heating"};
+                                        "excavator_diesel", "power_unit_heating", "excavator_open_centre"};
   for (const auto& entry : std::filesystem::directory_iterator(jourdain::test::source_dir() / "netlists")) {
     if (entry.path().extension() != ".json") continue;
     CAPTURE(entry.path());
@@ -1361,6 +1361,43 @@ TEST_CASE("excavator_diesel: the valve excavator's cycle on an engine; fuel from
   for (const char* c : {"boom", "arm", "bucket"})
     valves += e["components"][std::string(c) + "_valve"]["lost"].get<double>();
   CHECK(valves > e["components"]["boom_cylinder"]["lost"].get<double>());
+}
+
+TEST_CASE("excavator_open_centre: the bypasses set the standby pressure; every joule of the cycle accounted for") {
+  RunResult r = run_file(netlist_path("excavator_open_centre"));
+  REQUIRE(r.finished);
+  const auto t = r.column("time"), p = r.column("supply.pressure"), q = r.column("pump.flow");
+  // At neutral (the first 0.5 s, once the line has filled) the pump's flow passes the three
+  // bypasses in series, each sized for 60 L/min at 20 bar: p = 3 Δp_n (Q/q_c)². The flow
+  // law is the turbulent one there (λ ≈ 10⁴ >> λ_crit = 1000: tanh(2λ/λ_crit) = 1 to 1e-8).
+  const double dp_n = 20e5, q_c = 60e-3 / 60.0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i] < 0.3 || t[i] > 0.5) continue;
+    CAPTURE(t[i]);
+    CHECK(p[i] == doctest::Approx(3 * dp_n * std::pow(q[i] / q_c, 2)).epsilon(1e-4));
+  }
+  // The cycle moves the machine: the boom rises while it is raised, the arm and bucket
+  // curl in during the crowd, all within their strokes.
+  auto at = [&](const std::string& column, double time) {
+    const auto v = r.column(column);
+    size_t k = 0;
+    while (k + 1 < t.size() && t[k] < time) ++k;
+    return v[k];
+  };
+  CHECK(at("boom_cylinder.extension", 4.0) > at("boom_cylinder.extension", 2.5) + 0.15);
+  CHECK(at("arm_cylinder.extension", 2.5) > at("arm_cylinder.extension", 0.5) + 0.15);
+  CHECK(at("boom_cylinder.extension", 8.0) < at("boom_cylinder.extension", 5.5) - 0.1);
+  // Energy: the balance closes; at neutral the bypasses lose the pump's whole hydraulic
+  // power p Q, which is what the open-centre circuit pays for standing by.
+  const auto& e = r.summary.at("energy");
+  CHECK(e["total"]["relative_balance_residual"].get<double>() < 1e-6);
+  double bypass = 0.0, valves = 0.0;
+  for (const char* c : {"boom", "arm", "bucket"})
+    valves += e["components"][std::string(c) + "_valve"]["lost"].get<double>();
+  for (size_t i = 0; i + 1 < t.size() && t[i + 1] <= 0.5; ++i) bypass += p[i] * q[i] * (t[i + 1] - t[i]);
+  CHECK(valves > bypass);
+  MESSAGE("fuel " << r.column("engine.fuel_volume").back() * 1e3 << " L per cycle; valves lose " << valves / 1e3
+                  << " kJ, of which the first 0.5 s at neutral " << bypass / 1e3 << " kJ");
 }
 
 TEST_CASE("electric_excavator: the same cycle on pump-controlled actuators; the boom's descent charges the battery") {
