@@ -181,8 +181,9 @@ class DirectionalValve : public HydraulicComponent {
     // The flows read every pressure, and the command too when the spool has no dynamics.
     std::vector<PortId> reads = hydraulic_ports_;
     if (!has_dynamics()) reads.push_back(command_);
-    for (PortId port : hydraulic_ports_) set_dependencies(port, reads);
-    configure_heat_port("to a heat capacity (the oil, the valve block): returns the throttling loss −Σ p q", reads);
+    // Its metering edges throttle and store nothing: the power the ports bring, −Σ p q,
+    // all turns into heat (through the heat port when there is one).
+    power_loss_ = declare_throttling(hydraulic_ports_, reads, "−Σ p q over the ports: throttling loss, turned into heat");
 
     position_ = declare_observable("position", proportional ? "" : "m", "spool position x");
     if (proportional)
@@ -192,10 +193,6 @@ class DirectionalValve : public HydraulicComponent {
     for (PortId port : hydraulic_ports_)
       port_flows_.push_back(declare_observable("flow_" + ports()[port.index].name, "m^3/s",
                                                "flow delivered into the element at " + ports()[port.index].name));
-    // Its metering edges throttle and store nothing: the power the ports bring, −Σ p q,
-    // all turns into heat (through the heat port when there is one).
-    power_loss_ = declare_observable("power_loss", "W", "−Σ p q over the ports: throttling loss, turned into heat");
-    set_loss_role(power_loss_);
     finish_configure();
   }
 

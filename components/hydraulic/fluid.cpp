@@ -211,6 +211,15 @@ void HydraulicComponent::dynamic_derivatives(Eval& e, double target, double half
   e.set_derivative(ydot_, omega * (drive - 2.0 * e.param(zeta_) * w));
 }
 
+ObservableId HydraulicComponent::declare_throttling(const std::vector<PortId>& ports, const std::vector<PortId>& reads,
+                                                   const std::string& what) {
+  for (PortId port : ports) set_dependencies(port, reads);
+  configure_heat_port("to a heat capacity (the oil, the valve block): returns the throttling loss", reads);
+  const ObservableId loss = declare_observable("power_loss", "W", what);
+  set_loss_role(loss);
+  return loss;
+}
+
 // ------------------------------------------------------------------ FlowPath
 
 FlowPath::FlowPath() {

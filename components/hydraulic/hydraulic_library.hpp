@@ -35,6 +35,7 @@ void register_orifices(Registry& r);
 void register_pumps(Registry& r);
 void register_pressure_valves(Registry& r);
 void register_directional_valves(Registry& r);
+void register_flow_valves(Registry& r);
 void register_cylinders(Registry& r);
 void register_pipes(Registry& r);
 void register_sensors(Registry& r);
@@ -264,6 +265,13 @@ class HydraulicComponent : public HeatPortComponent {
     f.air_polytropic_index = e.derived(DerivedId{k + 6});
     return f;
   }
+
+  // configure(), for an element with several ports that throttles and stores nothing
+  // (valve sections, shuttles, dividers): each of `ports` reads `reads` directly, and so
+  // does the heat port when there is one; the observable "power_loss" (W, described by
+  // `what`), −Σ p q over the ports, is the element's loss, turned into heat.
+  ObservableId declare_throttling(const std::vector<PortId>& ports, const std::vector<PortId>& reads,
+                                  const std::string& what);
 
   // The library's fluid at temperature T (Fluid::at), for a component that keeps a
   // temperature of its own (a volume's oil).

@@ -51,6 +51,10 @@ class PoppetValve : public FlowPath {
 // so the valve opens at p_c when the pressure rises and recloses at p_c − h when it
 // falls. Rising, the steady flow is G (Δp − p_c); falling, the poppet stays open for
 // y = Δp − p_c + h and passes G y sqrt(Δp / (p_c + y)).
+// The proportional relief valve ("control": "signal") takes its setting from the input
+// `command` u, as a solenoid's force on the poppet does, linear between the catalogue's
+// lowest and highest settings: p_c = p_min + (p_max − p_min) clamp(u, 0, 1), with p_max
+// the `cracking_pressure`.
 class ReliefValve final : public FlowPath {
  public:
   ReliefValve() {
@@ -61,12 +65,19 @@ class ReliefValve final : public FlowPath {
                              Range::positive());
     hysteresis_ = declare_real("hysteresis", "Pa", 0.0, "h: the valve recloses h below p_c (needs dynamics)",
                                Range::non_negative());
+    declare_text("control", "none",
+                 "none: a fixed setting; signal: proportional, p_c = p_min + (cracking_pressure − p_min) clamp(u, 0, 1) "
+                 "from the input 'command'",
+                 {"none", "signal"});
+    p_min_ = declare_real("min_pressure", "Pa", 0.0, "p_min: the proportional valve's setting at command 0",
+                          Range::non_negative());
     declare_orifice_parameters("C_d of the poppet's orifice");
     declare_dynamics_parameters("none");
   }
   void configure() override {
     // The flow reads both pressures, whether the opening is a state or follows them.
     declare_flow_path("p", "inlet (the pressure limited)", "t", "outlet (tank)", "flow from p to t");
+    if (text("control") == "signal") command_ = declare_flow_signal("command", "setting command u, 0 to 1");
     configure_dynamics("opening_state", "Pa", "poppet position, as the overpressure y it opens for");
     opening_ = declare_observable("opening", "Pa", "overpressure y the poppet is open for (0: closed)",
                                   "overpressure");
@@ -78,6 +89,14 @@ class ReliefValve final : public FlowPath {
     HydraulicComponent::calc_derived(e);
     if (e.param(hysteresis_) > 0.0 && !has_dynamics())
       parameter_error("hysteresis", "needs \"dynamics\": \"first_order\" or \"second_order\" (the poppet must move)");
+    if (command_.valid() && !(e.param(p_min_) < e.param(p_c_)))
+      parameter_error("min_pressure", "must be below the cracking pressure, the setting at full command");
+  }
+  // The setting p_c: fixed, or from the command (the file comment).
+  double cracking(const Eval& e) const {
+    if (!command_.valid()) return e.param(p_c_);
+    const double u = std::clamp(e.in(command_, signal::value), 0.0, 1.0);
+    return e.param(p_min_) + (e.param(p_c_) - e.param(p_min_)) * u;
   }
   // w = h/2, the dead zone's half-width.
   double half_width(const Eval& e) const { return e.param(hysteresis_) / 2.0; }
@@ -87,18 +106,19 @@ class ReliefValve final : public FlowPath {
   }
   double target(const Eval& e) const {
     const double w = half_width(e);
-    return std::max(pressure_drop(e) - e.param(p_c_) + w, -w);
+    return std::max(pressure_drop(e) - cracking(e) + w, -w);
   }
   double opening(const Eval& e) const { return std::max(dynamic_position(e, target(e)), 0.0); }
   double flow(const Eval& e) const override {
     const double dp = pressure_drop(e), y = opening(e);
     if (dp <= 0.0 || y <= 0.0) return 0.0;
     const double area = e.param(gradient_) * y /
-                        (discharge_coefficient(e) * std::sqrt(2.0 * (e.param(p_c_) + y) / fluid(e).density));
+                        (discharge_coefficient(e) * std::sqrt(2.0 * (cracking(e) + y) / fluid(e).density));
     return orifice(e, area, dp);
   }
 
-  RealParam p_c_, gradient_, hysteresis_;
+  RealParam p_c_, gradient_, hysteresis_, p_min_;
+  PortId command_;
   ObservableId opening_;
 };
 
@@ -328,11 +348,8 @@ class ShuttleValve final : public HydraulicComponent {
                                      "inlet " + std::to_string(i)));
       reads.push_back(inputs_.back());
     }
-    for (PortId p : reads) set_dependencies(p, reads);
-    configure_heat_port("to a heat capacity: returns the throttling loss", reads);
+    power_loss_ = declare_throttling(reads, reads, "throttling loss Σ (p_i − p_out) q_i, turned into heat");
     flow_ = declare_observable("flow", "m^3/s", "flow delivered at the outlet, Σ q_i");
-    power_loss_ = declare_observable("power_loss", "W", "throttling loss Σ (p_i − p_out) q_i, turned into heat");
-    set_loss_role(power_loss_);
     finish_configure();
   }
   void calc_outputs(Eval& e) const override {
@@ -367,10 +384,102 @@ class ShuttleValve final : public HydraulicComponent {
   ObservableId flow_, power_loss_;
 };
 
+// Pressure-reducing valve, holding its outlet a at the setting p_r: a spool that the
+// outlet's pressure pushes shut against a spring. Its reducing edge P → A opens as p_a
+// falls below p_r, and (three-way) its relieving edge A → T opens as p_a rises above
+// p_r, over the same regulation band Δp_band:
+//   A_PA = A_max clamp((p_r − p_a) / Δp_band, 0, 1),   A_AT = A_max clamp((p_a − p_r) / Δp_band, 0, 1),
+//   q_PA = orifice_flow(C_d, A_PA, p_p − p_a),           q_AT = orifice_flow(C_d, A_AT, p_a − p_t).
+// So p_a droops below p_r by the opening the outlet's flow needs and rises above it by
+// what the relieving edge must pass. A proportional valve ("control": "signal") takes
+// p_r = p_r,max clamp(u, 0, 1) from the input `command`, p_r,max being the `setting`.
+// Optional first-order dynamics of the spool lag the target opening (HydraulicComponent).
+class PressureReducingValve final : public HydraulicComponent {
+ public:
+  PressureReducingValve() {
+    setting_ = declare_real("setting", "Pa", std::nullopt, "p_r: the outlet pressure held (at full command)",
+                            Range::positive());
+    band_ = declare_real("regulation_band", "Pa", 5e5, "Δp_band: pressure change from shut to fully open",
+                         Range::positive());
+    declare_boolean("three_way", true, "true: a relieving edge A → T keeps p_a from rising above p_r (port t)");
+    declare_text("control", "none", "none: a fixed setting; signal: p_r = setting clamp(u, 0, 1), input 'command'",
+                 {"none", "signal"});
+    declare_area_parameters("max_area", "each fully open edge", 2e-5);
+    declare_orifice_parameters("C_d of the edges");
+    declare_dynamics_parameters("none", /*second_order_allowed=*/false);
+    declare_heat_port_parameter("true: a thermal port 'heat' returns the throttling loss −Σ p q as heat flow");
+    set_example("setting", "30 bar");
+  }
+  void configure() override {
+    p_ = declare_port("p", hydraulic_domain(), PortSide::Response, "inlet P (the supply)");
+    a_ = declare_port("a", hydraulic_domain(), PortSide::Response, "outlet A (the reduced pressure)");
+    if (boolean("three_way")) t_ = declare_port("t", hydraulic_domain(), PortSide::Response, "tank port T");
+    std::vector<PortId> reads{p_, a_};
+    if (t_.valid()) reads.push_back(t_);
+    if (text("control") == "signal") {
+      command_ = declare_port("command", signal_domain(), PortSide::Response, "setting command u, 0 to 1");
+      reads.push_back(command_);
+    }
+    configure_dynamics("spool", "", "spool position: the reducing edge's opening minus the relieving one's");
+    if (has_dynamics()) std::erase(reads, command_);
+    std::vector<PortId> ports{p_, a_};
+    if (t_.valid()) ports.push_back(t_);
+    power_loss_ = declare_throttling(ports, reads, "throttling loss −Σ p q, turned into heat");
+    position_ = declare_observable("position", "", "spool position: > 0 reducing edge open, < 0 relieving edge open");
+    flow_a_ = declare_observable("flow_a", "m^3/s", "flow delivered into the element at a");
+    finish_configure();
+  }
+  void calc_outputs(Eval& e) const override {
+    const Flows f = flows(e);
+    e.set_out(p_, hydraulic::flow_rate, -f.reducing);
+    e.set_out(a_, hydraulic::flow_rate, f.reducing - f.relieving);
+    if (t_.valid()) e.set_out(t_, hydraulic::flow_rate, f.relieving);
+    if (has_heat_port()) set_heat_flow(e, loss(e, f));
+  }
+  void calc_derivatives(Eval& e) const override {
+    dynamic_derivatives(e, target(e));
+    const Flows f = flows(e);
+    e.set_observable(position_, position(e));
+    e.set_observable(flow_a_, f.reducing - f.relieving);
+    e.set_observable(power_loss_, loss(e, f));
+  }
+
+ private:
+  struct Flows {
+    double reducing, relieving;  // P → A and A → T
+  };
+  double setting(const Eval& e) const {
+    return command_.valid() ? e.param(setting_) * std::clamp(e.in(command_, signal::value), 0.0, 1.0)
+                            : e.param(setting_);
+  }
+  // The spool's target, (p_r − p_a)/Δp_band clamped to [−1, 1] (−1 only when three-way).
+  double target(const Eval& e) const {
+    const double x = (setting(e) - e.in(a_, hydraulic::pressure)) / e.param(band_);
+    return std::clamp(x, t_.valid() ? -1.0 : 0.0, 1.0);
+  }
+  double position(const Eval& e) const { return dynamic_position(e, target(e)); }
+  Flows flows(const Eval& e) const {
+    const double x = position(e), full = opening_area(e), pa = e.in(a_, hydraulic::pressure);
+    Flows f{orifice(e, full * std::clamp(x, 0.0, 1.0), e.in(p_, hydraulic::pressure) - pa), 0.0};
+    if (t_.valid()) f.relieving = orifice(e, full * std::clamp(-x, 0.0, 1.0), pa - e.in(t_, hydraulic::pressure));
+    return f;
+  }
+  double loss(const Eval& e, const Flows& f) const {
+    const double pa = e.in(a_, hydraulic::pressure);
+    double l = (e.in(p_, hydraulic::pressure) - pa) * f.reducing;
+    if (t_.valid()) l += (pa - e.in(t_, hydraulic::pressure)) * f.relieving;
+    return l;
+  }
+
+  RealParam setting_, band_;
+  PortId p_, a_, t_, command_;
+  ObservableId position_, flow_a_, power_loss_;
+};
+
 void register_pressure_valves(Registry& r) {
   r.add<ReliefValve>(
       "hydraulic.relief_valve",
-      "relief valve: cracking pressure, pressure-flow gradient, optional poppet dynamics and hysteresis");
+      "relief valve: cracking pressure (fixed or proportional), pressure-flow gradient, poppet dynamics, hysteresis");
   r.add<CheckValve>("hydraulic.check_valve", "check valve: free flow a -> b above its cracking pressure");
   r.add<PilotCheckValve>("hydraulic.pilot_check_valve",
                          "pilot-operated check valve (prefill valve), with an optional decompression poppet");
@@ -378,6 +487,8 @@ void register_pressure_valves(Registry& r) {
                              "counterbalance / support valve: holds a load up to its setting, free reverse flow");
   r.add<PressureCompensator>("hydraulic.pressure_compensator",
                              "two-way pressure compensator: pre- or post-compensator, unloading valve (load sensing)");
+  r.add<PressureReducingValve>("hydraulic.pressure_reducing_valve",
+                               "pressure-reducing valve, two- or three-way, fixed or proportional setting");
   r.add<ShuttleValve>("hydraulic.shuttle_valve", "shuttle valve: highest-pressure selector with N inlets (LS line)");
 }
 

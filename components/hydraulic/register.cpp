@@ -21,6 +21,7 @@ void register_hydraulic_components(Registry& registry) {
   hydraulic_library::register_pumps(registry);
   hydraulic_library::register_pressure_valves(registry);
   hydraulic_library::register_directional_valves(registry);
+  hydraulic_library::register_flow_valves(registry);
   hydraulic_library::register_cylinders(registry);
   hydraulic_library::register_pipes(registry);
   hydraulic_library::register_sensors(registry);

@@ -415,3 +415,99 @@ TEST_CASE("spool dynamics: the second-order step response of the spool position"
     CHECK(x[k] == doctest::Approx(exact).scale(u).epsilon(1e-9));
   }
 }
+
+TEST_CASE("proportional relief valve: the setting follows the command, p = p_min + (p_max − p_min) u + Q/G") {
+  // The relief test's circuit with the setting from a command: 10 MPa at full command, 2 MPa
+  // at none; the steady pressure at Q = 1 L/s is the setting plus Q/G.
+  const double pmax = 10e6, pmin = 2e6, G = 2e-9, Q = 1e-3;
+  for (double u : {0.0, 0.25, 0.8, 1.0}) {
+    CAPTURE(u);
+    json n = circuit({{"tank", {{"type", "hydraulic.tank"}}},
+                      {"u", {{"type", "signal.constant"}, {"params", {{"value", u}}}}},
+                      {"pump", {{"type", "hydraulic.pump"}, {"params", {{"displacement", Q / 100}, {"speed", 100}}}}},
+                      {"vol", {{"type", "hydraulic.volume"}, {"params", {{"volume", 1e-2}, {"ports", 1}}}}},
+                      {"relief",
+                       {{"type", "hydraulic.relief_valve"},
+                        {"params",
+                         {{"cracking_pressure", pmax},
+                          {"min_pressure", pmin},
+                          {"control", "signal"},
+                          {"gradient", G},
+                          {"critical_flow_number", 10}}}}}},
+                     {{"tank.p", "pump.inlet"}, {"vol.p1", "pump.outlet"}, {"vol.p1", "relief.p"}, {"tank.p", "relief.t"},
+                      {"u.out", "relief.command"}},
+                     {"vol.pressure"},
+                     {{"method", "bdf"}, {"t_end", 1.0}, {"rtol", 1e-10}, {"atol", 1e-6}, {"output_interval", 0.01}});
+    RunResult r = run_circuit(n);
+    CHECK(last(r, "vol.pressure") == doctest::Approx(pmin + (pmax - pmin) * u + Q / G).epsilon(1e-9));
+  }
+  // A minimum above the maximum is refused as the netlist loads.
+  json bad = {{"type", "hydraulic.relief_valve"},
+              {"params", {{"cracking_pressure", 1e6}, {"min_pressure", 2e6}, {"control", "signal"}}}};
+  json c = {{"relief", bad},
+            {"tank", {{"type", "hydraulic.tank"}}},
+            {"u", {{"type", "signal.constant"}, {"params", {{"value", 1.0}}}}}};
+  CHECK(load_error(circuit(c, {{"tank.p", "relief.p"}, {"tank.p", "relief.t"}, {"u.out", "relief.command"}}, {}, quick))
+            .find("min_pressure") != std::string::npos);
+}
+
+TEST_CASE("pressure-reducing valve: the outlet droops below the setting by the band its flow needs") {
+  // Supply 200 bar → reducing valve (setting 30 bar, band 5 bar, 20 mm²) → outlet volume
+  // → orifice to tank (1 mm): in steady state the reducing edge's opening f satisfies
+  // orifice(f A_max, p_s − p_a) = orifice(A_o, p_a), with p_a = p_r − f Δp_band.
+  // Solved here by bisection on f, independently of the run.
+  const double ps = 200e5, pr = 30e5, band = 5e5, amax = 2e-5, ao = pi * 1e-6 / 4, cd = 0.7;
+  auto mismatch = [&](double f) {
+    const double pa = pr - f * band;
+    return orifice_law(cd, f * amax, ps - pa, 10) - orifice_law(cd, ao, pa, 10);
+  };
+  double lo = 0.0, hi = 1.0;
+  for (int k = 0; k < 100; ++k) (mismatch(0.5 * (lo + hi)) < 0 ? lo : hi) = 0.5 * (lo + hi);
+  const double pa_expected = pr - 0.5 * (lo + hi) * band;
+  for (bool proportional : {false, true}) {
+    CAPTURE(proportional);
+    json params = {{"setting", proportional ? 2 * pr : pr}, {"regulation_band", band}, {"max_area", amax},
+                   {"three_way", false}, {"critical_flow_number", 10}};
+    json c = {{"supply", source(ps)},
+              {"reducer", {{"type", "hydraulic.pressure_reducing_valve"}, {"params", params}}},
+              {"out", {{"type", "hydraulic.volume"}, {"params", {{"volume", 1e-4}, {"ports", 2}}}}},
+              {"load", {{"type", "hydraulic.orifice"}, {"params", {{"diameter", 1e-3}, {"critical_flow_number", 10}}}}},
+              {"tank", {{"type", "hydraulic.tank"}}}};
+    Links links = {{"supply.p", "reducer.p"}, {"out.p1", "reducer.a"}, {"out.p2", "load.a"}, {"tank.p", "load.b"}};
+    if (proportional) {  // half of a 60 bar maximum
+      c["reducer"]["params"]["control"] = "signal";
+      c["u"] = {{"type", "signal.constant"}, {"params", {{"value", 0.5}}}};
+      links.push_back({"u.out", "reducer.command"});
+    }
+    RunResult r = run_circuit(circuit(c, links, {"out.pressure", "reducer.flow_a", "load.flow"},
+                                      {{"method", "bdf"}, {"t_end", 0.5}, {"rtol", 1e-10}, {"atol", 1e-6}}));
+    CHECK(last(r, "out.pressure") == doctest::Approx(pa_expected).epsilon(1e-7));
+    CHECK(last(r, "reducer.flow_a") == doctest::Approx(last(r, "load.flow")).epsilon(1e-7));
+  }
+}
+
+TEST_CASE("three-way pressure-reducing valve: flow pushed into its outlet is relieved to tank above the setting") {
+  // A flow source pushes Q into the outlet volume, which the valve's supply edge would
+  // fill further: the relieving edge A → T opens by f with orifice(f A_max, p_a) = Q and
+  // p_a = p_r + f Δp_band.
+  const double pr = 30e5, band = 5e5, amax = 2e-5, Q = 1e-4, cd = 0.7;
+  double lo = 0.0, hi = 1.0;
+  for (int k = 0; k < 100; ++k) {
+    const double f = 0.5 * (lo + hi);
+    (orifice_law(cd, f * amax, pr + f * band, 10) < Q ? lo : hi) = f;
+  }
+  json n = circuit({{"supply", source(200e5)},
+                    {"reducer",
+                     {{"type", "hydraulic.pressure_reducing_valve"},
+                      {"params", {{"setting", pr}, {"regulation_band", band}, {"max_area", amax}, {"critical_flow_number", 10}}}}},
+                    {"push", {{"type", "hydraulic.flow_source"}, {"params", {{"flow", Q}}}}},
+                    {"out", {{"type", "hydraulic.volume"}, {"params", {{"volume", 1e-4}, {"ports", 1}}}}},
+                    {"tank", {{"type", "hydraulic.tank"}}}},
+                   {{"supply.p", "reducer.p"}, {"out.p1", "reducer.a"}, {"out.p1", "push.p"}, {"tank.p", "reducer.t"}},
+                   {"out.pressure", "reducer.flow_a", "reducer.position"},
+                   {{"method", "bdf"}, {"t_end", 0.5}, {"rtol", 1e-10}, {"atol", 1e-6}});
+  RunResult r = run_circuit(n);
+  CHECK(last(r, "out.pressure") == doctest::Approx(pr + 0.5 * (lo + hi) * band).epsilon(1e-7));
+  CHECK(last(r, "reducer.flow_a") == doctest::Approx(-Q).epsilon(1e-7));
+  CHECK(last(r, "reducer.position") < 0.0);
+}
