@@ -283,11 +283,11 @@ function quickLayoutFaults() {
 }
 
 // ------------------------------------------------------------------------------------
-// The symbols of the rotational, electrical and thermal libraries: every type, in every
+// The symbols of the rotational, electrical, thermal and hydraulic libraries: every type, in every
 // configuration its ports depend on, drawn as a symbol of its own (not the generic box)
 // with each port at the end of a stub off the body, apart from the others; and the
 // netlists built of those libraries drawn without a generic box.
-const SYMBOL_LIBRARIES = ["rotational", "electrical", "thermal"];
+const SYMBOL_LIBRARIES = ["rotational", "electrical", "thermal", "hydraulic"];
 async function symbols() {
   const shown = ["electric_pump.json", "driveline_launch.json", "electro_hydraulic_actuator.json"];
   const ws = tempWorkspace(shown);

@@ -277,6 +277,11 @@ const valve = (boxes: number, kind: string): Maker => c => {
   if (names.includes("p")) spots.p = B(h, names.includes("t") ? mid - 10 : mid);
   if (names.includes("t")) spots.t = B(h, mid + 10);
   if (names.includes("command")) spots.command = L(w);
+  // A mobile section's LS tap under its right square; an open-centre section's bypass
+  // through its middle, in under the left square and out over the right one.
+  if (names.includes("ls")) spots.ls = B(h, mid + 30);
+  if (names.includes("bypass_in")) spots.bypass_in = B(h, mid - 30);
+  if (names.includes("bypass_out")) spots.bypass_out = T(h, mid + 30);
   return same(w, h, spots, kind, g => {
     for (let k = 0; k < boxes; ++k) svg("rect", { x: -w / 2 + k * s, y: -h / 2, width: s, height: s, class: "sym-body" }, g);
     // Arrows in the squares: crossed on the left, straight on the right.
@@ -297,16 +302,28 @@ const valve = (boxes: number, kind: string): Maker => c => {
   });
 };
 
-const cylinder = (ends: { a: string; b: string; base?: string; rod: string }, kind: string): Maker => () => {
-  const w = 80, h = 30;
-  const spots: Record<string, Spot> = { [ends.a]: B(h, -28), [ends.b]: B(h, 18), [ends.rod]: R(w + 20) };
+// The body's box spans the barrel and the rod out of it, so that the rod's port sits at
+// the end of a stub off the box like every other port.
+const cylinder = (ends: { a: string; b: string; base?: string; rod: string }, kind: string): Maker => c => {
+  const w = 100, h = 30;
+  const spots: Record<string, Spot> = { [ends.a]: B(h, -38), [ends.b]: B(h, 8), [ends.rod]: R(w) };
   if (ends.base) spots[ends.base] = L(w);
+  if (has(c, "heat")) spots.heat = T(h, -20);
   return same(w, h, spots, kind, g => {
-    svg("rect", { x: -40, y: -15, width: 60, height: 30, class: "sym-body" }, g);
-    svg("rect", { x: -12, y: -13, width: 5, height: 26, class: "sym-fill" }, g);
-    line(g, "M-7 0 L50 0", "sym-line sym-thick");
+    svg("rect", { x: -50, y: -15, width: 60, height: 30, class: "sym-body" }, g);
+    svg("rect", { x: -22, y: -13, width: 5, height: 26, class: "sym-fill" }, g);
+    line(g, "M-17 0 L50 0", "sym-line sym-thick");
   });
 };
+
+// Where a hydraulic machine's optional ports go on its 30 × 30 circle (the pump's and
+// the motor's makers).
+function machineSpots(c: ComponentInfo, spots: Record<string, Spot>): Record<string, Spot> {
+  const place: Record<string, Spot> = { shaft: B(30), speed: B(30, -8), torque: B(30, 8),
+                                        displacement: T(30, -10), ls: T(30, 0), heat: T(30, 10) };
+  for (const name in place) if (has(c, name)) spots[name] = place[name];
+  return spots;
+}
 
 const MAKERS: Record<string, Maker> = {
   // ---- mechanical1d
@@ -350,7 +367,10 @@ const MAKERS: Record<string, Maker> = {
       if (spots.opening) adjustable(g, -10, 9, 10, -11);
     });
   },
-  "hydraulic.pump": () => same(30, 30, { inlet: L(30), outlet: R(30) }, "pump", g => {
+  // A machine's optional ports each have a place of their own: the drive (shaft, or
+  // speed and torque as signals) under it, the displacement command, the LS line and
+  // the heat port over it.
+  "hydraulic.pump": c => same(30, 30, machineSpots(c, { inlet: L(30), outlet: R(30) }), "pump", g => {
     svg("circle", { r: 15, class: "sym-body" }, g);
     line(g, "M15 0 L6 -5 L6 5 Z", "sym-fill");
   }),
@@ -358,10 +378,10 @@ const MAKERS: Record<string, Maker> = {
     const s = MAKERS["hydraulic.pump"](c);
     return { ...s, kind: "variable_pump", draw: g => { s.draw(g); adjustable(g, -14, 14, 14, -14); } };
   },
-  "hydraulic.motor": () => same(30, 30, { a: L(30), b: R(30), shaft: B(30) }, "motor", g => {
+  "hydraulic.motor": c => same(30, 30, machineSpots(c, { a: L(30), b: R(30) }), "motor", g => {
     svg("circle", { r: 15, class: "sym-body" }, g);
     line(g, "M-15 0 L-6 -5 L-6 5 Z", "sym-fill");
-    line(g, "M0 15 L0 22 M-3 19 L3 19", "sym-line sym-thin");
+    if (has(c, "shaft")) line(g, "M0 15 L0 22 M-3 19 L3 19", "sym-line sym-thin");
   }),
   "hydraulic.tank": () => same(30, 20, { p: T(20) }, "tank", g => {
     line(g, "M-15 -10 L-15 10 L15 10 L15 -10", "sym-line sym-thick");
@@ -413,6 +433,47 @@ const MAKERS: Record<string, Maker> = {
   "hydraulic.valve_4_2": valve(2, "valve_4_2"),
   "hydraulic.valve_3_2": valve(2, "valve_3_2"),
   "hydraulic.valve_2_2": valve(2, "valve_2_2"),
+  "hydraulic.ls_section": valve(3, "ls_section"),
+  "hydraulic.open_centre_section": valve(3, "open_centre_section"),
+  // A pressure compensator: a throttle whose spool two pilots (x opens, y shuts) and a
+  // spring set, drawn as the relief valve's square with both pilot lines dashed.
+  "hydraulic.pressure_compensator": c => same(30, 30,
+    { a: L(30), b: R(30), x: B(30, -8), y: T(30, 8), ...(has(c, "heat") ? { heat: T(30, -8) } : {}) },
+    "pressure_compensator", g => {
+      box(g, 30, 30, 0);
+      line(g, "M-15 0 L15 0 M9 -4 L15 0 L9 4", "sym-line sym-thin");
+      line(g, "M-8 15 L-8 6 M8 -15 L8 -6", "sym-line sym-dash");
+      line(g, zigzag(-12, 4, -9, 3, 4), "sym-line sym-thin");
+    }),
+  "hydraulic.pressure_reducing_valve": c => {
+    const spots: Record<string, Spot> = { p: L(30), a: R(30) };
+    if (has(c, "t")) spots.t = B(30, 8);
+    if (has(c, "heat")) spots.heat = B(30, -8);
+    if (has(c, "command")) spots.command = T(30);
+    return same(30, 30, spots, "pressure_reducing_valve", g => {
+      box(g, 30, 30, 0);
+      line(g, "M-15 -3 L15 -3 M9 -7 L15 -3 L9 1", "sym-line sym-thin");
+      line(g, "M15 -3 L11 -3 L11 9 L4 9", "sym-line sym-dash");
+      line(g, zigzag(-12, 2, 9, 3, 4), "sym-line sym-thin");
+    });
+  },
+  // The shuttle network: the inlets on the left, each through a ball seat, the
+  // highest-pressure outlet on the right.
+  "hydraulic.shuttle_valve": c => {
+    const inlets = c.ports.filter(p => p.name.startsWith("in")).map(p => p.name);
+    const pl = placeSides({ left: inlets, right: ["out"], top: [], bottom: [] }, 30, 30);
+    return same(pl.w, pl.h, pl.spots, "shuttle_valve", g => {
+      box(g, pl.w, pl.h, 0);
+      for (const name of inlets) line(g, `M${-pl.w / 2} ${pl.spots[name].y} L-6 0`, "sym-line sym-thin");
+      svg("circle", { cx: 0, cy: 0, r: 5, class: "sym-body" }, g);
+      line(g, `M5 0 L${pl.w / 2} 0`, "sym-line sym-thin");
+    });
+  },
+  "hydraulic.flow_divider": () => same(30, 40, { p: L(30), a: R(30, -10), b: R(30, 10) }, "flow_divider", g => {
+    box(g, 30, 40, 0);
+    line(g, "M-15 0 L-4 0 L4 -10 L15 -10 M-4 0 L4 10 L15 10", "sym-line sym-thin");
+    line(g, "M-6 -4 L-2 4 M-6 4 L-2 -4", "sym-line sym-thin");
+  }),
   // ---- signal
   "signal.gain": () => same(30, 30, { in: L(30), out: R(30) }, "gain", g => {
     line(g, "M-15 -15 L15 0 L-15 15 Z", "sym-body");
