@@ -14,7 +14,7 @@
 //   Motors*, Pitman, 1950): laminar slip through the clearances, proportional to Δp/μ;
 //   a viscous drag in the gaps, proportional to μ ω; a Coulomb friction proportional
 //   to the load on the sliding parts, D |Δp|; T_c a constant drag (seals, bearings),
-//   as in the extension of W. J. McCandlish and R. E. Dorey, "The mathematical
+//   as in the extension of McCandlish and Dorey, "The mathematical
 //   modelling of hydrostatic pumps and motors", Proc. IMechE B 198, 1984. The
 //   coefficients are dimensionless; μ = ρ ν is the dynamic viscosity of the fluid this
 //   machine sees (at the oil's temperature when it follows it). The slip and the
@@ -68,23 +68,24 @@ void Machine::declare_loss_parameters(RealParam displacement, RealParam rated_sp
                "constant (volumetric and hydromechanical efficiencies), wilson (slip, viscous and friction "
                "coefficients) or map (efficiency tables over speed and pressure)",
                {"constant", "wilson", "map"});
-  eta_v_ = declare_real("volumetric_efficiency", "", 1.0,
-                        "constant: η_v at rated_pressure and the rated speed (laminar leakage)",
-                        Range::between(0.01, 1.0));
+  eta_v_ =
+      declare_real("volumetric_efficiency", "", 1.0,
+                   "constant: η_v at rated_pressure and the rated speed (laminar leakage)", Range::between(0.01, 1.0));
   rated_pressure_ = declare_real("rated_pressure", "Pa", 25e6,
-                                 across + " at which volumetric_efficiency holds (map: 1% of it smooths η_v's "
-                                          "direction through zero)",
+                                 across +
+                                     " at which volumetric_efficiency holds (map: 1% of it smooths η_v's "
+                                     "direction through zero)",
                                  Range::positive());
   eta_hm_ = declare_real("hydromechanical_efficiency", "", 1.0,
                          "constant: η_hm in the direction power flows (torque D Δp / η_hm pumping, η_hm D Δp motoring)",
                          Range::between(0.01, 1.0));
   slip_ = declare_real("slip_coefficient", "", 0.0, "wilson: C_s, laminar slip C_s D Δp / μ", Range::non_negative());
-  viscous_ = declare_real("viscous_coefficient", "", 0.0, "wilson: C_v, viscous torque C_v μ D ω",
-                          Range::non_negative());
+  viscous_ =
+      declare_real("viscous_coefficient", "", 0.0, "wilson: C_v, viscous torque C_v μ D ω", Range::non_negative());
   friction_ = declare_real("friction_coefficient", "", 0.0, "wilson: C_f, Coulomb torque C_f D |Δp| against ω",
                            Range::non_negative());
-  constant_torque_ = declare_real("constant_torque_loss", "N*m", 0.0, "wilson: T_c, a drag torque against ω",
-                                  Range::non_negative());
+  constant_torque_ =
+      declare_real("constant_torque_loss", "N*m", 0.0, "wilson: T_c, a drag torque against ω", Range::non_negative());
   declare_table("volumetric_efficiency_map", {"rad/s", "Pa", ""},
                 "map: rows [ω, Δp, η_v], one per grid point (every speed with every " + across +
                     "), read at (|ω|, |Δp|); default η_v = 1",
@@ -96,7 +97,8 @@ void Machine::declare_loss_parameters(RealParam displacement, RealParam rated_sp
 GridMap Machine::read_map(const std::string& name) const {
   const auto rows = table(name);
   for (const auto& r : rows)
-    if (!(r[2] > 0.0 && r[2] <= 1.0)) parameter_error(name, "an efficiency must be in (0, 1]; got " + format_number(r[2]));
+    if (!(r[2] > 0.0 && r[2] <= 1.0))
+      parameter_error(name, "an efficiency must be in (0, 1]; got " + format_number(r[2]));
   if (const std::string why = GridMap::check(rows, "speed", "pressure"); !why.empty()) parameter_error(name, why);
   return GridMap(rows);
 }
@@ -125,9 +127,12 @@ MachinePoint Machine::machine_point(const Eval& e, double fraction, double omega
   const double d = e.param(displacement_);
   const double ideal_flow = fraction * d * omega, ideal_torque = fraction * d * rise;
   switch (model_) {
-    case Model::Wilson: return wilson_point(e, ideal_flow, ideal_torque, omega, rise);
-    case Model::Map: return map_point(e, ideal_flow, ideal_torque, omega, rise);
-    case Model::Constant: break;
+    case Model::Wilson:
+      return wilson_point(e, ideal_flow, ideal_torque, omega, rise);
+    case Model::Map:
+      return map_point(e, ideal_flow, ideal_torque, omega, rise);
+    case Model::Constant:
+      break;
   }
   return constant_point(e, ideal_flow, ideal_torque, omega, rise);
 }
@@ -136,16 +141,16 @@ MachinePoint Machine::constant_point(const Eval& e, double ideal_flow, double id
                                      double rise) const {
   const double rated_speed = e.param(rated_speed_);
   const double k_leak = (1.0 - e.param(eta_v_)) * e.param(displacement_) * rated_speed / e.param(rated_pressure_);
-  return {ideal_flow - k_leak * rise, in_power_direction(ideal_torque, omega, e.param(eta_hm_), smoothing(rated_speed))};
+  return {ideal_flow - k_leak * rise,
+          in_power_direction(ideal_torque, omega, e.param(eta_hm_), smoothing(rated_speed))};
 }
 
 MachinePoint Machine::wilson_point(const Eval& e, double ideal_flow, double ideal_torque, double omega,
                                    double rise) const {
   const double d = e.param(displacement_), mu = fluid(e).dynamic_viscosity();
   const double drag = e.param(friction_) * d * std::abs(rise) + e.param(constant_torque_);
-  return {ideal_flow - e.param(slip_) * d * rise / mu,
-          ideal_torque + e.param(viscous_) * mu * d * omega +
-              drag * smooth_sign(omega, smoothing(e.param(rated_speed_)))};
+  return {ideal_flow - e.param(slip_) * d * rise / mu, ideal_torque + e.param(viscous_) * mu * d * omega +
+                                                           drag * smooth_sign(omega, smoothing(e.param(rated_speed_)))};
 }
 
 MachinePoint Machine::map_point(const Eval& e, double ideal_flow, double ideal_torque, double omega,

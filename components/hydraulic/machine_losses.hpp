@@ -73,9 +73,9 @@ class Machine : public HydraulicComponent {
 
   Model model_ = Model::Constant;
   RealParam displacement_, rated_speed_;
-  RealParam eta_v_, rated_pressure_, eta_hm_;          // constant (and the map's smoothing)
+  RealParam eta_v_, rated_pressure_, eta_hm_;              // constant (and the map's smoothing)
   RealParam slip_, viscous_, friction_, constant_torque_;  // wilson
-  GridMap volumetric_map_, hydromechanical_map_;       // map
+  GridMap volumetric_map_, hydromechanical_map_;           // map
   ObservableId fraction_;
 };
 

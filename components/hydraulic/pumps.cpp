@@ -71,8 +71,8 @@ class Pump : public Machine {
       band_ = declare_real("regulation_band", "Pa", 1e6,
                            "pressure compensator and load sensing: pressure from full to zero displacement",
                            Range::positive());
-      power_limit_ = declare_real("power", "W", 22e3, "constant power: hydraulic power limit P = q Δp",
-                                  Range::positive());
+      power_limit_ =
+          declare_real("power", "W", 22e3, "constant power: hydraulic power limit P = q Δp", Range::positive());
       ls_margin_ = declare_real("ls_margin", "Pa", 2e6,
                                 "load sensing: Δp_LS, the outlet pressure above the LS line's at zero displacement",
                                 Range::positive());
@@ -145,7 +145,8 @@ class Pump : public Machine {
       dynamic_derivatives(e, target_fraction(e));
       e.set_observable(fraction_observable(), eps);
     }
-    if (ls_.valid()) e.set_observable(ls_difference_, e.in(outlet_, hydraulic::pressure) - e.in(ls_, hydraulic::pressure));
+    if (ls_.valid())
+      e.set_observable(ls_difference_, e.in(outlet_, hydraulic::pressure) - e.in(ls_, hydraulic::pressure));
     // What the drive gives, T ω; less the hydraulic power q Δp, the loss.
     const double drive = m.torque * omega(e);
     e.set_observable(flow_, m.flow);
@@ -184,9 +185,7 @@ class Pump : public Machine {
     }
     return eps;
   }
-  double fraction(const Eval& e) const {
-    return variable_ ? displacement_fraction(e, target_fraction(e), 0.0) : 1.0;
-  }
+  double fraction(const Eval& e) const { return variable_ ? displacement_fraction(e, target_fraction(e), 0.0) : 1.0; }
 
   bool variable_;
   RealParam displacement_, speed_;
@@ -196,13 +195,11 @@ class Pump : public Machine {
   ObservableId flow_, torque_, power_, loss_, drive_, ls_difference_;
 };
 
-class FixedPump final : public Pump {
+// The registered types: a machine of fixed or of variable displacement.
+template <class Kind, bool variable>
+class Displacement final : public Kind {
  public:
-  FixedPump() : Pump(false) {}
-};
-class VariablePump final : public Pump {
- public:
-  VariablePump() : Pump(true) {}
+  Displacement() : Kind(variable) {}
 };
 
 // Motor between an inlet a and an outlet b, turning a shaft. It is the machine of the
@@ -231,9 +228,10 @@ class VariablePump final : public Pump {
 class Motor : public Machine {
  public:
   explicit Motor(bool variable) : variable_(variable) {
-    d_ = declare_real(variable_ ? "max_displacement" : "displacement", "m^3/rad", std::nullopt,
-                      variable_ ? "largest displacement D (e.g. \"80 cm^3/rev\")" : "displacement D (e.g. \"80 cm^3/rev\")",
-                      Range::positive());
+    d_ = declare_real(
+        variable_ ? "max_displacement" : "displacement", "m^3/rad", std::nullopt,
+        variable_ ? "largest displacement D (e.g. \"80 cm^3/rev\")" : "displacement D (e.g. \"80 cm^3/rev\")",
+        Range::positive());
     rated_speed_ = declare_real("rated_speed", "rad/s", 157.07963267948966,
                                 "speed at which volumetric_efficiency holds", Range::positive());
     declare_loss_parameters(d_, rated_speed_, "pressure drop");
@@ -246,8 +244,8 @@ class Motor : public Machine {
       declare_text("control", "signal",
                    "signal (input 'displacement', 0 to 1) or pressure (full displacement as the pressure drop rises)",
                    {"signal", "pressure"});
-      min_fraction_ = declare_real("min_fraction", "", 0.2, "ε_min, the smallest displacement fraction",
-                                   Range::between(0.01, 1.0));
+      min_fraction_ =
+          declare_real("min_fraction", "", 0.2, "ε_min, the smallest displacement fraction", Range::between(0.01, 1.0));
       control_pressure_ = declare_real("control_pressure", "Pa", 20e6,
                                        "pressure control: the pressure drop p_c above which the motor strokes up",
                                        Range::non_negative());
@@ -286,7 +284,7 @@ class Motor : public Machine {
     if (shaft_.valid()) torque_ = declare_observable("torque", "N*m", "torque on the shaft");
     power_ = declare_observable("power", "W", "shaft power T ω");
     loss_ = declare_observable("power_loss", "W", "q Δp − T ω: leakage and hydromechanical losses");
-    set_loss_role(loss_);  // with a heat port, it leaves through it
+    set_loss_role(loss_);   // with a heat port, it leaves through it
     if (!shaft_.valid()) {  // its shaft power leaves the model through the torque signal
       taken_ = declare_observable("supplied_power", "W", "−T ω: the shaft power it sends out of the model");
       set_energy_role(taken_, EnergyRole::Supplied);
@@ -348,22 +346,16 @@ class Motor : public Machine {
   ObservableId flow_, torque_, power_, loss_, taken_;
 };
 
-class FixedMotor final : public Motor {
- public:
-  FixedMotor() : Motor(false) {}
-};
-class VariableMotor final : public Motor {
- public:
-  VariableMotor() : Motor(true) {}
-};
-
 void register_pumps(Registry& r) {
-  r.add<FixedPump>("hydraulic.pump", "fixed-displacement pump: q = D ω − leakage");
-  r.add<VariablePump>("hydraulic.variable_pump",
-                      "variable-displacement pump: pressure-compensated, constant-power, load-sensing or signal control");
-  r.add<FixedMotor>("hydraulic.motor", "hydraulic motor driving a rotational inertia (or with speed and torque signals)");
-  r.add<VariableMotor>("hydraulic.variable_motor",
-                       "variable-displacement motor: displacement from a signal or the pressure, with a lag");
+  r.add<Displacement<Pump, false>>("hydraulic.pump", "fixed-displacement pump: q = D ω − leakage");
+  r.add<Displacement<Pump, true>>(
+      "hydraulic.variable_pump",
+      "variable-displacement pump: pressure-compensated, constant-power, load-sensing or signal control");
+  r.add<Displacement<Motor, false>>("hydraulic.motor",
+                                    "hydraulic motor driving a rotational inertia (or with speed and torque signals)");
+  r.add<Displacement<Motor, true>>(
+      "hydraulic.variable_motor",
+      "variable-displacement motor: displacement from a signal or the pressure, with a lag");
 }
 
 }  // namespace jourdain::hydraulic_library
