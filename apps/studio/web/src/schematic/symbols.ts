@@ -383,6 +383,10 @@ const MAKERS: Record<string, Maker> = {
     line(g, "M-15 0 L-6 -5 L-6 5 Z", "sym-fill");
     if (has(c, "shaft")) line(g, "M0 15 L0 22 M-3 19 L3 19", "sym-line sym-thin");
   }),
+  "hydraulic.variable_motor": c => {
+    const s = MAKERS["hydraulic.motor"](c);
+    return { ...s, kind: "variable_motor", draw: g => { s.draw(g); adjustable(g, -14, 14, 14, -14); } };
+  },
   "hydraulic.tank": () => same(30, 20, { p: T(20) }, "tank", g => {
     line(g, "M-15 -10 L-15 10 L15 10 L15 -10", "sym-line sym-thick");
     line(g, "M0 -10 L0 4");
