@@ -26,24 +26,45 @@ std::string Curve::check(const std::vector<std::vector<double>>& rows) {
   if (rows.size() < 2) return "needs at least two rows [x, y], got " + std::to_string(rows.size());
   for (size_t i = 1; i < rows.size(); ++i)
     if (!(rows[i][0] > rows[i - 1][0]))
-      return "the first column must be strictly increasing, but row " + std::to_string(i) + " has " +
-             format_number(rows[i][0]) + " after " + format_number(rows[i - 1][0]);
+      return "the first column (x) must be strictly increasing, but row " + std::to_string(i) + " has x = " +
+             format_number(rows[i][0]) + " after x = " + format_number(rows[i - 1][0]) + " in row " +
+             std::to_string(i - 1);
   return {};
 }
 
-Curve::Curve(const std::vector<std::vector<double>>& rows) {
+Curve::Curve(const std::vector<std::vector<double>>& rows, Interpolation interpolation, Extrapolation extrapolation)
+    : interpolation_(interpolation), extrapolation_(extrapolation) {
   for (const auto& r : rows) {
     x_.push_back(r[0]);
     y_.push_back(r[1]);
   }
+  edges_ = interpolation == Interpolation::Nearest ? midpoints(x_) : x_;
 }
 
-double Curve::operator()(double x) const {
-  if (x <= x_.front()) return y_.front();
-  if (x >= x_.back()) return y_.back();
-  const size_t i = static_cast<size_t>(std::upper_bound(x_.begin(), x_.end(), x) - x_.begin()) - 1;
+size_t Curve::cell(double x) const {
+  return static_cast<size_t>(std::upper_bound(edges_.begin(), edges_.end(), x) - edges_.begin());
+}
+
+double Curve::in_cell(size_t k, double x) const {
+  const size_t n = x_.size();
+  switch (interpolation_) {
+    case Interpolation::Nearest: return y_[k];                // k breakpoints lie nearer below
+    case Interpolation::Previous: return y_[k == 0 ? 0 : k - 1];  // before x_0: y_0 held
+    case Interpolation::Linear: break;
+  }
+  if (extrapolation_ == Extrapolation::Hold) {
+    if (k == 0) return y_.front();
+    if (k >= n) return y_.back();
+  }
+  const size_t i = std::clamp<size_t>(k, 1, n - 1) - 1;  // segment [x_i, x_i+1]
   const double w = (x - x_[i]) / (x_[i + 1] - x_[i]);
   return y_[i] + w * (y_[i + 1] - y_[i]);
+}
+
+std::vector<double> midpoints(const std::vector<double>& axis) {
+  std::vector<double> m;
+  for (size_t i = 1; i < axis.size(); ++i) m.push_back(0.5 * (axis[i - 1] + axis[i]));
+  return m;
 }
 
 // ---------------------------------------------------------------- GridMap
@@ -65,7 +86,8 @@ std::string GridMap::check(const std::vector<std::vector<double>>& rows, const s
   return {};
 }
 
-GridMap::GridMap(const std::vector<std::vector<double>>& rows) {
+GridMap::GridMap(const std::vector<std::vector<double>>& rows, Extrapolation extrapolation)
+    : extrapolation_(extrapolation) {
   std::set<double> xs, ys;
   std::map<std::pair<double, double>, double> points;
   for (const auto& r : rows) {
@@ -87,10 +109,14 @@ double GridMap::operator()(double x, double y) const {
   return (1 - u) * ((1 - v) * z_[i][j] + v * z_[i][j1]) + u * ((1 - v) * z_[i1][j] + v * z_[i1][j1]);
 }
 
-std::pair<size_t, double> GridMap::locate(const std::vector<double>& axis, double x) {
-  if (axis.size() == 1 || x <= axis.front()) return {0, 0.0};
-  if (x >= axis.back()) return {axis.size() - 2, 1.0};
-  const size_t i = static_cast<size_t>(std::upper_bound(axis.begin(), axis.end(), x) - axis.begin()) - 1;
+std::pair<size_t, double> GridMap::locate(const std::vector<double>& axis, double x) const {
+  if (axis.size() == 1) return {0, 0.0};
+  const bool hold = extrapolation_ == Extrapolation::Hold;
+  if (hold && x <= axis.front()) return {0, 0.0};
+  if (hold && x >= axis.back()) return {axis.size() - 2, 1.0};
+  // The cell below x, the first or the last beyond the grid (then u < 0 or u > 1).
+  const size_t above = static_cast<size_t>(std::upper_bound(axis.begin(), axis.end(), x) - axis.begin());
+  const size_t i = std::clamp<size_t>(above, 1, axis.size() - 1) - 1;
   return {i, (x - axis[i]) / (axis[i + 1] - axis[i])};
 }
 

@@ -4,25 +4,9 @@
 // netlist (`jourdain export-fmu`, netlists/README.md "External inputs and outputs")
 // makes each input one of the unit's inputs, set by the importing tool between its
 // steps, and each output one of its outputs.
-#include "jourdain/units.hpp"
-#include "signal_library.hpp"
+#include "block.hpp"
 
 namespace jourdain::signal_library {
-
-namespace {
-
-// Why `unit` (a unit expression of units.hpp, or "" for dimensionless) is no unit, or "".
-std::string unit_problem(const std::string& unit) {
-  if (unit.empty()) return "";
-  try {
-    parse_unit(unit);
-    return "";
-  } catch (const UnitError& err) {
-    return err.what();
-  }
-}
-
-}  // namespace
 
 // y = value, in `unit`.
 class Input final : public Component {

@@ -2,9 +2,10 @@
 #include <algorithm>
 #include <string>
 
+#include "jourdain/components/interpolation.hpp"
 #include "jourdain/errors.hpp"
+#include "block.hpp"
 #include "interpolation.hpp"
-#include "signal_library.hpp"
 
 namespace jourdain::signal_library {
 
@@ -89,46 +90,196 @@ class Product final : public Component {
 };
 
 // y = min(max(u, lower), upper)
-class Saturation final : public Component {
+class Saturation final : public SignalBlock {
  public:
-  Saturation() {
-    lower_ = declare_real("lower", "", -1.0, "lower limit");
-    upper_ = declare_real("upper", "", 1.0, "upper limit (greater than lower)");
+  Saturation() { declare_unit(); }
+  void declare_unit_parameters(const std::string& unit) override {
+    lower_ = declare_real("lower", unit, -1.0, "lower limit");
+    upper_ = declare_real("upper", unit, 1.0, "upper limit (greater than lower)");
   }
   void configure() override {
-    check(netlist_value(lower_), netlist_value(upper_));
+    require_order("lower", netlist_value(lower_), "upper", netlist_value(upper_));
     in_ = declare_port("in", signal_domain(), PortSide::Response, "input u");
     out_ = declare_port("out", signal_domain(), PortSide::State, "u clamped to [lower, upper]");
+    set_output_unit(out_);
   }
-  void initialize(Eval& e) const override { check(e.param(lower_), e.param(upper_)); }
+  void initialize(Eval& e) const override { require_order("lower", e.param(lower_), "upper", e.param(upper_)); }
   void calc_outputs(Eval& e) const override {
     e.set_out(out_, signal::value, std::clamp(e.in(in_, signal::value), e.param(lower_), e.param(upper_)));
   }
 
  private:
-  void check(double lower, double upper) const {
-    if (std::string why = order_problem("lower", lower, "upper", upper); !why.empty()) parameter_error("lower", why);
-  }
-
   RealParam lower_, upper_;
   PortId in_, out_;
 };
 
-// y = table(u): piecewise-linear interpolation of the rows [x_i, y_i] (interpolation.hpp),
-// with the end values held ("hold") or the end segments extended ("linear") outside
-// [x_0, x_n-1]. For y as a function of time, use signal.time_table.
+// y = table(u), interpolated in the rows [x_i, y_i] (interpolation.hpp): linearly, as a
+// staircase ("previous") or to the nearest row; outside [x_0, x_n-1] the end values held
+// ("hold"), the end segments extended ("linear"), or the end values held while the input's
+// leaving the table ends the run ("error") or is reported as a warning ("warn").
+//   - Linear interpolation is continuous: y(u) is evaluated at the input (its slope jumps
+//     at the breakpoints; no events, as for signal.saturation), so the output feeds the
+//     input through.
+//   - The staircases jump where the input crosses an edge (the breakpoints, or the
+//     midpoints between them for "nearest"): the cell the input lies in is a discrete
+//     state changed at events (CellWatch, block.hpp), and the output is its value, which
+//     reads no input between events.
+//   - "error" and "warn" watch the input's range the same way: cells below x_0, inside,
+//     and above x_n-1 (x_n-1 itself inside). An input outside at t0 gives the warning
+//     once the start settles (initialize runs until the discrete states do), or the
+//     error as the run starts: at the first evaluation of the zero crossings, which
+//     comes after initialize has settled, so that an input not yet initialized (a
+//     switch's, say) is not taken for the start's.
+// For y as a function of time, use signal.time_table.
 class Table final : public CurveComponent {
  public:
-  Table() : CurveComponent("") {}
+  Table() : CurveComponent("", {"hold", "linear", "error", "warn"}) {}
   void configure() override {
     load_curve();
     in_ = declare_port("in", signal_domain(), PortSide::Response, "abscissa x");
     out_ = declare_port("out", signal_domain(), PortSide::State, "y(x) interpolated in the table");
+    if (steps()) {
+      set_dependencies(out_, {});
+      cells_ = declare_cells("cell", curve_.edges(), "cell of the input between the table's steps");
+    }
+    if (extrapolation_ == "error" || extrapolation_ == "warn")
+      range_ = declare_cells("range", range_edges(curve_.x(0), curve_.x(curve_.size() - 1)),
+                             "0 below the table, 1 inside, 2 above", curve_.x(0));
   }
-  void calc_outputs(Eval& e) const override { e.set_out(out_, signal::value, curve_(e.in(in_, signal::value))); }
+  void initialize(Eval& e) const override {
+    const double u = e.in(in_, signal::value);
+    if (steps()) cells_.update(e, u);
+    if (range_.valid() && range_.update(e, u) && range_.current(e) != 1 && extrapolation_ == "warn") left(e, u);
+  }
+  void calc_outputs(Eval& e) const override {
+    e.set_out(out_, signal::value, steps() ? curve_.in_cell(cells_.current(e), 0.0) : curve_(e.in(in_, signal::value)));
+  }
+  void calc_zero_crossings(Eval& e) const override {
+    const double u = e.in(in_, signal::value);
+    if (steps()) cells_.watch(e, u);
+    if (range_.valid()) {
+      if (range_.current(e) != 1 && extrapolation_ == "error") left(e, u);  // outside from the start
+      range_.watch(e, u);
+    }
+  }
+  void on_zero_crossing(Eval& e, ZeroCrossingId z) const override {
+    const double u = e.in(in_, signal::value);
+    if (steps() && cells_.owns(z)) {
+      const double before = curve_.in_cell(cells_.current(e), u);
+      if (cells_.update(e, u) && curve_.in_cell(cells_.current(e), u) != before)
+        e.log_event("step to " + format_number(curve_.in_cell(cells_.current(e), u)));
+    }
+    if (range_.valid() && range_.owns(z) && range_.update(e, u) && range_.current(e) != 1) left(e, u);
+  }
 
  private:
+  // The input left [x_0, x_n-1]: an error or a warning.
+  void left(Eval& e, double u) const {
+    const std::string what = "the input " + format_number(u) + " left the table's range [" + format_number(curve_.x(0)) +
+                             ", " + format_number(curve_.x(curve_.size() - 1)) + "]";
+    if (extrapolation_ == "error")
+      throw SimulationError(e.time(), {name()}, what + " (extrapolation \"error\")");
+    e.warn(what + ": the end value is held");
+  }
+
   PortId in_, out_;
+  CellWatch cells_, range_;
+};
+
+// z = table(u1, u2): rows [x, y, z], one per point of a rectangular grid (every x with
+// every y, in any order), interpolated by the shared GridMap (interpolation.hpp):
+// bilinearly ("linear") or to the nearest grid point ("nearest"), and outside the grid
+// held at its edges ("hold"), extended from the edge cells ("linear"), or held while the
+// input's leaving the grid ends the run ("error") or gives a warning ("warn"). As for
+// signal.table, bilinear interpolation is evaluated at the inputs (it feeds them
+// through), while the nearest point is a discrete state per axis (the cell between the
+// midpoints) changed at events, and so is the range check per axis (at t0 as there).
+class Table2D final : public SignalBlock {
+ public:
+  Table2D() {
+    declare_table("table", {"", "", ""}, "rows [x, y, z], one per point of a grid (every x with every y)");
+    set_example("table", nlohmann::json::parse("[[0, 0, 0], [0, 1, 1], [1, 0, 1], [1, 1, 2]]"));
+    declare_text("interpolation", "linear", "bilinear, or the value of the nearest grid point (its steps are events)",
+                 {"linear", "nearest"});
+    declare_text("extrapolation", "hold",
+                 "outside the grid: hold the edge values, extend the edge cells' planes (linear interpolation), end "
+                 "the run with an error as an input leaves the grid, or hold with a warning each time",
+                 {"hold", "linear", "error", "warn"});
+  }
+  void configure() override {
+    const auto rows = table("table");
+    if (std::string why = GridMap::check(rows, "x", "y"); !why.empty()) parameter_error("table", why);
+    nearest_ = text("interpolation") == "nearest";
+    extrapolation_ = text("extrapolation");
+    if (nearest_ && extrapolation_ == "linear")
+      parameter_error("extrapolation", "'linear' extends bilinear interpolation; with 'nearest' the edge values are held");
+    grid_ = GridMap(rows, extrapolation_ == "linear" ? GridMap::Extrapolation::Linear : GridMap::Extrapolation::Hold);
+    u1_ = declare_port("in1", signal_domain(), PortSide::Response, "x: first abscissa");
+    u2_ = declare_port("in2", signal_domain(), PortSide::Response, "y: second abscissa");
+    out_ = declare_port("out", signal_domain(), PortSide::State, "z(x, y) interpolated in the grid");
+    if (nearest_) {
+      set_dependencies(out_, {});
+      cells_[0] = declare_cells("cell_x", midpoints(grid_.x()), "nearest grid point along x");
+      cells_[1] = declare_cells("cell_y", midpoints(grid_.y()), "nearest grid point along y");
+    }
+    if (extrapolation_ == "error" || extrapolation_ == "warn") {
+      range_[0] = declare_cells("range_x", range_edges(grid_.x().front(), grid_.x().back()),
+                                "0 below the grid's x, 1 inside, 2 above", grid_.x().front());
+      range_[1] = declare_cells("range_y", range_edges(grid_.y().front(), grid_.y().back()),
+                                "0 below the grid's y, 1 inside, 2 above", grid_.y().front());
+    }
+  }
+  void initialize(Eval& e) const override {
+    const double u[2] = {e.in(u1_, signal::value), e.in(u2_, signal::value)};
+    for (int a = 0; a < 2; ++a) {
+      if (nearest_) cells_[a].update(e, u[a]);
+      if (range_[a].valid() && range_[a].update(e, u[a]) && range_[a].current(e) != 1 && extrapolation_ == "warn")
+        left(e, a, u[a]);
+    }
+  }
+  void calc_outputs(Eval& e) const override {
+    e.set_out(out_, signal::value,
+              nearest_ ? grid_.z(cells_[0].current(e), cells_[1].current(e))
+                       : grid_(e.in(u1_, signal::value), e.in(u2_, signal::value)));
+  }
+  void calc_zero_crossings(Eval& e) const override {
+    const double u[2] = {e.in(u1_, signal::value), e.in(u2_, signal::value)};
+    for (int a = 0; a < 2; ++a) {
+      if (nearest_) cells_[a].watch(e, u[a]);
+      if (!range_[a].valid()) continue;
+      if (range_[a].current(e) != 1 && extrapolation_ == "error") left(e, a, u[a]);  // outside from the start
+      range_[a].watch(e, u[a]);
+    }
+  }
+  void on_zero_crossing(Eval& e, ZeroCrossingId z) const override {
+    const double u[2] = {e.in(u1_, signal::value), e.in(u2_, signal::value)};
+    for (int a = 0; a < 2; ++a) {
+      if (nearest_ && cells_[a].owns(z)) {
+        const double before = grid_.z(cells_[0].current(e), cells_[1].current(e));
+        if (cells_[a].update(e, u[a]) && grid_.z(cells_[0].current(e), cells_[1].current(e)) != before)
+          e.log_event("step to " + format_number(grid_.z(cells_[0].current(e), cells_[1].current(e))));
+      }
+      if (range_[a].valid() && range_[a].owns(z) && range_[a].update(e, u[a]) && range_[a].current(e) != 1)
+        left(e, a, u[a]);
+    }
+  }
+
+ private:
+  void left(Eval& e, int axis, double u) const {
+    const auto& values = axis == 0 ? grid_.x() : grid_.y();
+    const std::string what = std::string("the input ") + (axis == 0 ? "in1 (x) = " : "in2 (y) = ") + format_number(u) +
+                             " left the grid's range [" + format_number(values.front()) + ", " +
+                             format_number(values.back()) + "]";
+    if (extrapolation_ == "error")
+      throw SimulationError(e.time(), {name()}, what + " (extrapolation \"error\")");
+    e.warn(what + ": the edge value is held");
+  }
+
+  GridMap grid_;
+  bool nearest_ = false;
+  std::string extrapolation_;
+  PortId u1_, u2_, out_;
+  CellWatch cells_[2], range_[2];
 };
 
 void register_math(Registry& r) {
@@ -136,7 +287,8 @@ void register_math(Registry& r) {
   r.add<Sum>("signal.sum", "y = sum of signed inputs (signs \"+-...\")");
   r.add<Product>("signal.product", "y = product of inputs, each multiplied or divided (operations \"*/...\")");
   r.add<Saturation>("signal.saturation", "y = u clamped to [lower, upper]");
-  r.add<Table>("signal.table", "y(u) interpolated linearly in a table [x, y]");
+  r.add<Table>("signal.table", "y(u) interpolated in a table [x, y]: linearly, as a staircase or to the nearest row");
+  r.add<Table2D>("signal.table_2d", "z(u1, u2) interpolated in a grid [x, y, z]: bilinear or nearest point");
 }
 
 }  // namespace jourdain::signal_library

@@ -10,6 +10,10 @@ void register_signal_components(Registry& registry) {
   signal_library::register_control(registry);
   signal_library::register_sequencer(registry);
   signal_library::register_external(registry);
+  signal_library::register_nonlinear(registry);
+  signal_library::register_logic(registry);
+  signal_library::register_discrete(registry);
+  signal_library::register_linear(registry);
 }
 
 }  // namespace jourdain

@@ -16,6 +16,10 @@ void register_dynamics(Registry& r);
 void register_control(Registry& r);
 void register_sequencer(Registry& r);
 void register_external(Registry& r);
+void register_nonlinear(Registry& r);
+void register_logic(Registry& r);
+void register_discrete(Registry& r);
+void register_linear(Registry& r);
 
 // A number as a user wrote it (up to 10 significant digits), for messages.
 inline std::string format_number(double v) {

@@ -511,13 +511,17 @@ ParamValue parse_parameter(const ParamSpec& s, const nlohmann::json& value) {
     case ParamKind::Table: {
       if (!value.is_array() || value.empty()) throw UnitError("expected a non-empty array of rows");
       std::vector<std::vector<double>> rows;
+      // A matrix (no column units): dimensionless columns, as many as the first row has.
+      const bool matrix = s.column_units.empty();
+      const size_t columns = matrix && value[0].is_array() ? value[0].size() : s.column_units.size();
       for (size_t r = 0; r < value.size(); ++r) {
         const auto& row = value[r];
-        if (!row.is_array() || row.size() != s.column_units.size())
-          throw UnitError("row " + std::to_string(r) + " must be an array of " + std::to_string(s.column_units.size()) +
-                          " numbers");
+        if (!row.is_array() || row.size() != columns || columns == 0)
+          throw UnitError("row " + std::to_string(r) + " must be an array of " +
+                          (columns == 0 ? std::string("at least one number")
+                                        : std::to_string(columns) + " numbers" + (matrix ? ", as row 0" : "")));
         std::vector<double> vals;
-        for (size_t c = 0; c < row.size(); ++c) vals.push_back(to_real(row[c], s.column_units[c]));
+        for (size_t c = 0; c < row.size(); ++c) vals.push_back(to_real(row[c], matrix ? "" : s.column_units[c]));
         rows.push_back(std::move(vals));
       }
       return rows;

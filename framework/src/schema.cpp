@@ -67,9 +67,9 @@ json parameter_value_schema(const ParamSpec& p) {
     case ParamKind::RealList: value = {{"type", "array"}, {"items", ref("quantity")}}; break;
     case ParamKind::Table: {
       const auto columns = p.column_units.size();
-      value = {{"type", "array"},
-               {"minItems", 1},
-               {"items", {{"type", "array"}, {"items", ref("quantity")}, {"minItems", columns}, {"maxItems", columns}}}};
+      json row = {{"type", "array"}, {"items", ref("quantity")}, {"minItems", columns}, {"maxItems", columns}};
+      if (columns == 0) row = {{"type", "array"}, {"items", ref("quantity")}, {"minItems", 1}};  // a matrix
+      value = {{"type", "array"}, {"minItems", 1}, {"items", row}};
       break;
     }
     case ParamKind::NamedVectors: {
@@ -83,7 +83,7 @@ json parameter_value_schema(const ParamSpec& p) {
   if (p.kind == ParamKind::Table) {
     std::string columns;
     for (const auto& u : p.column_units) columns += (columns.empty() ? "" : ", ") + (u.empty() ? std::string("1") : u);
-    text += " (rows of [" + columns + "])";
+    text += p.column_units.empty() ? " (a matrix: rows of numbers, all of one length)" : " (rows of [" + columns + "])";
   } else {
     text += unit_words(p.unit);
   }

@@ -63,7 +63,7 @@ struct ParamSpec {
   std::string name;
   ParamKind kind = ParamKind::Real;
   std::string unit;                       // Real, RealList: SI unit expression ("" = 1)
-  std::vector<std::string> column_units;  // Table: one unit per column
+  std::vector<std::string> column_units;  // Table: one unit per column; none: a matrix (any width, dimensionless)
   std::optional<nlohmann::json> default_value;  // none: the parameter is required
   Range range;
   std::vector<std::string> choices;  // Text: allowed values (empty = any)

@@ -28,6 +28,21 @@ inline double max_error(const RunResult& r, const std::string& column, const std
   return worst;
 }
 
+// The times of the logged events of `component`, in order.
+inline std::vector<double> event_times(const RunResult& r, const std::string& component) {
+  std::vector<double> t;
+  for (const auto& e : r.events)
+    if (e.component == component) t.push_back(e.time);
+  return t;
+}
+
+// Whether `t` is one of `instants` (to `width`).
+inline bool near_any(double t, const std::vector<double>& instants, double width = 1e-9) {
+  for (double ti : instants)
+    if (std::abs(t - ti) <= width) return true;
+  return false;
+}
+
 inline double max_of(const RunResult& r, const std::string& column) {
   double m = -INFINITY;
   for (double v : r.column(column)) m = std::max(m, v);

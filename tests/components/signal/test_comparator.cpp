@@ -11,13 +11,6 @@ namespace {
 
 const double pi = std::numbers::pi;
 
-std::vector<double> event_times(const RunResult& r, const std::string& component) {
-  std::vector<double> t;
-  for (const auto& e : r.events)
-    if (e.component == component) t.push_back(e.time);
-  return t;
-}
-
 }  // namespace
 
 TEST_CASE("comparator on a sine: switch times are the sine's threshold crossings") {
