@@ -46,8 +46,9 @@
 //                        while the pump allows it; the pump saturating, the highest load
 //                        is the one that starves;
 //   none:                Δp_m = p_P − p_w.
-// The LS port taps the open work port through a check and an orifice of area A_ls:
-//   q_LS = orifice_flow(C_d, A_ls, p_w − p_LS) for p_w > p_LS (from the work port),
+// The LS port taps the open work port through a check and a passage that opens with the
+// meter-in edge, up to A_ls at full stroke (f: the edge's open fraction):
+//   q_LS = orifice_flow(C_d, f A_ls, p_w − p_LS) for p_w > p_LS (from the work port),
 // so that LS lines joined through a bleed settle at the highest load (a shuttle network
 // in one port: any number of sections feed one LS volume). The physical compensator, for
 // its dynamics, is `pressure_compensator` (pressure_valves.cpp).
@@ -319,9 +320,12 @@ class DirectionalValve : public HydraulicComponent {
       q[slot(path.from)] -= flow;
       q[slot(path.to)] += flow;
       if (meter_in && ls_.valid() && area > leak) {
-        // The LS tap on the open work port, through its check.
+        // The LS tap on the open work port, through its check; its passage opens with the
+        // spool's groove, in proportion to the meter-in edge (a tap that opened at once
+        // would switch a flow on: a jump in the right-hand side).
         const double tap_dp = e.in(path.to, hydraulic::pressure) - e.in(ls_, hydraulic::pressure);
-        const double tap = tap_dp > 0.0 ? orifice(e, e.param(ls_area_), tap_dp) : 0.0;
+        const double tap_area = e.param(ls_area_) * std::min(area / full_area, 1.0);
+        const double tap = tap_dp > 0.0 ? orifice(e, tap_area, tap_dp) : 0.0;
         q[slot(path.to)] -= tap;
         q[slot(ls_)] += tap;
       }
