@@ -346,6 +346,7 @@ class Line final : public Conduit {
                  "friction: steady (f(Re) only), or with Zielke's frequency-dependent term, "
                  "schohl (5 exponentials) or trikha (3)",
                  {"steady", "schohl", "trikha"});
+    set_example("segments", 4);  // the reference lists every state: a few cells show them
   }
 
   void configure() override {
