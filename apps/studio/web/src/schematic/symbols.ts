@@ -430,6 +430,11 @@ const MAKERS: Record<string, Maker> = {
     box(g, 60, 14, 7, "sym-body sym-hyd");
     line(g, "M-22 0 L22 0", "sym-line sym-dash");
   }),
+  // A line carrying waves: the pipe's hose with the wave's sine drawn in it.
+  "hydraulic.line": () => same(60, 14, { a: L(60), b: R(60) }, "line", g => {
+    box(g, 60, 14, 7, "sym-body sym-hyd");
+    line(g, "M-22 0 Q-16.5 -5 -11 0 T0 0 T11 0 T22 0", "sym-line sym-thin");
+  }),
   "hydraulic.cylinder": cylinder({ a: "a", b: "b", rod: "rod" }, "cylinder"),
   "hydraulic.planar_cylinder": cylinder({ a: "a", b: "b", base: "base", rod: "rod" }, "planar_cylinder"),
   "hydraulic.valve_4_3": valve(3, "valve_4_3"),
