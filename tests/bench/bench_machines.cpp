@@ -1,14 +1,14 @@
 // Machine-cycle benchmark: how much faster than real time the electrified machines and
 // their baselines run, side by side in one run: netlists/electric_excavator.json,
-// excavator_diesel.json and excavator_hydraulic.json (the same 8 s dig-and-dump cycle)
-// and electro_hydraulic_actuator.json (8 s), each at its own tolerance, with and without
-// the energy account.
+// excavator_diesel.json, excavator_hydraulic.json, excavator_open_centre.json and
+// excavator_ls.json (the same 8 s dig-and-dump cycle) and electro_hydraulic_actuator.json
+// (8 s), each at its own tolerance, with and without the energy account.
 //
 // Reported per run: wall time of run_netlist (best of repeated runs), the real-time factor
 // t_end / wall, steps, rejected steps, right-hand-side evaluations (CVODE's
 // finite-difference Jacobians included), Jacobian evaluations and the wall time per
-// right-hand side. Issue 35 asks for the electric excavator's cycle at 20 times real time
-// or faster.
+// right-hand side. Issues 35 and 36 ask for the electric and the load-sensing excavator's
+// cycles at 20 times real time or faster.
 //
 // Usage: bench_machines [--repeats R]
 #include <cstdio>
@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
   std::printf("%s\n", std::string(100, '-').c_str());
   try {
     for (const char* name :
-         {"electric_excavator", "excavator_diesel", "excavator_hydraulic", "electro_hydraulic_actuator"}) {
+         {"electric_excavator", "excavator_diesel", "excavator_hydraulic", "excavator_open_centre", "excavator_ls",
+          "electro_hydraulic_actuator"}) {
       for (const bool energy : {false, true}) {
         nlohmann::json doc = read_netlist(name);
         doc["energy"] = energy;

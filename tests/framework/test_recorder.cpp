@@ -85,6 +85,7 @@ TEST_CASE("the only dimensionless columns of the example netlists are ratios, in
       {"electric_excavator", {"battery.soc", "cycle.state"}},
       {"excavator_diesel", {"pump.displacement_state"}},
       {"excavator_hydraulic", {"pump.displacement_state"}},
+      {"excavator_ls", {"pump.displacement_state"}},
       {"feedback_amplifier", {"input.out", "error.out", "amplifier.out"}},
       {"position_servo", {"setpoint.out", "pi.command"}},
       {"press_3150kN",
