@@ -448,3 +448,37 @@ TEST_CASE("a frequency range: ends positive and finite, in order; else bad input
   CHECK(r.linear.frequencies_hz[r.linear.frequencies_hz.size() - 1] == doctest::Approx(0.01).epsilon(1e-14));
   CHECK(r.linear.frequencies_hz[0] == doctest::Approx(1e-5).epsilon(1e-12));
 }
+
+TEST_CASE("a badly scaled model (pressures in Pa beside flows in m³/s): its eigenvalues survive, balanced") {
+  // 20 m of 10 mm pipe in 40 segments with their oil columns' inertance, fed at 20 bar and
+  // closed at the far end by a tiny volume: A's entries run from ~1e-5 (Pa per m³/s over
+  // an inertance) to ~1e13 (a node's β/V), and without balancing the QR iterations called
+  // this passive line unstable (an eigenvalue at 1601 + 2106i) and put its first mode at
+  // 132 rad/s. The first mode is the quarter-wave resonance, ω = 2π c/(4L) with
+  // c = sqrt(β/ρ), damped by the laminar friction σ: Im λ = sqrt(ω² − σ²). Bound 1e-3:
+  // the chain's dispersion (π/(4N))²/6 = 6e-5 and the end volume's share of the line's,
+  // 6e-5, are the model's departures from the continuous line.
+  const std::string netlist = R"({"name": "pipe40", "components": {
+      "src": {"type": "hydraulic.pressure_source", "params": {"pressure": "20 bar"}},
+      "pipe": {"type": "hydraulic.pipe", "params": {"length": "20 m", "diameter": "10 mm", "segments": 40,
+               "ends": "response_response", "inertance": true, "initial_pressure": "20 bar"}},
+      "end": {"type": "hydraulic.volume", "params": {"volume": "1e-7 m^3", "ports": 1}, "initial": {"p": "20 bar"}}},
+    "connections": [["src.p", "pipe.a"], ["pipe.b", "end.p1"]],
+    "solver": {"method": "bdf", "t_end": 0.1}})";
+  const LinearRunResult r = linear(netlist, R"({"at": "initial"})");
+  const LinearModel& lm = r.linear;
+  double largest_real = -1e300;
+  for (const auto& l : lm.eigenvalues) largest_real = std::max(largest_real, l.real());
+  CHECK(largest_real < 1e-6);  // nothing grows
+  CHECK(lm.stability != "unstable");
+  const LinearMode* first = nullptr;
+  for (const auto& m : lm.modes)
+    if (m.oscillatory && (!first || m.natural_frequency < first->natural_frequency)) first = &m;
+  REQUIRE(first != nullptr);
+  const double c = std::sqrt(1.5e9 / 850.0), w = 2.0 * std::numbers::pi * c / 80.0;
+  const double sigma = -first->eigenvalue.real();
+  CHECK(first->eigenvalue.imag() == doctest::Approx(std::sqrt(w * w - sigma * sigma)).epsilon(1e-3));
+  // The laminar friction's decay: Poiseuille's resistance per length R' = 32 μ/(d² A)
+  // against the inertance per length L' = ρ/A, σ = R'/(2 L') = 16 ν/d², every mode alike.
+  CHECK(sigma == doctest::Approx(16.0 * 4.6e-5 / 1e-4).epsilon(1e-6));
+}
