@@ -166,7 +166,13 @@ void frequency_response(LinearModel& lm, const LinearSettings& s) {
     lm.frequencies_hz[k] = lo * std::pow(hi / lo, static_cast<double>(k) / (points - 1));
   const Eigen::Index n = lm.A.rows(), ni = lm.B.cols(), no = lm.C.rows();
   lm.response.assign(static_cast<size_t>(ni * no), Eigen::VectorXcd(points));
-  const Eigen::MatrixXcd A = lm.A.cast<cd>(), B = lm.B.cast<cd>(), C = lm.C.cast<cd>();
+  // The solves on the balanced model (balance()): C (sI − A)⁻¹ B = (C D) (sI − D⁻¹ A D)⁻¹ (D⁻¹ B),
+  // so that pivoting sees entries of comparable size.
+  Eigen::MatrixXd balanced = lm.A;
+  const Eigen::VectorXd scale = balance(balanced);
+  const Eigen::MatrixXcd A = balanced.cast<cd>();
+  const Eigen::MatrixXcd B = (scale.cwiseInverse().asDiagonal() * lm.B).cast<cd>();
+  const Eigen::MatrixXcd C = (lm.C * scale.asDiagonal()).cast<cd>();
   for (int k = 0; k < points; ++k) {
     const cd s_k(0.0, two_pi * lm.frequencies_hz[k]);
     Eigen::MatrixXcd G = lm.D.cast<cd>();
