@@ -174,6 +174,11 @@ class DirectionalValve : public HydraulicComponent {
     }
     hydraulic_ports_ = {p_, t_, a_, b_, bypass_in_, bypass_out_, ls_};
     std::erase_if(hydraulic_ports_, [](PortId id) { return !id.valid(); });
+    for (auto& path : paths_) {
+      path.from_slot = slot(path.from);
+      path.to_slot = slot(path.to);
+    }
+    if (ls_.valid()) ls_slot_ = slot(ls_);
 
     command_ =
         declare_port("command", signal_domain(), PortSide::Response,
@@ -221,6 +226,7 @@ class DirectionalValve : public HydraulicComponent {
     PortId from, to;
     double sign;  // +1: opens as ξ grows, −1: as ξ falls
     Edge edge;
+    int from_slot = -1, to_slot = -1;  // the ends' places in hydraulic_ports_ (configure)
   };
   // The spool's geometry, from the numeric parameters (m, or command fractions for the
   // proportional valve, whose travel is 1).
@@ -276,17 +282,12 @@ class DirectionalValve : public HydraulicComponent {
   }
   double demand(const Eval& e) const { return demand(e, spool(e)); }
 
-  // Area of a path at spool coordinate ξ (from the middle of the travel).
-  double path_area(const Path& path, const Spool& s, double xi, double full_area, double leak) const {
-    double fraction;
-    if (path.edge == Edge::Centre) {
-      fraction = std::clamp((s.centre_opening - std::abs(xi)) / s.centre_opening, 0.0, 1.0);
-    } else {
-      const double o = s.overlap_of(path);
-      fraction = std::clamp((path.sign * xi - o) / (s.half - o), 0.0, 1.0);
-      if (rated()) fraction = std::clamp(flow_curve_(fraction), 0.0, 1.0);  // the data sheet's curve
-    }
-    return std::max(full_area * fraction, leak);
+  // How far a path is open at spool coordinate ξ (from the middle of the travel), 0 to 1.
+  double path_fraction(const Path& path, const Spool& s, double xi) const {
+    if (path.edge == Edge::Centre) return std::clamp((s.centre_opening - std::abs(xi)) / s.centre_opening, 0.0, 1.0);
+    const double o = s.overlap_of(path);
+    const double fraction = std::clamp((path.sign * xi - o) / (s.half - o), 0.0, 1.0);
+    return rated() ? std::clamp(flow_curve_(fraction), 0.0, 1.0) : fraction;  // the data sheet's curve
   }
 
   int slot(PortId port) const {
@@ -308,26 +309,27 @@ class DirectionalValve : public HydraulicComponent {
     const Spool s = spool(e);
     const double xi = dynamic_position(e, demand(e, s)) - s.middle;
     const double full_area = rated_area_.valid() ? e.derived(rated_area_) : opening_area(e);
+    // An open-centre section's bypass has a size of its own; a tandem centre's P → T
+    // passage has the edges' size.
+    const double centre_area = bypass_area_.valid() ? e.derived(bypass_area_) : full_area;
     const double leak = e.param(leak_);
     for (const auto& path : paths_) {
-      const double area = path.edge == Edge::Centre && bypass_area_.valid()
-                              ? path_area(path, s, xi, e.derived(bypass_area_), leak)
-                              : path_area(path, s, xi, full_area, leak);
+      const double fraction = path_fraction(path, s, xi);
+      const double area = std::max((path.edge == Edge::Centre ? centre_area : full_area) * fraction, leak);
       const bool meter_in = path.from == p_ && path.edge != Edge::Centre && section();
       const double dp = meter_in ? metering_drop(e, path.to)
                                  : e.in(path.from, hydraulic::pressure) - e.in(path.to, hydraulic::pressure);
       const double flow = orifice(e, area, dp);
-      q[slot(path.from)] -= flow;
-      q[slot(path.to)] += flow;
-      if (meter_in && ls_.valid() && area > leak) {
+      q[path.from_slot] -= flow;
+      q[path.to_slot] += flow;
+      if (meter_in && ls_.valid() && fraction > 0.0) {
         // The LS tap on the open work port, through its check; its passage opens with the
         // spool's groove, in proportion to the meter-in edge (a tap that opened at once
         // would switch a flow on: a jump in the right-hand side).
         const double tap_dp = e.in(path.to, hydraulic::pressure) - e.in(ls_, hydraulic::pressure);
-        const double tap_area = e.param(ls_area_) * std::min(area / full_area, 1.0);
-        const double tap = tap_dp > 0.0 ? orifice(e, tap_area, tap_dp) : 0.0;
-        q[slot(path.to)] -= tap;
-        q[slot(ls_)] += tap;
+        const double tap = tap_dp > 0.0 ? orifice(e, e.param(ls_area_) * fraction, tap_dp) : 0.0;
+        q[path.to_slot] -= tap;
+        q[ls_slot_] += tap;
       }
     }
   }
@@ -358,6 +360,7 @@ class DirectionalValve : public HydraulicComponent {
   Curve flow_curve_;  // the rated valves: flow fraction over stroke fraction
   std::vector<Path> paths_;
   PortId p_, t_, a_, b_, bypass_in_, bypass_out_, ls_, command_;
+  int ls_slot_ = -1;
   std::vector<PortId> hydraulic_ports_;
   ObservableId position_, power_loss_;
   std::vector<ObservableId> port_flows_;

@@ -1420,11 +1420,13 @@ TEST_CASE("excavator_ls: the pump follows the highest load plus its margin; a sa
     }
     // The crowd (1–2.5 s) asks the arm and the bucket for more than the pump gives: at
     // full stroke the margin sags below the LS spool's band, and the two sections, open
-    // alike (0.6), share the flow alike, to the highest load's tap share (about 1 %).
+    // alike (0.6), share the flow alike, to the highest load's tap share (0.6 % at most
+    // here). Without compensators (compensator "none") the ratio wanders from 0.87 to
+    // 1.09 over the same span, as the two loads' pressures cross.
     if (t[i] > 1.0 && t[i] < 2.5) {
       CHECK(eps[i] > 0.999);
       CHECK(p[i] - ls[i] < margin - band);
-      CHECK(arm[i] / bucket[i] == doctest::Approx(1.0).epsilon(0.02));
+      CHECK(arm[i] / bucket[i] == doctest::Approx(1.0).epsilon(0.01));
       ++sharing;
     }
   }
