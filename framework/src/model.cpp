@@ -1004,6 +1004,19 @@ void Model::evaluate_zero_crossings(Context& ctx, double t, const Eigen::VectorX
   update_zero_crossings(ctx);
 }
 
+void Model::zero_crossing_values(Context& ctx, double t, const Eigen::VectorXd& x) const {
+  ctx.t = t;
+  ctx.x = x;
+  struct OutputsOnly {  // observables off for this evaluation only, also when it throws
+    Context& ctx;
+    explicit OutputsOnly(Context& c) : ctx(c) { ctx.observables_wanted = false; }
+    ~OutputsOnly() { ctx.observables_wanted = true; }
+  } outputs_only{ctx};
+  evaluate_outputs(ctx);
+  if (!sum_is_finite(ctx.x) || !sum_is_finite(ctx.y)) check_finite(ctx);
+  update_zero_crossings(ctx);
+}
+
 void Model::update_zero_crossings(Context& ctx) const {
   for (size_t i = 0; i < components_.size(); ++i) {
     if (components_[i]->zero_crossings().empty()) continue;

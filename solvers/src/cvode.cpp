@@ -12,22 +12,26 @@
 //          which only projection follows, stops the run (Context::steps_projected).
 //
 // bdf's Newton iterations solve (I − γJ) δ = r, J = ∂f/∂x, one of three ways (LinearPath):
-//   dense   CVODE's dense finite-difference Jacobian (one evaluation of f per state) and
-//           LU: the fastest for small models, O(n) evaluations and O(n³) per Jacobian;
-//   sparse  the model's Jacobian pattern (Model::jacobian_pattern, from its graph), its
-//           columns grouped so that no two in a group share a row (a greedy colouring of
-//           the column intersection graph, Boost.Graph), one evaluation per group
-//           (Curtis, Powell & Reid 1974, "On the estimation of sparse Jacobian
-//           matrices"), and SuiteSparse's KLU, whose symbolic analysis is kept as the
-//           pattern never changes: the pattern comes from the graph, not from values, so
-//           events (which change discrete states, never the graph) cannot make it wrong;
+//   dense   a dense J and LU: the fastest for small models, O(n³) per factorization;
+//   sparse  the model's Jacobian pattern (Model::jacobian_pattern, from its graph) and
+//           SuiteSparse's KLU, whose symbolic analysis is kept as the pattern never
+//           changes: the pattern comes from the graph, not from values, so events (which
+//           change discrete states, never the graph) cannot make it wrong;
 //   krylov  for large models whose Jacobian is dense (a mechanism: every acceleration
 //           depends on every coordinate through the constraint forces), no matrix at all:
 //           GMRES on products Jv, each one evaluation of f (CVODE's difference quotient),
 //           unpreconditioned (Brown & Hindmarsh 1989, "Reduced storage matrix methods
 //           in stiff ODE systems").
+// The matrix of the first two is assembled by components (jacobian.hpp: each component's
+// own difference quotients, carried to the states by the chain rule along the
+// evaluation plan; about one call of each hook per value it reads), or, with
+// jacobian_by_components 0, by differences of the whole model: CVODE's dense quotients (one
+// evaluation of f per state), or for the sparse path one evaluation per group of columns
+// that share no row (a greedy colouring of the column intersection graph, Boost.Graph;
+// Curtis, Powell & Reid 1974, "On the estimation of sparse Jacobian matrices").
 // Which one runs: dense up to dense_jacobian_max_states states; above, sparse when the
-// grouping needs at most half as many evaluations as there are states; else krylov from
+// pattern fills at most half the matrix (by components) or the grouping needs at most half
+// as many evaluations as there are states (whole model); else krylov from
 // gmres_min_states states on (see kGmresMinStates), dense below
 // (tests/bench/README.md, bench_bdf, measures where each pays).
 #include <cvode/cvode.h>
@@ -51,6 +55,7 @@
 #include <boost/graph/sequential_vertex_coloring.hpp>
 
 #include "internal.hpp"
+#include "jourdain/jacobian.hpp"
 
 namespace jourdain::detail {
 
@@ -95,18 +100,27 @@ std::vector<std::vector<int>> group_columns(int n, const Model::JacobianPattern&
 
 // The path for a model of n states (see the file comment), with the groups of the
 // sparse one.
-LinearPath choose_linear_path(const Model& model, long dense_max, long gmres_min, ColumnGroups& out) {
+// `by_components`: the Jacobian is assembled (ComponentJacobian), so its cost does not
+// depend on the grouping: the sparse path is taken when the pattern fills at most half of
+// the matrix, where KLU's factorization costs less than dense LU's.
+LinearPath choose_linear_path(const Model& model, long dense_max, long gmres_min, bool by_components,
+                              ColumnGroups& out) {
   const int n = model.state_count();
   if (n <= dense_max) return LinearPath::Dense;
   const LinearPath otherwise = n >= gmres_min ? LinearPath::Krylov : LinearPath::Dense;
   Model::JacobianPattern p = model.jacobian_pattern();
-  // Every column of a row needs its own group: a row with more than n/2 entries already
-  // rules the grouping out (and its n² conflicts need not be built).
-  int widest = 0;
-  for (int i = 0; i < n; ++i) widest = std::max(widest, p.row_begin[i + 1] - p.row_begin[i]);
-  if (2L * widest > n) return otherwise;
-  auto groups = group_columns(n, p);
-  if (2L * static_cast<long>(groups.size()) > n) return otherwise;
+  std::vector<std::vector<int>> groups;
+  if (by_components) {
+    if (2L * static_cast<long>(p.columns.size()) > static_cast<long>(n) * n) return otherwise;
+  } else {
+    // Every column of a row needs its own group: a row with more than n/2 entries already
+    // rules the grouping out (and its n² conflicts need not be built).
+    int widest = 0;
+    for (int i = 0; i < n; ++i) widest = std::max(widest, p.row_begin[i + 1] - p.row_begin[i]);
+    if (2L * widest > n) return otherwise;
+    groups = group_columns(n, p);
+    if (2L * static_cast<long>(groups.size()) > n) return otherwise;
+  }
   // Transpose to columns; each column keeps its diagonal entry (CVODE adds I to the
   // matrix in place, which needs the diagonal stored).
   std::vector<std::vector<int>> by_column(static_cast<size_t>(n));
@@ -138,8 +152,9 @@ struct CvodeRun {
   std::exception_ptr error;  // first unrecoverable exception from a callback
   std::string message;       // CVODE's last error message
   Eigen::VectorXd x;
-  void* mem = nullptr;       // CVODE's, for the sparse Jacobian's increments
+  void* mem = nullptr;       // CVODE's, for the Jacobian's increments
   ColumnGroups columns;      // the sparse path's pattern and groups
+  std::unique_ptr<ComponentJacobian> assembler;  // the Jacobian by components, when used
 };
 
 Eigen::Map<Eigen::VectorXd> view(N_Vector v) {
@@ -183,32 +198,41 @@ int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
   });
 }
 
-// The sparse Jacobian, one evaluation of f per group of columns. Increments as CVODE's
-// own dense difference quotients take them (cvLsDenseDQJac): max(√u |x_j|, m / w_j) with
-// w the error weights and m = 1000 |h| u n ‖f‖_w (or 1 when f = 0), so that both paths
-// estimate the same Jacobian.
+// The increments of CVODE's own dense difference quotients (cvLsDenseDQJac):
+// max(√u |x_j|, m / w_j) with w the error weights and m = 1000 |h| u n ‖f‖_w (or 1 when
+// f = 0), so that every path estimates the same Jacobian.
+Eigen::VectorXd increments(CvodeRun& run, N_Vector y, N_Vector fy, N_Vector weights) {
+  CVodeGetErrWeights(run.mem, weights);
+  sunrealtype h = 0.0;
+  CVodeGetCurrentStep(run.mem, &h);
+  const auto x0 = view(y), w = view(weights);
+  const double root_u = std::sqrt(DBL_EPSILON);
+  const double fnorm = N_VWrmsNorm(fy, weights);
+  const double min_inc = fnorm != 0.0 ? 1000.0 * std::abs(h) * DBL_EPSILON * run.n * fnorm : 1.0;
+  Eigen::VectorXd inc(run.n);
+  for (int j = 0; j < run.n; ++j) inc[j] = std::max(root_u * std::abs(x0[j]), min_inc / w[j]);
+  return inc;
+}
+
+// The sparse Jacobian's pattern handed to CVODE's matrix (KLU keeps its analysis).
+sunrealtype* sparse_values(const ColumnGroups& cg, SUNMatrix J) {
+  std::copy(cg.column_begin.begin(), cg.column_begin.end(), SUNSparseMatrix_IndexPointers(J));
+  std::copy(cg.rows.begin(), cg.rows.end(), SUNSparseMatrix_IndexValues(J));
+  return SUNSparseMatrix_Data(J);
+}
+
+// The sparse Jacobian by whole-model differences, one evaluation of f per group of columns.
 int sparse_jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void* data, N_Vector weights, N_Vector,
                     N_Vector) {
   auto& run = *static_cast<CvodeRun*>(data);
   return guarded(run, [&] {
     const ColumnGroups& cg = run.columns;
-    std::copy(cg.column_begin.begin(), cg.column_begin.end(), SUNSparseMatrix_IndexPointers(J));
-    std::copy(cg.rows.begin(), cg.rows.end(), SUNSparseMatrix_IndexValues(J));
-    sunrealtype* values = SUNSparseMatrix_Data(J);
-    CVodeGetErrWeights(run.mem, weights);
-    sunrealtype h = 0.0;
-    CVodeGetCurrentStep(run.mem, &h);
-    const auto x0 = view(y), f0 = view(fy), w = view(weights);
-    const double root_u = std::sqrt(DBL_EPSILON);
-    const double fnorm = N_VWrmsNorm(fy, weights);
-    const double min_inc = fnorm != 0.0 ? 1000.0 * std::abs(h) * DBL_EPSILON * run.n * fnorm : 1.0;
-    Eigen::VectorXd inc(run.n);
+    sunrealtype* values = sparse_values(cg, J);
+    const Eigen::VectorXd inc = increments(run, y, fy, weights);
+    const auto x0 = view(y), f0 = view(fy);
     for (const auto& group : cg.groups) {
       run.x = x0;
-      for (int j : group) {
-        inc[j] = std::max(root_u * std::abs(x0[j]), min_inc / w[j]);
-        run.x[j] += inc[j];
-      }
+      for (int j : group) run.x[j] += inc[j];
       ++run.stats.rhs_evaluations;
       run.model.derivatives(run.ctx, t, run.x);
       for (int j : group)
@@ -218,12 +242,58 @@ int sparse_jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void* d
   });
 }
 
+// The Jacobian by components (jacobian.hpp) at the point CVODE gives, where its last
+// evaluation of f was (CVODE evaluates the predicted state, then sets up its Newton
+// matrix there); ctx is evaluated again only if it is not (a right-hand side, counted as
+// one). The hooks' calls are counted apart (SolverStats::jacobian_hook_calls).
+const ComponentJacobian& component_jacobian(CvodeRun& run, sunrealtype t, N_Vector y, N_Vector fy, N_Vector weights) {
+  const Eigen::VectorXd inc = increments(run, y, fy, weights);
+  if (run.ctx.t != t || run.ctx.x != view(y)) {
+    run.x = view(y);
+    ++run.stats.rhs_evaluations;
+    run.model.derivatives(run.ctx, t, run.x);
+  }
+  const long before = run.assembler->calls();
+  run.assembler->assemble(run.ctx, inc);
+  run.stats.jacobian_hook_calls += run.assembler->calls() - before;
+  return *run.assembler;
+}
+
+int dense_component_jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void* data, N_Vector weights,
+                             N_Vector, N_Vector) {
+  auto& run = *static_cast<CvodeRun*>(data);
+  return guarded(run, [&] {
+    const ComponentJacobian& jac = component_jacobian(run, t, y, fy, weights);
+    SUNMatZero(J);
+    for (int i = 0; i < run.n; ++i)
+      for (const auto& [j, v] : jac.row(i)) SM_ELEMENT_D(J, i, j) = v;
+  });
+}
+
+int sparse_component_jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void* data, N_Vector weights,
+                              N_Vector, N_Vector) {
+  auto& run = *static_cast<CvodeRun*>(data);
+  return guarded(run, [&] {
+    const ComponentJacobian& jac = component_jacobian(run, t, y, fy, weights);
+    const ColumnGroups& cg = run.columns;
+    sunrealtype* values = sparse_values(cg, J);
+    std::fill(values, values + cg.rows.size(), 0.0);
+    // The pattern holds every entry the assembly can make (both follow the declared reads).
+    for (int i = 0; i < run.n; ++i)
+      for (const auto& [j, v] : jac.row(i)) {
+        const auto first = cg.rows.begin() + cg.column_begin[j], last = cg.rows.begin() + cg.column_begin[j + 1];
+        const auto at = std::lower_bound(first, last, i);
+        if (at != last && *at == i) values[at - cg.rows.begin()] = v;
+      }
+  });
+}
+
 int roots(sunrealtype t, N_Vector y, sunrealtype* g, void* data) {
   auto& run = *static_cast<CvodeRun*>(data);
   try {
     ++run.stats.zero_crossing_evaluations;
     run.x = run.dummy ? Eigen::VectorXd() : Eigen::VectorXd(view(y));
-    run.model.evaluate_zero_crossings(run.ctx, t, run.x);
+    run.model.zero_crossing_values(run.ctx, t, run.x);
     for (int i = 0; i < run.model.zero_crossing_count(); ++i) g[i] = run.ctx.zero_crossings[i];
     return 0;
   } catch (...) {
@@ -278,7 +348,7 @@ enum class Multistep { Bdf, Adams };
 
 void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer, SolverStats& stats,
                      Multistep method) {
-  CvodeRun run{model, ctx, stats, std::max(1, model.state_count()), model.state_count() == 0, nullptr, "", {}, nullptr, {}};
+  CvodeRun run{model, ctx, stats, std::max(1, model.state_count()), model.state_count() == 0, nullptr, "", {}, nullptr, {}, {}};
   OutputClock clock(s);
   Handles h;
   auto check = [&](int flag, const char* what) {
@@ -304,18 +374,21 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   } else {
     const long dense_max = s.extra.value("dense_jacobian_max_states", kDenseJacobianMaxStates);
     const long gmres_min = s.extra.value("gmres_min_states", kGmresMinStates);
-    switch (run.dummy ? LinearPath::Dense : choose_linear_path(model, dense_max, gmres_min, run.columns)) {
+    const bool by_components = !run.dummy && s.extra.value("jacobian_by_components", 1L) != 0;
+    if (by_components) run.assembler = std::make_unique<ComponentJacobian>(model);
+    switch (run.dummy ? LinearPath::Dense : choose_linear_path(model, dense_max, gmres_min, by_components, run.columns)) {
       case LinearPath::Dense:
         h.A = SUNDenseMatrix(run.n, run.n, h.sun);
         h.LS = SUNLinSol_Dense(h.y, h.A, h.sun);
         check(CVodeSetLinearSolver(h.mem, h.LS, h.A), "linear solver");
+        if (by_components) check(CVodeSetJacFn(h.mem, dense_component_jacobian), "Jacobian");
         break;
       case LinearPath::Sparse:
         h.A = SUNSparseMatrix(run.n, run.n, static_cast<sunindextype>(run.columns.rows.size()), CSC_MAT, h.sun);
         h.LS = SUNLinSol_KLU(h.y, h.A, h.sun);
         if (!h.A || !h.LS) throw SimulationError(ctx.t, {}, "CVODE's sparse linear solver (KLU) could not be created");
         check(CVodeSetLinearSolver(h.mem, h.LS, h.A), "linear solver");
-        check(CVodeSetJacFn(h.mem, sparse_jacobian), "Jacobian");
+        check(CVodeSetJacFn(h.mem, by_components ? sparse_component_jacobian : sparse_jacobian), "Jacobian");
         break;
       case LinearPath::Krylov:
         h.LS = SUNLinSol_SPGMR(h.y, SUN_PREC_NONE, 0, h.sun);
@@ -496,7 +569,11 @@ class BdfMethod final : public SolverMethod {
                        "sparse one by column groups (KLU) where the model's graph halves the evaluations"},
                       {"gmres_min_states", SolverSetting::Kind::Integer, "", kGmresMinStates, Range::at_least(0),
                        "larger models whose Jacobian is dense (mechanisms) use GMRES, without a matrix, from this "
-                       "many states on (the dense Jacobian below; about 100 is where GMRES starts to pay)"}}) {}
+                       "many states on (the dense Jacobian below; about 100 is where GMRES starts to pay)"},
+                      {"jacobian_by_components", SolverSetting::Kind::Integer, "", 1L, Range::between(0, 1),
+                       "1: the dense and sparse Jacobians are assembled from each component's own difference "
+                       "quotients along the evaluation order (a call of each hook per value it reads); 0: by "
+                       "differences of the whole model (one evaluation per state or group of states)"}}) {}
   void integrate(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
                  SolverStats& stats) const override {
     integrate_cvode(model, ctx, s, observer, stats, Multistep::Bdf);

@@ -293,6 +293,7 @@ nlohmann::json to_json(const SolverStats& s) {
           {"zero_crossing_evaluations", s.zero_crossing_evaluations},
           {"events", s.events},
           {"algebraic_iterations", s.algebraic_iterations},
+          {"jacobian_hook_calls", s.jacobian_hook_calls},
           {"last_time", s.last_time}};
 }
 

@@ -130,7 +130,9 @@ TEST_CASE("Model::jacobian_pattern holds every nonzero of the Jacobian: banded f
 TEST_CASE("bdf: the sparse Jacobian by column groups (KLU) matches the dense one, with fewer evaluations") {
   SpringChain chain;  // 40 states: above dense_jacobian_max_states' default, so the sparse path by default
   const double t_end = 0.5;
-  const std::string solver = R"({"method": "bdf", "t_end": 0.5, "rtol": 1e-8, "atol": 1e-11, "output_interval": 0.05)";
+  // Both by differences of the whole model (the grouping is what is tested).
+  const std::string solver = R"({"method": "bdf", "t_end": 0.5, "rtol": 1e-8, "atol": 1e-11, "output_interval": 0.05, )"
+                             R"("jacobian_by_components": 0)";
   RunResult dense = jourdain::test::run(chain.netlist(solver + R"(, "dense_jacobian_max_states": 1000})"));
   RunResult sparse = jourdain::test::run(chain.netlist(solver + "}"));
   REQUIRE(dense.finished);
@@ -147,6 +149,31 @@ TEST_CASE("bdf: the sparse Jacobian by column groups (KLU) matches the dense one
   CHECK(sparse.stats.jacobian_evaluations > 0);
   // The dense Jacobian costs 40 evaluations, the grouped one about the band width (6).
   CHECK(sparse.stats.rhs_evaluations < dense.stats.rhs_evaluations);
+}
+
+TEST_CASE("bdf: the Jacobian by components reaches the same solution as the whole model's, without its evaluations") {
+  SpringChain chain;
+  const double t_end = 0.5;
+  const std::string solver = R"({"method": "bdf", "t_end": 0.5, "rtol": 1e-8, "atol": 1e-11, "output_interval": 0.05)";
+  for (const char* path : {"dense", "sparse"}) {
+    CAPTURE(path);
+    const std::string size = std::string(path) == "dense" ? R"(, "dense_jacobian_max_states": 1000)" : "";
+    RunResult whole = jourdain::test::run(chain.netlist(solver + size + R"(, "jacobian_by_components": 0})"));
+    RunResult parts = jourdain::test::run(chain.netlist(solver + size + "}"));
+    REQUIRE(whole.finished);
+    REQUIRE(parts.finished);
+    const double whole_error = end_error(whole, chain, t_end), parts_error = end_error(parts, chain, t_end);
+    MESSAGE(path << ": whole model " << whole.stats.rhs_evaluations << " rhs, error " << whole_error << "; by components "
+                 << parts.stats.rhs_evaluations << " rhs + " << parts.stats.jacobian_hook_calls << " hook calls, error "
+                 << parts_error);
+    // The same bound as the paths above: both estimate the same Jacobian.
+    CHECK(parts_error < 3e-8);
+    CHECK(whole.stats.jacobian_hook_calls == 0);
+    CHECK(parts.stats.jacobian_hook_calls > 0);
+    // The Jacobians cost no right-hand sides (40 each for the dense whole-model one, 6 for
+    // the grouped one): fewer in all, with about as many steps.
+    CHECK(parts.stats.rhs_evaluations < whole.stats.rhs_evaluations);
+  }
 }
 
 TEST_CASE("bdf: GMRES (no matrix) on a mechanism matches the rigid pendulum's equation and the dense Jacobian") {

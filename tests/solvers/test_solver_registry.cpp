@@ -108,7 +108,7 @@ TEST_CASE("the settings parser's messages come from the registry") {
   std::string k = refusal(R"({"method": "bdf", "rtoll": 1e-3})");
   CHECK(k.find("/solver/rtoll: unknown key 'rtoll' for method bdf; its keys: method, t_start, t_end, output_interval, "
                "max_steps, max_output_rows, rtol, atol, max_step, initial_step, dense_jacobian_max_states, "
-               "gmres_min_states; did you mean 'rtol'?") !=
+               "gmres_min_states, jacobian_by_components; did you mean 'rtol'?") !=
         std::string::npos);
   // A key of another method is ignored, with a warning that names the method.
   std::vector<std::string> warnings;

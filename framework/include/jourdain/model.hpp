@@ -63,6 +63,8 @@ class Model {
   Model& operator=(Model&&) = default;
   int state_count() const { return static_cast<int>(ctx_sizes_.states); }
   int zero_crossing_count() const { return static_cast<int>(zero_crossings_.size()); }
+  int output_count() const { return static_cast<int>(ctx_sizes_.outputs); }    // Context::y
+  int unknown_count() const { return static_cast<int>(ctx_sizes_.unknowns); }  // Context::unknowns
   const std::vector<ZeroCrossingInfo>& zero_crossings() const { return zero_crossings_; }
   const std::vector<std::unique_ptr<Component>>& components() const { return components_; }
   const Component* find_component(const std::string& name) const;
@@ -136,6 +138,12 @@ class Model {
   void check_finite(const Context& ctx) const;
   // Outputs, then zero-crossing values into ctx.zero_crossings.
   void evaluate_zero_crossings(Context& ctx, double t, const Eigen::VectorXd& x) const;
+  // The zero-crossing values at (t, x) as an integrator's root finding asks for them: the
+  // outputs alone are evaluated (a component's zero crossings read its states, inputs and
+  // outputs, never derivatives or observables), their finiteness checked, then the
+  // values computed. ctx's derivatives and observables are left as they were: a point
+  // that is recorded or handed on is evaluated in full there.
+  void zero_crossing_values(Context& ctx, double t, const Eigen::VectorXd& x) const;
   // Zero-crossing values only, for a context that evaluate() has just brought to its
   // (t, x) with nothing changed since (a solver's last right-hand side of a step).
   void update_zero_crossings(Context& ctx) const;

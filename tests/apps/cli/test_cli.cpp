@@ -228,7 +228,7 @@ TEST_CASE("jourdain solvers: the methods and their settings; a key of another me
   REQUIRE(one.exit_code == 0);
   auto d = nlohmann::json::parse(one.output);
   CHECK(d["name"] == "bdf");
-  CHECK(d["settings"].size() == 11);  // 5 shared + rtol, atol, max_step, initial_step, the two Jacobian thresholds
+  CHECK(d["settings"].size() == 12);  // 5 shared + rtol, atol, max_step, initial_step, the Jacobian's three settings
   CommandResult unknown = cli("solvers rk5");
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.output.find("unknown method 'rk5'; registered methods: adams, bdf, dopri5, rk4; did you mean 'rk4'?") !=

@@ -73,6 +73,9 @@ struct SolverStats {
   long zero_crossing_evaluations = 0;
   long events = 0;
   long algebraic_iterations = 0;  // Newton iterations in implicit blocks (model side)
+  // bdf's Jacobians by components (jacobian.hpp): the component hooks and block solves
+  // they called; about as many calls as a right-hand side makes make one evaluation's work.
+  long jacobian_hook_calls = 0;
   double last_time = 0.0;         // how far the run got
 };
 nlohmann::json to_json(const SolverStats& s);
