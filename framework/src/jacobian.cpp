@@ -1,11 +1,11 @@
-// ComponentJacobian (jacobian.hpp): the chain rule along the evaluation plan.
+// ComponentJacobian (jacobian.hpp): the whole model's difference quotients, each column
+// evaluating only its state's cone.
 #include "jourdain/jacobian.hpp"
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 
-#include "jourdain/errors.hpp"
 #include "jourdain/model.hpp"
 
 namespace jourdain {
@@ -22,11 +22,12 @@ void sort_unique(std::vector<int>& v) {
 ComponentJacobian::ComponentJacobian(const Model& model)
     : model_(model), n_(model.state_count()), ny_(model.output_count()), nu_(model.unknown_count()) {
   const EvaluationPlan& plan = model.plan();
-  for (const EvaluationPlan::StateCopy& c : plan.state_copies) copies_.emplace_back(c.y, c.x);
+  copies_.resize(static_cast<size_t>(n_));
+  for (const EvaluationPlan::StateCopy& c : plan.state_copies) copies_[c.x].push_back(c.y);
   for (size_t k = 0; k < plan.outputs.steps.size(); ++k) {
     const EvaluationStep& step = plan.outputs.steps[k];
     switch (step.kind) {
-      case EvaluationStep::Kind::CopyStateOutputs: break;  // rows set at the start (copies_)
+      case EvaluationStep::Kind::CopyStateOutputs: break;  // a moved state sets its copies itself (copies_)
       case EvaluationStep::Kind::Components:
         for (int c : EvaluationPlan::components(plan.outputs, step)) add_component_unit(Unit::Kind::Outputs, c);
         break;
@@ -58,7 +59,9 @@ ComponentJacobian::ComponentJacobian(const Model& model)
   // The derivatives of every component with states (any order: they read outputs only).
   for (int c = 0; c < static_cast<int>(model.components().size()); ++c)
     if (!model.components()[c]->states().empty()) add_component_unit(Unit::Kind::Derivatives, c);
-  rows_.resize(static_cast<size_t>(ny_ + nu_ + n_));
+  columns_.resize(static_cast<size_t>(n_));
+  moved_.assign(static_cast<size_t>(ny_ + nu_ + n_), 0);
+  find_cones();
 }
 
 // A component's hook as a unit: it reads its states and the outputs summed into its
@@ -84,13 +87,16 @@ void ComponentJacobian::add_component_unit(Unit::Kind kind, int c) {
   }
   if (kind == Unit::Kind::Outputs) {
     for (int y : own_outputs) {
-      const bool copy = std::any_of(copies_.begin(), copies_.end(), [&](const auto& s) { return s.first == y; });
+      const auto& copies = comp.state_outputs();
+      const bool copy = std::any_of(copies.begin(), copies.end(), [&](const Component::StateOutput& o) {
+        return L.port_output_offset[o.port.index] + o.output.index == y;
+      });
       if (!copy) u.writes.push_back(y);
     }
   } else {
     u.slot_reads.insert(u.slot_reads.end(), own_outputs.begin(), own_outputs.end());
     for (int k = 0; k < static_cast<int>(comp.unknowns().size()); ++k) u.slot_reads.push_back(ny_ + L.unknown_offset + k);
-    for (int k = 0; k < static_cast<int>(comp.states().size()); ++k) u.writes.push_back(derivative_slot(L.state_offset + k));
+    for (int k = 0; k < static_cast<int>(comp.states().size()); ++k) u.writes.push_back(ny_ + nu_ + L.state_offset + k);
   }
   sort_unique(u.slot_reads);
   if (kind == Unit::Kind::Outputs && u.writes.empty()) return;  // all its outputs are states
@@ -101,6 +107,33 @@ double& ComponentJacobian::value(Context& ctx, int slot) const {
   if (slot < ny_) return ctx.y[slot];
   if (slot < ny_ + nu_) return ctx.unknowns[slot - ny_];
   return ctx.xdot[slot - ny_ - nu_];
+}
+
+// Each state's cone: the units that read it or its copies, then those that read what
+// they write, and so on; in plan order, the order they are called in.
+void ComponentJacobian::find_cones() {
+  std::vector<std::vector<int>> state_readers(static_cast<size_t>(n_)), slot_readers(static_cast<size_t>(ny_ + nu_ + n_));
+  for (int u = 0; u < static_cast<int>(units_.size()); ++u) {
+    for (int j : units_[u].state_reads) state_readers[j].push_back(u);
+    for (int r : units_[u].slot_reads) slot_readers[r].push_back(u);
+  }
+  cones_.assign(static_cast<size_t>(n_), {});
+  std::vector<int> mark(units_.size(), -1), queue;
+  for (int j = 0; j < n_; ++j) {
+    std::vector<int>& cone = cones_[j];
+    auto reach = [&](int u) {
+      if (mark[u] == j) return;
+      mark[u] = j;
+      cone.push_back(u);
+    };
+    for (int u : state_readers[j]) reach(u);
+    for (int y : copies_[j])
+      for (int u : slot_readers[y]) reach(u);
+    for (size_t k = 0; k < cone.size(); ++k)
+      for (int w : units_[cone[k]].writes)
+        for (int u : slot_readers[w]) reach(u);
+    std::sort(cone.begin(), cone.end());
+  }
 }
 
 void ComponentJacobian::call(const Unit& u, Context& ctx) const {
@@ -119,71 +152,7 @@ void ComponentJacobian::call(const Unit& u, Context& ctx) const {
   }
 }
 
-// The rows of u's writes: each read moved in turn (see the file comment), the quotients
-// times the read's row summed, then every written value put back as it was.
-void ComponentJacobian::differentiate(const Unit& u, Context& ctx, const Eigen::VectorXd& increments) {
-  const size_t nw = u.writes.size();
-  base_.resize(nw);
-  if (terms_.size() < nw) terms_.resize(nw);
-  for (size_t w = 0; w < nw; ++w) {
-    base_[w] = value(ctx, u.writes[w]);
-    terms_[w].clear();
-  }
-  // The unknowns a block solver starts its iteration from: each moved point starts from
-  // the same guess (they are among its writes, restored below with the rest).
-  const double root_eps = std::sqrt(DBL_EPSILON);
-  auto quotients = [&](double& read, double h, auto&& add_terms) {
-    const double saved = read;
-    read = saved + h;
-    h = read - saved;  // the step as it is represented
-    call(u, ctx);
-    ++calls_;
-    for (size_t w = 0; w < nw; ++w) {
-      double& v = value(ctx, u.writes[w]);
-      const double d = (v - base_[w]) / h;
-      v = base_[w];
-      if (d == 0.0) continue;
-      if (!std::isfinite(d)) {
-        const int c = u.component >= 0 ? u.component : -1;
-        throw NonFiniteError(ctx.t, c >= 0 ? std::vector<std::string>{model_.components()[c]->name()} : std::vector<std::string>{},
-                             "a difference quotient of the Jacobian is not finite");
-      }
-      add_terms(terms_[w], d);
-    }
-    read = saved;
-  };
-  for (int j : u.state_reads)
-    quotients(ctx.x[j], increments[j], [&](Row& t, double d) { t.emplace_back(j, d); });
-  for (int r : u.slot_reads) {
-    const Row& seed = rows_[r];
-    if (seed.empty()) continue;
-    double moved = 0.0;
-    for (const auto& [j, v] : seed) moved += std::abs(v) * increments[j];
-    double& read = value(ctx, r);
-    const double h = std::max(moved, root_eps * std::abs(read));
-    if (!(h > 0.0)) continue;
-    quotients(read, h, [&](Row& t, double d) {
-      for (const auto& [j, v] : seed) t.emplace_back(j, d * v);
-    });
-  }
-  // Each write's row: its terms by column, summed (zeros dropped).
-  for (size_t w = 0; w < nw; ++w) {
-    Row& t = terms_[w];
-    std::sort(t.begin(), t.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    Row& out = rows_[u.writes[w]];
-    out.clear();
-    for (size_t k = 0; k < t.size();) {
-      const int j = t[k].first;
-      double sum = 0.0;
-      for (; k < t.size() && t[k].first == j; ++k) sum += t[k].second;
-      if (sum != 0.0) out.emplace_back(j, sum);
-    }
-  }
-}
-
 void ComponentJacobian::assemble(Context& ctx, const Eigen::VectorXd& increments) {
-  for (Row& r : rows_) r.clear();
-  for (const auto& [y, x] : copies_) rows_[y].assign(1, {x, 1.0});
   // Observables are not wanted while the hooks are called again, also when one throws.
   struct NoObservables {
     Context& ctx;
@@ -191,13 +160,72 @@ void ComponentJacobian::assemble(Context& ctx, const Eigen::VectorXd& increments
     explicit NoObservables(Context& c) : ctx(c), before(c.observables_wanted) { ctx.observables_wanted = false; }
     ~NoObservables() { ctx.observables_wanted = before; }
   } no_observables{ctx};
-  for (const Unit& u : units_) differentiate(u, ctx, increments);
+  const Eigen::VectorXd f0 = ctx.xdot;
+  for (int j = 0; j < n_; ++j) {
+    const std::vector<int>& cone = cones_[j];
+    saved_.clear();
+    for (int u : cone)
+      for (int w : units_[u].writes) saved_.push_back(value(ctx, w));
+    const double xj = ctx.x[j], inc = increments[j];
+    ctx.x[j] = xj + inc;
+    for (int y : copies_[j]) ctx.y[y] = ctx.x[j];
+    auto put_back = [&] {
+      ctx.x[j] = xj;
+      for (int y : copies_[j]) ctx.y[y] = xj;
+      size_t k = 0;
+      for (int u : cone)
+        for (int w : units_[u].writes) value(ctx, w) = saved_[k++];
+    };
+    // A unit none of whose reads moved writes what it wrote (its hook is a function of
+    // its reads): it is skipped, and what reads only its values is not reached.
+    for (int y : copies_[j]) moved_[y] = 1;
+    size_t at = 0;
+    try {
+      for (int u : cone) {
+        const Unit& unit = units_[u];
+        bool reads_moved = std::binary_search(unit.state_reads.begin(), unit.state_reads.end(), j);
+        for (size_t r = 0; !reads_moved && r < unit.slot_reads.size(); ++r) reads_moved = moved_[unit.slot_reads[r]] != 0;
+        if (reads_moved) {
+          call(unit, ctx);
+          ++calls_;
+          for (size_t k = 0; k < unit.writes.size(); ++k)
+            if (value(ctx, unit.writes[k]) != saved_[at + k]) moved_[unit.writes[k]] = 1;
+        }
+        at += unit.writes.size();
+      }
+    } catch (...) {
+      clear_moved(j);
+      put_back();
+      throw;
+    }
+    clear_moved(j);
+    // As CVODE's dense quotient forms it: (1/δ) (f(x + δ e_j) − f(x)).
+    const double inc_inv = 1.0 / inc;
+    auto& column = columns_[j];
+    column.clear();
+    for (int u : cone) {
+      if (units_[u].kind != Unit::Kind::Derivatives) continue;
+      for (int w : units_[u].writes) {
+        const int i = w - ny_ - nu_;
+        const double v = inc_inv * (ctx.xdot[i] - f0[i]);
+        if (v != 0.0) column.emplace_back(i, v);
+      }
+    }
+    std::sort(column.begin(), column.end());
+    put_back();
+  }
+}
+
+void ComponentJacobian::clear_moved(int j) {
+  for (int y : copies_[j]) moved_[y] = 0;
+  for (int u : cones_[j])
+    for (int w : units_[u].writes) moved_[w] = 0;
 }
 
 Eigen::MatrixXd ComponentJacobian::dense() const {
   Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n_, n_);
-  for (int i = 0; i < n_; ++i)
-    for (const auto& [j, v] : row(i)) J(i, j) = v;
+  for (int j = 0; j < n_; ++j)
+    for (const auto& [i, v] : column(j)) J(i, j) = v;
   return J;
 }
 

@@ -22,13 +22,13 @@
 //           GMRES on products Jv, each one evaluation of f (CVODE's difference quotient),
 //           unpreconditioned (Brown & Hindmarsh 1989, "Reduced storage matrix methods
 //           in stiff ODE systems").
-// The matrix of the first two is assembled by components (jacobian.hpp: each component's
-// own difference quotients, carried to the states by the chain rule along the
-// evaluation plan; about one call of each hook per value it reads), or, with
-// jacobian_by_components 0, by differences of the whole model: CVODE's dense quotients (one
-// evaluation of f per state), or for the sparse path one evaluation per group of columns
-// that share no row (a greedy colouring of the column intersection graph, Boost.Graph;
-// Curtis, Powell & Reid 1974, "On the estimation of sparse Jacobian matrices").
+// The matrix of the first two is the whole model's difference quotients taken by cones
+// (jacobian.hpp: each column evaluates only the components its state reaches, the same
+// matrix for a fraction of the hook calls), or, with jacobian_by_components 0, by
+// evaluations of the whole model: CVODE's dense quotients (one per state), or for the
+// sparse path one per group of columns that share no row (a greedy colouring of the column
+// intersection graph, Boost.Graph; Curtis, Powell & Reid 1974, "On the estimation of
+// sparse Jacobian matrices").
 // Which one runs: dense up to dense_jacobian_max_states states; above, sparse when the
 // pattern fills at most half the matrix (by components) or the grouping needs at most half
 // as many evaluations as there are states (whole model); else krylov from
@@ -100,8 +100,8 @@ std::vector<std::vector<int>> group_columns(int n, const Model::JacobianPattern&
 
 // The path for a model of n states (see the file comment), with the groups of the
 // sparse one.
-// `by_components`: the Jacobian is assembled (ComponentJacobian), so its cost does not
-// depend on the grouping: the sparse path is taken when the pattern fills at most half of
+// `by_components`: the Jacobian is taken by cones (ComponentJacobian), whose cost does not
+// depend on a grouping: the sparse path is taken when the pattern fills at most half of
 // the matrix, where KLU's factorization costs less than dense LU's.
 LinearPath choose_linear_path(const Model& model, long dense_max, long gmres_min, bool by_components,
                               ColumnGroups& out) {
@@ -242,17 +242,15 @@ int sparse_jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void* d
   });
 }
 
-// The Jacobian by components (jacobian.hpp) at the point CVODE gives, where its last
-// evaluation of f was (CVODE evaluates the predicted state, then sets up its Newton
-// matrix there); ctx is evaluated again only if it is not (a right-hand side, counted as
-// one). The hooks' calls are counted apart (SolverStats::jacobian_hook_calls).
+// The Jacobian by components (jacobian.hpp) at the point CVODE gives, against f there:
+// ctx is evaluated at it first (a right-hand side, counted as one), whatever it last held
+// (the root function may have left this very point's outputs with older derivatives).
+// The cones' hook calls are counted apart (SolverStats::jacobian_hook_calls).
 const ComponentJacobian& component_jacobian(CvodeRun& run, sunrealtype t, N_Vector y, N_Vector fy, N_Vector weights) {
   const Eigen::VectorXd inc = increments(run, y, fy, weights);
-  if (run.ctx.t != t || run.ctx.x != view(y)) {
-    run.x = view(y);
-    ++run.stats.rhs_evaluations;
-    run.model.derivatives(run.ctx, t, run.x);
-  }
+  run.x = view(y);
+  ++run.stats.rhs_evaluations;
+  run.model.derivatives(run.ctx, t, run.x);
   const long before = run.assembler->calls();
   run.assembler->assemble(run.ctx, inc);
   run.stats.jacobian_hook_calls += run.assembler->calls() - before;
@@ -265,8 +263,10 @@ int dense_component_jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J
   return guarded(run, [&] {
     const ComponentJacobian& jac = component_jacobian(run, t, y, fy, weights);
     SUNMatZero(J);
-    for (int i = 0; i < run.n; ++i)
-      for (const auto& [j, v] : jac.row(i)) SM_ELEMENT_D(J, i, j) = v;
+    for (int j = 0; j < run.n; ++j) {
+      sunrealtype* column = SUNDenseMatrix_Column(J, j);
+      for (const auto& [i, v] : jac.column(j)) column[i] = v;
+    }
   });
 }
 
@@ -278,13 +278,15 @@ int sparse_component_jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix 
     const ColumnGroups& cg = run.columns;
     sunrealtype* values = sparse_values(cg, J);
     std::fill(values, values + cg.rows.size(), 0.0);
-    // The pattern holds every entry the assembly can make (both follow the declared reads).
-    for (int i = 0; i < run.n; ++i)
-      for (const auto& [j, v] : jac.row(i)) {
-        const auto first = cg.rows.begin() + cg.column_begin[j], last = cg.rows.begin() + cg.column_begin[j + 1];
-        const auto at = std::lower_bound(first, last, i);
-        if (at != last && *at == i) values[at - cg.rows.begin()] = v;
+    // The pattern holds every entry a cone can make (both follow the declared reads); both
+    // lists are sorted by row.
+    for (int j = 0; j < run.n; ++j) {
+      sunindextype k = cg.column_begin[j];
+      for (const auto& [i, v] : jac.column(j)) {
+        while (k < cg.column_begin[j + 1] && cg.rows[k] < i) ++k;
+        if (k < cg.column_begin[j + 1] && cg.rows[k] == i) values[k] = v;
       }
+    }
   });
 }
 
@@ -571,9 +573,9 @@ class BdfMethod final : public SolverMethod {
                        "larger models whose Jacobian is dense (mechanisms) use GMRES, without a matrix, from this "
                        "many states on (the dense Jacobian below; about 100 is where GMRES starts to pay)"},
                       {"jacobian_by_components", SolverSetting::Kind::Integer, "", 1L, Range::between(0, 1),
-                       "1: the dense and sparse Jacobians are assembled from each component's own difference "
-                       "quotients along the evaluation order (a call of each hook per value it reads); 0: by "
-                       "differences of the whole model (one evaluation per state or group of states)"}}) {}
+                       "1: the dense and sparse Jacobians are the whole model's difference quotients, each column "
+                       "evaluating only the components its state reaches; 0: by evaluations of the whole model "
+                       "(one per state, or per group of states)"}}) {}
   void integrate(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer,
                  SolverStats& stats) const override {
     integrate_cvode(model, ctx, s, observer, stats, Multistep::Bdf);

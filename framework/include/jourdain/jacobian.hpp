@@ -1,30 +1,29 @@
-// ComponentJacobian: J = ∂ẋ/∂x of a Model assembled from its components' local
-// derivatives, by the chain rule along the evaluation plan, instead of differencing the
-// whole model once per state (or per group of states).
+// ComponentJacobian: J = ∂ẋ/∂x of a Model by forward difference quotients, column by
+// column, where each column evaluates only the components that its state reaches.
 //
-// An evaluation computes every output y from the states and the outputs before it, then
-// every derivative ẋ from the states, outputs and unknowns (evaluation_plan.hpp). Walking
-// the same steps, the row of each value with respect to x follows from the rows of what
-// its step reads (framework/README.md, "Jacobians"):
+// Differencing the whole model costs one evaluation of every component per state: a
+// 26-component press pays 24 evaluations per Jacobian. Yet moving one state changes few
+// values: the outputs of the components that read it, those of the components that read
+// those, and so on along the evaluation plan (evaluation_plan.hpp), then the derivatives
+// of the components that read any of them. That set, the state's cone, is read from the
+// plan once; a column moves x_j by δ_j, calls the hooks of its cone in plan order (a
+// component's calc_outputs or calc_derivatives, an implicit block's solver) whose reads
+// moved (a sequencer whose commands stay as they were stops the cone there), forms
 //
-//   dy/dx = ∂y/∂x + Σ_r ∂y/∂r · dr/dx,     J = dẋ/dx = ∂ẋ/∂x + Σ_r ∂ẋ/∂r · dr/dx,
+//   J(:, j) = (1/δ_j) ẋ(x + δ_j e_j) − (1/δ_j) ẋ(x)
 //
-// r running over the outputs and unknowns the step reads. A step's own partials ∂w/∂r
-// are difference quotients of that step alone: its component's hook (calc_outputs or
-// calc_derivatives), or its block's solver for an implicit block, called again with one
-// read value moved. So a Jacobian costs about one call of each hook per value it reads,
-// where the whole-model quotient costs one evaluation of every component per state. Reads
-// whose row is empty (a time signal, a parameter) are not moved at all.
+// for the derivatives the cone computed (the others did not move: their quotients are
+// exactly 0), and puts every value back. The quotients are the whole model's: the same
+// floating-point operations on the same values, formed as CVODE's dense quotient forms
+// them (cvLsDenseDQJac). With the same increments the matrix is bit for bit the one
+// differencing the whole model gives, for a model whose implicit blocks' solutions depend
+// on the point alone (a mechanism's); a general Newton block restarts from the unmoved
+// point's guess in every column, so there the two agree to the block's tolerance
+// (framework/README.md, "Jacobians").
 //
-// Increments: state j moves by the solver's increment δ_j (as its own difference
-// quotients would); an output or unknown r by what it moves when the states move by
-// theirs, Σ_j |dr/dx_j| δ_j, at least √ε |r| — the same relative disturbance, so that the
-// truncation and rounding errors of the assembled Jacobian are those of the whole-model
-// one.
-//
-// The hooks are evaluated at the Context's point, which must be fully evaluated there
-// (Model::evaluate or Model::derivatives just ran): the assembly leaves every value of it
-// as it found it (outputs, unknowns and derivatives restored), the observables aside.
+// The Context must be evaluated at its point (Model::evaluate or Model::derivatives just
+// ran): the columns are taken against its derivatives, and every value of it is left as
+// it was found (outputs, unknowns, derivatives), the observables aside.
 #pragma once
 
 #include <span>
@@ -44,25 +43,23 @@ class ComponentJacobian {
   explicit ComponentJacobian(const Model& model);
 
   // J at ctx (see the file comment); `increments` has one positive entry per state.
-  // Throws NonFiniteError naming the component whose quotient is not finite, and what a
-  // block solver throws when its block cannot be solved at a moved point.
+  // Throws what a hook or a block solver throws at a moved point (a block that cannot be
+  // solved there).
   void assemble(Context& ctx, const Eigen::VectorXd& increments);
 
-  // Row i of the last J: (column, value) pairs, columns ascending, no zero values.
-  std::span<const std::pair<int, double>> row(int i) const { return rows_[derivative_slot(i)]; }
+  // Column j of the last J: (row, value) pairs, rows ascending; zeros left out.
+  std::span<const std::pair<int, double>> column(int j) const { return columns_[j]; }
   Eigen::MatrixXd dense() const;  // the last J, whole (tests, small models)
   int state_count() const { return n_; }
-  // Hook calls and block solves made so far, over all assemblies: the work one
-  // assembly costs, next to a whole-model evaluation's.
+  // The hook calls and block solves made so far, over all assemblies, and those of one
+  // whole-model evaluation: their ratio is what the Jacobians cost in evaluations.
   long calls() const { return calls_; }
+  long calls_per_evaluation() const { return static_cast<long>(units_.size()); }
 
  private:
-  // A value of the Context that a row is kept for. Slots: outputs [0, ny), unknowns
+  // One unit of an evaluation: a component's hook or a block's solver, with what it reads
+  // (states by index, values by slot) and writes (slots). Slots: outputs [0, ny), unknowns
   // [ny, ny + nu), derivatives [ny + nu, ny + nu + n).
-  int derivative_slot(int i) const { return ny_ + nu_ + i; }
-
-  // One unit of the chain: a component's hook or a block's solver, with what it reads
-  // (states by index, rows by slot) and what it writes (slots).
   struct Unit {
     enum class Kind { Outputs, Block, Derivatives } kind = Kind::Outputs;
     int component = -1;  // Outputs, Derivatives
@@ -70,19 +67,19 @@ class ComponentJacobian {
     std::vector<int> state_reads, slot_reads, writes;
   };
   void add_component_unit(Unit::Kind kind, int component);
+  void find_cones();
   double& value(Context& ctx, int slot) const;
   void call(const Unit& u, Context& ctx) const;
-  void differentiate(const Unit& u, Context& ctx, const Eigen::VectorXd& increments);
+  void clear_moved(int j);
 
   const Model& model_;
   int n_ = 0, ny_ = 0, nu_ = 0;
-  std::vector<Unit> units_;                   // in plan order
-  std::vector<std::pair<int, int>> copies_;   // (y slot, state): outputs that are states
-  using Row = std::vector<std::pair<int, double>>;
-  std::vector<Row> rows_;                     // per slot, of the current assembly
-  // Scratch of differentiate(): the written values before, each write's terms.
-  std::vector<double> base_;
-  std::vector<Row> terms_;
+  std::vector<Unit> units_;                  // in plan order: outputs, blocks, then derivatives
+  std::vector<std::vector<int>> copies_;     // per state: the output slots that copy it
+  std::vector<std::vector<int>> cones_;      // per state: its units, in plan order
+  std::vector<std::vector<std::pair<int, double>>> columns_;
+  std::vector<double> saved_;                // scratch: a column's written values
+  std::vector<char> moved_;                  // scratch, per slot: moved in this column
   long calls_ = 0;
 };
 
