@@ -405,7 +405,7 @@ void ModelBuilder::attach_block_solvers(Assembly& a) const {
     }
     if (conflict) continue;
     if (!factory) {  // no library claims the block
-      m.block_solvers_[k] = std::make_unique<NewtonBlockSolver>(step);
+      m.block_solvers_[k] = std::make_unique<NewtonBlockSolver>(step, static_cast<int>(k));
       continue;
     }
     try {

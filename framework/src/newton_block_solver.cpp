@@ -12,12 +12,30 @@
 
 namespace jourdain {
 
+namespace {
+
+// What a Context keeps of its solves: the last Jacobian's factorization and the vectors
+// of an iteration (no allocation once made).
+struct NewtonWorkspace {
+  Eigen::VectorXd z, F, F1, dz;
+  Eigen::MatrixXd J;
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr;
+  bool factored = false;
+};
+
+}  // namespace
+
 void NewtonBlockSolver::solve(const Model& model, Context& ctx) const {
   const ScheduledStep& step = block_;
   const int nt = static_cast<int>(step.tear_outputs.size());
   const int nu = static_cast<int>(step.unknowns.size());
   const int n = nt + nu;
-  Eigen::VectorXd zv(n), F(n), F1(n);
+  NewtonWorkspace& ws = ctx.block_workspaces.get<NewtonWorkspace>(static_cast<size_t>(index_), [n] {
+    auto* w = new NewtonWorkspace;
+    w->z.resize(n), w->F.resize(n), w->F1.resize(n), w->dz.resize(n), w->J.resize(n, n);
+    return w;
+  });
+  Eigen::VectorXd& zv = ws.z;
   for (int k = 0; k < nt; ++k) zv[k] = ctx.y[step.tear_outputs[k]];
   for (int k = 0; k < nu; ++k) zv[nt + k] = ctx.unknowns[step.unknowns[k]];
 
@@ -43,36 +61,55 @@ void NewtonBlockSolver::solve(const Model& model, Context& ctx) const {
     for (int c : step.components) names.push_back(model.components()[c]->name());
     throw SimulationError(ctx.t, names, "algebraic loop not solved: " + why);
   };
+  // The Jacobian at z (F = F(z) known), by forward differences, factorized.
+  auto refactor = [&] {
+    for (int j = 0; j < n; ++j) {
+      const double h = 1e-7 * std::max(1.0, std::abs(zv[j]));
+      const double saved = zv[j];
+      zv[j] += h;
+      pass(zv, ws.F1);
+      zv[j] = saved;
+      ws.J.col(j) = (ws.F1 - ws.F) / h;
+    }
+    ws.qr.compute(ws.J);
+    ws.factored = true;
+    if (ws.qr.rank() < n) {
+      ws.factored = false;
+      fail("its Jacobian is singular (rank " + std::to_string(ws.qr.rank()) + " of " + std::to_string(n) + ")");
+    }
+  };
 
   const double tol_rel = 1e-10, tol_abs = 1e-12;
   const int max_iterations = 50;
-  Eigen::MatrixXd J(n, n);
   bool converged = false;
+  double last_size = 0.0;  // the previous step's scaled size (0: none yet)
   for (int it = 0; it < max_iterations; ++it) {
-    pass(zv, F);
-    if (!F.allFinite()) fail("a residual is not finite");
+    pass(zv, ws.F);
+    if (!ws.F.allFinite()) fail("a residual is not finite");
     ++ctx.algebraic_iterations;
-    for (int j = 0; j < n; ++j) {
-      const double h = 1e-7 * std::max(1.0, std::abs(zv[j]));
-      Eigen::VectorXd zp = zv;
-      zp[j] += h;
-      pass(zp, F1);
-      J.col(j) = (F1 - F) / h;
-    }
-    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(J);
-    if (qr.rank() < n) fail("its Jacobian is singular (rank " + std::to_string(qr.rank()) + " of " + std::to_string(n) + ")");
-    Eigen::VectorXd dz = qr.solve(-F);
-    zv += dz;
-    bool small = true;
-    for (int k = 0; k < n; ++k) small = small && std::abs(dz[k]) <= tol_abs + tol_rel * std::abs(zv[k]);
-    if (small) {
+    const bool fresh = !ws.factored;
+    if (fresh) refactor();
+    ws.dz.noalias() = ws.qr.solve(-ws.F);
+    zv += ws.dz;
+    double size = 0.0;  // the step in units of the tolerance: converged at <= 1
+    for (int k = 0; k < n; ++k) size = std::max(size, std::abs(ws.dz[k]) / (tol_abs + tol_rel * std::abs(zv[k])));
+    // With a kept factorization the error after a step is about the contraction rate
+    // times the step: trusted when the step is within the tolerance and (after the
+    // first) at most half the one before; a slower contraction asks for a fresh Jacobian.
+    const double rate = last_size > 0.0 ? size / last_size : 0.0;
+    if (size <= 1.0 && (fresh || rate <= 0.5)) {
       converged = true;
       break;
     }
+    if (!fresh && it > 0 && rate > 0.5) ws.factored = false;
+    last_size = size;
   }
-  if (!converged) fail("Newton's method did not converge in " + std::to_string(max_iterations) + " iterations");
+  if (!converged) {
+    ws.factored = false;
+    fail("Newton's method did not converge in " + std::to_string(max_iterations) + " iterations");
+  }
   // Final pass at the solution, so every output of the members is consistent with it.
-  pass(zv, F);
+  pass(zv, ws.F);
 }
 
 }  // namespace jourdain
