@@ -1004,7 +1004,7 @@ void Model::evaluate_zero_crossings(Context& ctx, double t, const Eigen::VectorX
   update_zero_crossings(ctx);
 }
 
-void Model::zero_crossing_values(Context& ctx, double t, const Eigen::VectorXd& x) const {
+void Model::evaluate_outputs(Context& ctx, double t, const Eigen::VectorXd& x) const {
   ctx.t = t;
   ctx.x = x;
   struct OutputsOnly {  // observables off for this evaluation only, also when it throws
@@ -1014,6 +1014,10 @@ void Model::zero_crossing_values(Context& ctx, double t, const Eigen::VectorXd& 
   } outputs_only{ctx};
   evaluate_outputs(ctx);
   if (!sum_is_finite(ctx.x) || !sum_is_finite(ctx.y)) check_finite(ctx);
+}
+
+void Model::zero_crossing_values(Context& ctx, double t, const Eigen::VectorXd& x) const {
+  evaluate_outputs(ctx, t, x);
   update_zero_crossings(ctx);
 }
 
@@ -1211,11 +1215,12 @@ bool Model::projects() const {
   return std::any_of(block_solvers_.begin(), block_solvers_.end(), [](const auto& s) { return s && s->projects(); });
 }
 
-bool Model::project(Context& ctx) const {
+bool Model::project(Context& ctx, bool outputs_only) const {
   bool changed = false;
   for (const auto& s : block_solvers_)
     if (s && s->projects()) changed = s->project(*this, ctx) || changed;
-  if (changed) evaluate(ctx);
+  if (changed && outputs_only) evaluate_outputs(ctx, ctx.t, Eigen::VectorXd(ctx.x));
+  else if (changed) evaluate(ctx);
   return changed;
 }
 

@@ -306,14 +306,17 @@ int roots(sunrealtype t, N_Vector y, sunrealtype* g, void* data) {
 
 // Projection after each accepted step (models whose block solvers keep invariants, such
 // as a mechanism's constraints): CVODE asks for the correction that puts y back.
+// The projection reads the states and the blocks' solves, observe() the same: the outputs
+// alone are evaluated, before and after (counted as one right-hand side, as a whole
+// evaluation here was).
 int project(sunrealtype t, N_Vector y, N_Vector corr, sunrealtype, N_Vector err, void* data) {
   auto& run = *static_cast<CvodeRun*>(data);
   return guarded(run, [&] {
     run.x = view(y);
-    run.model.derivatives(run.ctx, t, run.x);
+    run.model.evaluate_outputs(run.ctx, t, run.x);
     ++run.stats.rhs_evaluations;
     auto c = view(corr);
-    if (run.model.project(run.ctx)) c = run.ctx.x - run.x;
+    if (run.model.project(run.ctx, /*outputs_only=*/true)) c = run.ctx.x - run.x;
     else c.setZero();
     if (err) {
       auto e = view(err);

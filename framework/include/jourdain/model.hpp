@@ -138,11 +138,13 @@ class Model {
   void check_finite(const Context& ctx) const;
   // Outputs, then zero-crossing values into ctx.zero_crossings.
   void evaluate_zero_crossings(Context& ctx, double t, const Eigen::VectorXd& x) const;
-  // The zero-crossing values at (t, x) as an integrator's root finding asks for them: the
-  // outputs alone are evaluated (a component's zero crossings read its states, inputs and
-  // outputs, never derivatives or observables), their finiteness checked, then the
-  // values computed. ctx's derivatives and observables are left as they were: a point
-  // that is recorded or handed on is evaluated in full there.
+  // The outputs alone at (t, x), the implicit blocks solved, their finiteness checked;
+  // ctx's derivatives and observables are left as they were. For what reads no more: an
+  // integrator's root finding (a component's zero crossings read its states, inputs and
+  // outputs) and a projection after a step (a block solver projects from the states and
+  // its own solve). A point that is recorded or handed on is evaluated in full there.
+  void evaluate_outputs(Context& ctx, double t, const Eigen::VectorXd& x) const;
+  // evaluate_outputs, then the zero-crossing values.
   void zero_crossing_values(Context& ctx, double t, const Eigen::VectorXd& x) const;
   // Zero-crossing values only, for a context that evaluate() has just brought to its
   // (t, x) with nothing changed since (a solver's last right-hand side of a step).
@@ -197,9 +199,11 @@ class Model {
   bool block_solvers_observe() const;
   // True if some block solver projects states after accepted steps.
   bool projects() const;
-  // After an accepted step, with ctx evaluated at (t, x): lets block solvers move ctx.x
-  // back onto their invariants; re-evaluates and returns true if ctx.x changed.
-  bool project(Context& ctx) const;
+  // After an accepted step, with ctx evaluated at (t, x) (its outputs at least): lets
+  // block solvers move ctx.x back onto their invariants; returns true if ctx.x changed,
+  // after evaluating ctx there again: in full, or with `outputs_only` its outputs alone
+  // (evaluate_outputs: what project_change and observe read).
+  bool project(Context& ctx, bool outputs_only = false) const;
   // Every block solver's observe() at a point of a dynamic run's trajectory (ctx
   // evaluated there): the solvers call it after every accepted step and at every
   // recorded point.
