@@ -10,19 +10,17 @@
 // and whether the two runs' results are the same to the bit (every recorded row).
 //
 // Usage: bench_jacobian [--repeats R] [NETLIST ...]   (names under netlists/, no .json)
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "best_run.hpp"
 #include "jourdain/components/builtin.hpp"
 #include "jourdain/jacobian.hpp"
-#include "jourdain/netlist.hpp"
-#include "jourdain/solvers/run.hpp"
 
 #ifndef JOURDAIN_SOURCE_DIR
 #error "JOURDAIN_SOURCE_DIR must be defined (tests/bench/CMakeLists.txt does)"
@@ -30,33 +28,21 @@
 
 namespace {
 
-using namespace jourdain;
-using Clock = std::chrono::steady_clock;
+using jourdain::bench::BestRun;
 
-struct Outcome {
-  double wall = 1e300;
-  RunResult result;
-};
-
-Outcome run_way(const Netlist& net, int by_components, int repeats) {
-  Outcome out;
-  for (int r = 0; r < repeats; ++r) {
-    RunOptions o;
-    o.keep_rows = true;
-    o.solver = {{"jacobian_by_components", by_components}};
-    const auto t0 = Clock::now();
-    RunResult res = run_netlist(net, o);
-    out.wall = std::min(out.wall, std::chrono::duration<double>(Clock::now() - t0).count());
-    out.result = std::move(res);
-    if (!out.result.finished) break;
-  }
-  return out;
+// One run of `net` with jacobian_by_components = `by_components`, kept in `best` if faster.
+void run_way(const jourdain::Netlist& net, int by_components, BestRun& best) {
+  jourdain::RunOptions o;
+  o.solver = {{"jacobian_by_components", by_components}};
+  BestRun run = jourdain::bench::best_run(net, o, 1, 0.0, 1);
+  if (!run.failure.empty()) best.failure = run.failure;
+  else if (run.wall < best.wall) best = std::move(run);
 }
 
-void print_way(const char* way, const Outcome& o, long hooks_per_evaluation) {
-  const auto& s = o.result.stats;
+void print_way(const char* way, const BestRun& b, long hooks_per_evaluation) {
+  const auto& s = b.stats;
   const double steps = static_cast<double>(std::max(1L, s.steps));
-  std::printf("  %-10s %8.4f s %7ld %8ld %6.2f %5ld %9ld %8.1f\n", way, o.wall, s.steps, s.rhs_evaluations,
+  std::printf("  %-10s %8.4f s %7ld %8ld %6.2f %5ld %9ld %8.1f\n", way, b.wall, s.steps, s.rhs_evaluations,
               static_cast<double>(s.rhs_evaluations) / steps, s.jacobian_evaluations, s.jacobian_hook_calls,
               static_cast<double>(s.jacobian_hook_calls) / static_cast<double>(hooks_per_evaluation));
 }
@@ -77,8 +63,8 @@ int main(int argc, char** argv) {
   if (names.empty())
     names = {"position_servo",      "press_3150kN",  "press_3150kN_fixed", "electro_hydraulic_actuator",
              "excavator_hydraulic", "excavator_ls",  "electric_excavator"};
-  Registry registry;
-  register_builtin_components(registry);
+  jourdain::Registry registry;
+  jourdain::register_builtin_components(registry);
   bool ok = true;
   std::printf("bdf at each netlist's tolerances, energy account off; wall time of run_netlist, best of %d runs.\n",
               repeats);
@@ -92,28 +78,27 @@ int main(int argc, char** argv) {
       nlohmann::json doc = nlohmann::json::parse(in, nullptr, true, /*ignore_comments=*/true);
       doc["energy"] = false;
       doc["solver"]["method"] = "bdf";
-      const Netlist net = load_netlist_text(doc.dump(), path, registry);
-      const long hooks_per_evaluation = ComponentJacobian(net.model).calls_per_evaluation();
+      const jourdain::Netlist net = jourdain::load_netlist_text(doc.dump(), path, registry);
+      const long hooks_per_evaluation = jourdain::ComponentJacobian(net.model).calls_per_evaluation();
       // Alternately, so that both ways see the machine alike.
-      Outcome whole, cones;
+      BestRun whole, cones;
       for (int r = 0; r < repeats; ++r) {
-        Outcome w = run_way(net, 0, 1), c = run_way(net, 1, 1);
-        if (w.wall < whole.wall) whole = std::move(w);
-        if (c.wall < cones.wall) cones = std::move(c);
+        run_way(net, 0, whole);
+        run_way(net, 1, cones);
       }
       std::printf("%s (%d states, %ld hooks per evaluation)\n", name.c_str(), net.model.state_count(),
                   hooks_per_evaluation);
       print_way("whole", whole, hooks_per_evaluation);
       print_way("cones", cones, hooks_per_evaluation);
-      if (!whole.result.finished || !cones.result.finished) {
-        std::printf("  failed: %s\n", (whole.result.finished ? cones : whole).result.failure.c_str());
+      if (!whole.failure.empty() || !cones.failure.empty()) {
+        std::printf("  failed: %s\n", (whole.failure.empty() ? cones : whole).failure.c_str());
         ok = false;
         continue;
       }
-      const bool same = whole.result.rows == cones.result.rows;
+      const bool same = whole.rows == cones.rows;
       std::printf("  cones / whole: wall %.2f, rhs per step %.2f; results %s\n", cones.wall / whole.wall,
-                  (static_cast<double>(cones.result.stats.rhs_evaluations) / cones.result.stats.steps) /
-                      (static_cast<double>(whole.result.stats.rhs_evaluations) / whole.result.stats.steps),
+                  (static_cast<double>(cones.stats.rhs_evaluations) / cones.stats.steps) /
+                      (static_cast<double>(whole.stats.rhs_evaluations) / whole.stats.steps),
                   same ? "the same to the bit" : "differ (steps chosen apart)");
     } catch (const std::exception& e) {
       std::fprintf(stderr, "%s: %s\n", name.c_str(), e.what());
