@@ -3,10 +3,9 @@
 #include "jourdain/jacobian.hpp"
 
 #include <algorithm>
-#include <cfloat>
-#include <cmath>
 
 #include "jourdain/model.hpp"
+#include "observables_off.hpp"
 
 namespace jourdain {
 
@@ -23,13 +22,17 @@ ComponentJacobian::ComponentJacobian(const Model& model)
     : model_(model), n_(model.state_count()), ny_(model.output_count()), nu_(model.unknown_count()) {
   const EvaluationPlan& plan = model.plan();
   copies_.resize(static_cast<size_t>(n_));
-  for (const EvaluationPlan::StateCopy& c : plan.state_copies) copies_[c.x].push_back(c.y);
+  std::vector<char> is_copy(static_cast<size_t>(ny_), 0);
+  for (const EvaluationPlan::StateCopy& c : plan.state_copies) {
+    copies_[c.x].push_back(c.y);
+    is_copy[c.y] = 1;
+  }
   for (size_t k = 0; k < plan.outputs.steps.size(); ++k) {
     const EvaluationStep& step = plan.outputs.steps[k];
     switch (step.kind) {
       case EvaluationStep::Kind::CopyStateOutputs: break;  // a moved state sets its copies itself (copies_)
       case EvaluationStep::Kind::Components:
-        for (int c : EvaluationPlan::components(plan.outputs, step)) add_component_unit(Unit::Kind::Outputs, c);
+        for (int c : EvaluationPlan::components(plan.outputs, step)) add_component_unit(Unit::Kind::Outputs, c, is_copy);
         break;
       case EvaluationStep::Kind::Block: {
         // What the block solver reads from outside the block, and every output and
@@ -58,7 +61,7 @@ ComponentJacobian::ComponentJacobian(const Model& model)
   }
   // The derivatives of every component with states (any order: they read outputs only).
   for (int c = 0; c < static_cast<int>(model.components().size()); ++c)
-    if (!model.components()[c]->states().empty()) add_component_unit(Unit::Kind::Derivatives, c);
+    if (!model.components()[c]->states().empty()) add_component_unit(Unit::Kind::Derivatives, c, is_copy);
   columns_.resize(static_cast<size_t>(n_));
   moved_.assign(static_cast<size_t>(ny_ + nu_ + n_), 0);
   find_cones();
@@ -67,7 +70,7 @@ ComponentJacobian::ComponentJacobian(const Model& model)
 // A component's hook as a unit: it reads its states and the outputs summed into its
 // inputs (its derivatives also its own outputs and unknowns) and writes its outputs (but
 // those that are states, which the copies set) or its derivatives.
-void ComponentJacobian::add_component_unit(Unit::Kind kind, int c) {
+void ComponentJacobian::add_component_unit(Unit::Kind kind, int c, const std::vector<char>& is_copy) {
   const Component& comp = *model_.components()[c];
   const ComponentLayout& L = model_.layout(c);
   Unit u;
@@ -86,13 +89,8 @@ void ComponentJacobian::add_component_unit(Unit::Kind kind, int c) {
     for (int k = 0; k < count; ++k) own_outputs.push_back(L.port_output_offset[p] + k);
   }
   if (kind == Unit::Kind::Outputs) {
-    for (int y : own_outputs) {
-      const auto& copies = comp.state_outputs();
-      const bool copy = std::any_of(copies.begin(), copies.end(), [&](const Component::StateOutput& o) {
-        return L.port_output_offset[o.port.index] + o.output.index == y;
-      });
-      if (!copy) u.writes.push_back(y);
-    }
+    for (int y : own_outputs)
+      if (!is_copy[y]) u.writes.push_back(y);
   } else {
     u.slot_reads.insert(u.slot_reads.end(), own_outputs.begin(), own_outputs.end());
     for (int k = 0; k < static_cast<int>(comp.unknowns().size()); ++k) u.slot_reads.push_back(ny_ + L.unknown_offset + k);
@@ -118,7 +116,7 @@ void ComponentJacobian::find_cones() {
     for (int r : units_[u].slot_reads) slot_readers[r].push_back(u);
   }
   cones_.assign(static_cast<size_t>(n_), {});
-  std::vector<int> mark(units_.size(), -1), queue;
+  std::vector<int> mark(units_.size(), -1);
   for (int j = 0; j < n_; ++j) {
     std::vector<int>& cone = cones_[j];
     auto reach = [&](int u) {
@@ -153,13 +151,7 @@ void ComponentJacobian::call(const Unit& u, Context& ctx) const {
 }
 
 void ComponentJacobian::assemble(Context& ctx, const Eigen::VectorXd& increments) {
-  // Observables are not wanted while the hooks are called again, also when one throws.
-  struct NoObservables {
-    Context& ctx;
-    bool before;
-    explicit NoObservables(Context& c) : ctx(c), before(c.observables_wanted) { ctx.observables_wanted = false; }
-    ~NoObservables() { ctx.observables_wanted = before; }
-  } no_observables{ctx};
+  const ObservablesOff no_observables(ctx);  // the hooks are called again for f alone
   const Eigen::VectorXd f0 = ctx.xdot;
   for (int j = 0; j < n_; ++j) {
     const std::vector<int>& cone = cones_[j];

@@ -16,6 +16,7 @@
 #include "jourdain/suggest.hpp"
 #include "jourdain/units.hpp"
 #include "newton_block_solver.hpp"
+#include "observables_off.hpp"
 
 namespace jourdain {
 
@@ -982,11 +983,7 @@ void Model::derivatives(Context& ctx, double t, const Eigen::VectorXd& x) const 
   ctx.x = x;
   // Observables are wanted everywhere but here: off for this evaluation only, also when
   // it throws.
-  struct StageOnly {
-    Context& ctx;
-    explicit StageOnly(Context& c) : ctx(c) { ctx.observables_wanted = false; }
-    ~StageOnly() { ctx.observables_wanted = true; }
-  } stage{ctx};
+  const ObservablesOff stage(ctx);
   evaluate_outputs(ctx);
   evaluate_derivatives(ctx);
   // The integration reads the states and their derivatives only: a non-finite output
@@ -1007,11 +1004,7 @@ void Model::evaluate_zero_crossings(Context& ctx, double t, const Eigen::VectorX
 void Model::evaluate_outputs(Context& ctx, double t, const Eigen::VectorXd& x) const {
   ctx.t = t;
   ctx.x = x;
-  struct OutputsOnly {  // observables off for this evaluation only, also when it throws
-    Context& ctx;
-    explicit OutputsOnly(Context& c) : ctx(c) { ctx.observables_wanted = false; }
-    ~OutputsOnly() { ctx.observables_wanted = true; }
-  } outputs_only{ctx};
+  const ObservablesOff outputs_only(ctx);
   evaluate_outputs(ctx);
   if (!sum_is_finite(ctx.x) || !sum_is_finite(ctx.y)) check_finite(ctx);
 }

@@ -66,7 +66,7 @@ class ComponentJacobian {
     int step = -1;       // Block: into the plan's outputs stage
     std::vector<int> state_reads, slot_reads, writes;
   };
-  void add_component_unit(Unit::Kind kind, int component);
+  void add_component_unit(Unit::Kind kind, int component, const std::vector<char>& is_copy);
   void find_cones();
   double& value(Context& ctx, int slot) const;
   void call(const Unit& u, Context& ctx) const;
