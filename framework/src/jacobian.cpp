@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "jourdain/model.hpp"
+#include "component_slots.hpp"
 #include "observables_off.hpp"
 
 namespace jourdain {
@@ -77,17 +78,9 @@ void ComponentJacobian::add_component_unit(Unit::Kind kind, int c, const std::ve
   u.kind = kind;
   u.component = c;
   for (int k = 0; k < static_cast<int>(comp.states().size()); ++k) u.state_reads.push_back(L.state_offset + k);
-  std::vector<int> own_outputs;
-  const auto& ports = comp.ports();
-  for (size_t p = 0; p < ports.size(); ++p) {
-    // Each source is the first of the driving port's outputs; the port reads as many.
-    const int inputs = ports[p].domain->input_count(ports[p].side);
-    for (int k = L.input_begin[p]; k < L.input_begin[p + 1]; ++k)
-      for (int v = 0; v < inputs; ++v) u.slot_reads.push_back(L.input_sources[k] + v);
-    if (L.port_output_offset[p] < 0) continue;
-    const int count = ports[p].domain->output_count(ports[p].side);
-    for (int k = 0; k < count; ++k) own_outputs.push_back(L.port_output_offset[p] + k);
-  }
+  const ComponentSlots slots = component_slots(model_, c);
+  u.slot_reads = slots.inputs();
+  const std::vector<int> own_outputs = slots.outputs();
   if (kind == Unit::Kind::Outputs) {
     for (int y : own_outputs)
       if (!is_copy[y]) u.writes.push_back(y);

@@ -50,12 +50,14 @@
 #include <cmath>
 #include <exception>
 #include <memory>
+#include <optional>
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/sequential_vertex_coloring.hpp>
 
 #include "internal.hpp"
 #include "jourdain/jacobian.hpp"
+#include "jourdain/zero_crossing_evaluation.hpp"
 
 namespace jourdain::detail {
 
@@ -155,6 +157,7 @@ struct CvodeRun {
   void* mem = nullptr;       // CVODE's, for the Jacobian's increments
   ColumnGroups columns;      // the sparse path's pattern and groups
   std::unique_ptr<ComponentJacobian> assembler;  // the Jacobian by components, when used
+  std::optional<ZeroCrossingEvaluation> crossings;  // the root function, when there are zero crossings
 };
 
 Eigen::Map<Eigen::VectorXd> view(N_Vector v) {
@@ -295,7 +298,7 @@ int roots(sunrealtype t, N_Vector y, sunrealtype* g, void* data) {
   try {
     ++run.stats.zero_crossing_evaluations;
     run.x = run.dummy ? Eigen::VectorXd() : Eigen::VectorXd(view(y));
-    run.model.zero_crossing_values(run.ctx, t, run.x);
+    run.crossings->evaluate(run.ctx, t, run.x);
     for (int i = 0; i < run.model.zero_crossing_count(); ++i) g[i] = run.ctx.zero_crossings[i];
     return 0;
   } catch (...) {
@@ -353,7 +356,7 @@ enum class Multistep { Bdf, Adams };
 
 void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, Observer& observer, SolverStats& stats,
                      Multistep method) {
-  CvodeRun run{model, ctx, stats, std::max(1, model.state_count()), model.state_count() == 0, nullptr, "", {}, nullptr, {}, {}};
+  CvodeRun run{model, ctx, stats, std::max(1, model.state_count()), model.state_count() == 0, nullptr, "", {}, nullptr, {}, {}, {}};
   OutputClock clock(s);
   Handles h;
   auto check = [&](int flag, const char* what) {
@@ -422,6 +425,7 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   for (const auto& z : model.zero_crossings())
     directions.push_back(z.direction == CrossingDirection::Rising ? 1 : z.direction == CrossingDirection::Falling ? -1 : 0);
   if (nz > 0) {
+    run.crossings.emplace(model);
     check(CVodeRootInit(h.mem, nz, roots), "root finding");
     check(CVodeSetRootDirection(h.mem, directions.data()), "root directions");
   }
@@ -459,7 +463,7 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   Eigen::VectorXd g_before;
   auto zero_crossings_here = [&](Eigen::VectorXd& g) {
     ++stats.zero_crossing_evaluations;
-    model.evaluate_zero_crossings(ctx, t, run.dummy ? ctx.x : Eigen::VectorXd(yv));
+    run.crossings->evaluate(ctx, t, run.dummy ? ctx.x : Eigen::VectorXd(yv));
     g = ctx.zero_crossings;
   };
   if (std::isfinite(time_event)) zero_crossings_here(g_before);
@@ -509,7 +513,7 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
         ++clock.next;
         if (std::isfinite(time_event)) {
           ++stats.zero_crossing_evaluations;
-          model.evaluate_zero_crossings(ctx, ctx.t, Eigen::VectorXd(ctx.x));
+          run.crossings->evaluate(ctx, ctx.t, Eigen::VectorXd(ctx.x));
           g_before = ctx.zero_crossings;
         }
       }

@@ -8,30 +8,11 @@
 #include <cmath>
 
 #include "jourdain/jacobian.hpp"
-#include "jourdain/solvers/simulate.hpp"
 #include "jourdain_test.hpp"
 
 using namespace jourdain;
 
 namespace {
-
-struct Quiet final : Observer {
-  void output(const Context&) override {}
-};
-
-// The model's state at `t` along its netlist's own run.
-Context state_at(const Netlist& net, double t) {
-  Context ctx = net.model.make_context(0.0);
-  net.model.initialize(ctx);
-  SolverSettings s = solver_settings_from_json(net.solver, {});
-  s.t_end = t;
-  s.output_interval = t;
-  SolverStats stats;
-  Quiet quiet;
-  simulate(net.model, ctx, s, quiet, stats);
-  net.model.evaluate(ctx);
-  return ctx;
-}
 
 // Forward differences of the whole model, column j with step h_j, formed as CVODE's dense
 // quotient forms them: (1/h_j) (f(x + h_j e_j) − f(x)).
@@ -58,7 +39,7 @@ Eigen::MatrixXd whole_model_jacobian(const Model& model, Context ctx, const Eige
 // the row's largest (1e-6).
 void check_against_whole_model(const std::string& name, const std::string& netlist_text, double t) {
   Netlist net = jourdain::test::load(netlist_text);
-  Context ctx = state_at(net, t);
+  Context ctx = jourdain::test::state_at(net, t);
   const int n = net.model.state_count();
   Eigen::VectorXd inc(n);
   for (int j = 0; j < n; ++j) inc[j] = std::sqrt(DBL_EPSILON) * std::max(std::abs(ctx.x[j]), 1e-6);

@@ -10,6 +10,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "jourdain/solvers/simulate.hpp"
+
 namespace jourdain::test {
 
 std::filesystem::path source_dir() { return JOURDAIN_SOURCE_DIR; }
@@ -32,6 +34,22 @@ RunResult run(const std::string& json_text, const NetlistOverrides& overrides) {
   RunOptions o;
   o.keep_rows = true;
   return run_netlist(n, o);
+}
+
+Context state_at(const Netlist& net, double t) {
+  struct Quiet final : Observer {
+    void output(const Context&) override {}
+  };
+  Context ctx = net.model.make_context(0.0);
+  net.model.initialize(ctx);
+  SolverSettings s = solver_settings_from_json(net.solver, {});
+  s.t_end = t;
+  s.output_interval = t;
+  SolverStats stats;
+  Quiet quiet;
+  simulate(net.model, ctx, s, quiet, stats);
+  net.model.evaluate(ctx);
+  return ctx;
 }
 
 RunResult run_file(const std::filesystem::path& file, const NetlistOverrides& overrides,

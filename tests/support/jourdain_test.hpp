@@ -32,6 +32,10 @@ RunResult run(const std::string& json_text, const NetlistOverrides& overrides = 
 RunResult run_file(const std::filesystem::path& file, const NetlistOverrides& overrides = {},
                    const std::filesystem::path& output_dir = {});
 
+// The model's Context at `t` along its netlist's own run (its solver settings, t_end
+// moved to t), evaluated there.
+Context state_at(const Netlist& net, double t);
+
 // Linear interpolation of a recorded column at time t.
 double at_time(const RunResult& r, const std::string& column, double t);
 
