@@ -37,7 +37,6 @@
 #include <cvode/cvode.h>
 #include <cvode/cvode_proj.h>
 #include <nvector/nvector_serial.h>
-#include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
 #include <sunlinsol/sunlinsol_spgmr.h>
 #include <sunmatrix/sunmatrix_dense.h>
@@ -55,6 +54,7 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/sequential_vertex_coloring.hpp>
 
+#include "eigen_dense_solver.hpp"
 #include "internal.hpp"
 #include "jourdain/jacobian.hpp"
 #include "jourdain/zero_crossing_evaluation.hpp"
@@ -387,7 +387,8 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
     switch (run.dummy ? LinearPath::Dense : choose_linear_path(model, dense_max, gmres_min, by_components, run.columns)) {
       case LinearPath::Dense:
         h.A = SUNDenseMatrix(run.n, run.n, h.sun);
-        h.LS = SUNLinSol_Dense(h.y, h.A, h.sun);
+        h.LS = eigen_dense_solver(h.sun);
+        if (!h.LS) throw SimulationError(ctx.t, {}, "CVODE's dense linear solver could not be created");
         check(CVodeSetLinearSolver(h.mem, h.LS, h.A), "linear solver");
         if (by_components) check(CVodeSetJacFn(h.mem, dense_component_jacobian), "Jacobian");
         break;
