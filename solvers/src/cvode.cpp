@@ -475,15 +475,25 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
   // events land within the root tolerance of CV_NORMAL's (framework/README.md, "Energy").
   const bool intervals = observer.wants_intervals();
   if (intervals) h.dky = N_VNew_Serial(run.n, h.sun);
+  // Where the last interval ended, and the state there: the point CVODE returned, or the
+  // one an event left. The next step's interpolant gives that point back only to rounding
+  // (its polynomial summed at the step's start), so the start of an interval is taken
+  // from here, the same to the bit as the last end: the energy account then reuses its
+  // evaluation there (RecordingObserver::interval) instead of making another.
+  double t_last = t;
+  Eigen::VectorXd x_last = run.dummy ? Eigen::VectorXd() : Eigen::VectorXd(yv);
   const Observer::Interpolant state_at = [&](double tq, Eigen::VectorXd& xx) {
     if (run.dummy) {
       xx.resize(0);
       return;
     }
+    if (tq == t_last) {
+      xx = x_last;
+      return;
+    }
     check(CVodeGetDky(h.mem, tq, 0, h.dky), "interpolation");
     xx = view(h.dky);
   };
-  double t_last = t;  // where the last interval ended
   while (!clock.done()) {
     double tout = clock.upcoming();
     // CVODE's limit counts the steps of one CVode call; max_steps bounds the whole run.
@@ -507,6 +517,7 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
       // with a time event ahead, the zero crossings there; none at a step's end.
       if (t > t_last) observer.interval(ctx, t_last, t, state_at);
       t_last = t;
+      if (!run.dummy) x_last = yv;
       while (!clock.done() && clock.upcoming() < t - 1e-14 * std::max(1.0, std::abs(t))) {
         ctx.t = clock.upcoming();
         state_at(ctx.t, ctx.x);
@@ -542,6 +553,7 @@ void integrate_cvode(const Model& model, Context& ctx, const SolverSettings& s, 
       stats.events += static_cast<long>(triggered.size());
       accumulation.after_events(ctx, triggered);
       if (!run.dummy) yv = ctx.x;
+      x_last = ctx.x;  // the next interval starts from the state the event left
       emit(t);  // just after it
       if (ctx.termination) {  // a component ended the run here (Eval::terminate)
         observer.progress(t);
