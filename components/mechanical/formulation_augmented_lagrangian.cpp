@@ -315,6 +315,9 @@ struct MetricWork {
   LeadingMatrix L;
   Eigen::VectorXd w, root;                                         // W's diagonal (n), its square root
   Eigen::VectorXd x, lambda, mu, r, penalized, rho, delta, force;  // the iteration's vectors
+  // The Φ_q entries and W that L was last factorized at (none yet: empty).
+  std::vector<double> factored_jacobian;
+  Eigen::VectorXd factored_w;
 };
 
 struct AugmentedLagrangianScratch final : FormulationScratch {
@@ -403,13 +406,21 @@ class AugmentedLagrangianFormulation final : public Formulation {
   // W and A for the metric, and L factorized, at the Φ_q last gathered.
   MetricWork& prepared(const MechanismEval& me, AugmentedLagrangianScratch& s, bool mass) const {
     MetricWork& work = mass ? s.mass : s.euclidean;
-    work.L.gather(s.jacobian, me.system);
     masses(me, work.w, mass);
+    // L is a function of Φ_q and W alone: kept while both are what it was factorized at,
+    // to the bit. Evaluations that move no position find it so: a Jacobian's columns for
+    // velocities, pressures and speeds, and the evaluations that repeat a point.
+    if (!work.factored_jacobian.empty() && work.factored_jacobian == s.jacobian.value && work.factored_w == work.w)
+      return work;
+    work.factored_jacobian.clear();
+    work.L.gather(s.jacobian, me.system);
     work.root = work.w.cwiseSqrt();
     work.L.penalize(work.w, penalty_);  // A (2a)
     if (!work.L.factorize(work.w))
       throw SimulationError(me.ctx.t, {}, "the augmented Lagrangian matrix M + Φ_qᵀAΦ_q is not positive definite: "
                                           "a body with zero mass or inertia");
+    work.factored_jacobian = s.jacobian.value;
+    work.factored_w = work.w;
     return work;
   }
 
