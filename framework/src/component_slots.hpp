@@ -26,6 +26,19 @@ struct ComponentSlots {
   }
 };
 
+// Calls read(q) for each port q whose inputs output port p's values depend on (what the
+// component declared: set_dependencies), as the schedule and the plan take them; p < 0
+// (a component without outputs, called for what it reads) and an undeclared port read
+// every port.
+template <class Read>
+void for_each_port_read_by(const Component& comp, int p, Read read) {
+  if (p < 0 || comp.ports()[p].depends_on_all_inputs) {
+    for (int q = 0; q < static_cast<int>(comp.ports().size()); ++q) read(q);
+  } else {
+    for (PortId d : comp.ports()[p].depends_on) read(d.index);
+  }
+}
+
 inline ComponentSlots component_slots(const Model& model, int c) {
   const Component& comp = *model.components()[c];
   const ComponentLayout& L = model.layout(c);

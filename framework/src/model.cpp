@@ -15,6 +15,7 @@
 #include "jourdain/diagnostics.hpp"
 #include "jourdain/suggest.hpp"
 #include "jourdain/units.hpp"
+#include "component_slots.hpp"
 #include "newton_block_solver.hpp"
 #include "observables_off.hpp"
 
@@ -577,8 +578,7 @@ void ModelBuilder::plan_evaluation(Assembly& a) const {
     outputs.steps.back().last = next_instance(outputs);
     access.read_own(comp, L);
     for (int p : step.output_ports) {
-      if (p < 0 || comp.ports()[p].depends_on_all_inputs) access.read_all_inputs(comp, L);
-      else for (PortId d : comp.ports()[p].depends_on) access.read_inputs(comp, L, d.index);
+      for_each_port_read_by(comp, p, [&](int q) { access.read_inputs(comp, L, q); });
       if (p >= 0) StepAccess::port_outputs(comp, L, p, copied, [&](int slot) { access.write(V::Output, slot); });
     }
     access.write_range(V::Observable, L.observable_offset, comp.observables().size());

@@ -42,6 +42,7 @@ ZeroCrossingEvaluation::ZeroCrossingEvaluation(const Model& model) : model_(mode
   // one each; a Block step is one.
   std::vector<Call> calls;
   std::vector<int> first_call(outputs.steps.size(), 0);
+  std::vector<int> instance_call(outputs.instances.size(), -1);  // a Components instance's call
   for (int k = 0; k < static_cast<int>(outputs.steps.size()); ++k) {
     const EvaluationStep& step = outputs.steps[k];
     first_call[k] = static_cast<int>(calls.size());
@@ -57,38 +58,30 @@ ZeroCrossingEvaluation::ZeroCrossingEvaluation(const Model& model) : model_(mode
       }
       calls.push_back(std::move(call));
     } else if (step.kind == EvaluationStep::Kind::Components) {
-      for (int i = step.first; i < step.last; ++i) calls.push_back({k, {}, {}});
+      for (int i = step.first; i < step.last; ++i) {
+        instance_call[i] = static_cast<int>(calls.size());
+        calls.push_back({k, {}, {}});
+      }
     }
   }
-  // The schedule's explicit steps are the Components instances, in order.
-  {
-    int i = 0;  // instance of the outputs stage
-    int k = 0;  // the plan step holding it
-    for (const ScheduledStep& sched : schedule.steps) {
-      if (sched.implicit) {
-        i += static_cast<int>(sched.components.size());
-        continue;
-      }
-      while (!(outputs.steps[k].kind == EvaluationStep::Kind::Components && outputs.steps[k].first <= i &&
-               i < outputs.steps[k].last))
-        ++k;
-      Call& call = calls[first_call[k] + (i - outputs.steps[k].first)];
-      const int c = sched.components[0];
-      const Component& comp = *model.components()[c];
-      const ComponentSlots slots = component_slots(model, c);
-      for (int p : sched.output_ports) {
-        if (p < 0 || comp.ports()[p].depends_on_all_inputs) {
-          const std::vector<int> all = slots.inputs();
-          call.reads.insert(call.reads.end(), all.begin(), all.end());
-        } else {
-          for (PortId d : comp.ports()[p].depends_on)
-            call.reads.insert(call.reads.end(), slots.port_inputs[d.index].begin(), slots.port_inputs[d.index].end());
-        }
-        if (p >= 0)
-          for (int y : slots.port_outputs[p])
-            if (!copied[y]) call.writes.push_back(y);
-      }
-      ++i;
+  // The schedule's explicit steps are the Components instances, in order; a block's
+  // members take as many instances.
+  int i = 0;
+  for (const ScheduledStep& sched : schedule.steps) {
+    if (sched.implicit) {
+      i += static_cast<int>(sched.components.size());
+      continue;
+    }
+    Call& call = calls[instance_call[i++]];
+    const int c = sched.components[0];
+    const ComponentSlots slots = component_slots(model, c);
+    for (int p : sched.output_ports) {
+      for_each_port_read_by(*model.components()[c], p, [&](int q) {
+        call.reads.insert(call.reads.end(), slots.port_inputs[q].begin(), slots.port_inputs[q].end());
+      });
+      if (p >= 0)
+        for (int y : slots.port_outputs[p])
+          if (!copied[y]) call.writes.push_back(y);
     }
   }
   whole_calls_ = static_cast<int>(calls.size());

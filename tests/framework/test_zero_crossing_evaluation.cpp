@@ -55,4 +55,26 @@ TEST_CASE("ZeroCrossingEvaluation: leaves out what no function reads") {
   Netlist net = jourdain::test::load(jourdain::test::read_text(jourdain::test::netlist_path("electric_excavator")));
   const ZeroCrossingEvaluation crossings(net.model);
   CHECK(crossings.calls_per_evaluation() < crossings.whole_plan_calls());
+  // The block that holds the boom: the boom's outputs (only the block's solve writes
+  // them), set to a value no solve gives, stay so.
+  const EvaluationPlan& plan = net.model.plan();
+  std::vector<int> mechanism_outputs;
+  for (const EvaluationStep& step : plan.outputs.steps) {
+    if (step.kind != EvaluationStep::Kind::Block) continue;
+    bool boom = false;
+    for (int c : EvaluationPlan::components(plan.outputs, step)) boom = boom || net.model.components()[c]->name() == "boom";
+    if (!boom) continue;
+    for (const PlanVariable& w : plan.writes(step))
+      if (w.vector == PlanVariable::Vector::Output && net.model.variable_name(w).starts_with("boom."))
+        mechanism_outputs.push_back(w.index);
+  }
+  REQUIRE(!mechanism_outputs.empty());
+  Context ctx = jourdain::test::state_at(net, 3.0);
+  const Eigen::VectorXd x = ctx.x;
+  Context whole = ctx;
+  net.model.zero_crossing_values(whole, ctx.t, x);
+  for (int y : mechanism_outputs) ctx.y[y] = 12345.0;
+  crossings.evaluate(ctx, ctx.t, x);
+  for (int y : mechanism_outputs) CHECK(ctx.y[y] == 12345.0);
+  CHECK(ctx.zero_crossings == whole.zero_crossings);
 }
